@@ -1,0 +1,193 @@
+//! Column-by-column backtracking with explicit state, as in the COMP 333 "Eight Queens" project
+//! description, generalised to N.
+//!
+//! The state is a positions array indexed by column (`-1` while a column has no queen) and a
+//! first-untried array (the next row to try in each column, `0` at first). The search tries the
+//! first untried row of the current column; a conflict with an earlier column marks that row
+//! tried; a free row gets the queen and the search moves to the next column; a column whose rows
+//! are exhausted is reset and the search backs up one column. Every check compares the new queen
+//! against each earlier column, so a node costs O(N) and the whole search O(N * nodes).
+//!
+//! The search is the row-wise search with rows and columns swapped, so its positions arrays come
+//! out in the same lexicographic order as every other solver's. Each array is reported as it is;
+//! read as a placement indexed by row, it is the transposed board, itself a solution.
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+/// The explicit state of the column-by-column search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Backtracker {
+    positions: Vec<isize>,
+    untried: Vec<usize>,
+}
+
+impl Backtracker {
+    /// A board of `n` columns, all empty, every row untried.
+    pub fn new(n: usize) -> Self {
+        Backtracker {
+            positions: vec![-1; n],
+            untried: vec![0; n],
+        }
+    }
+
+    /// The board size.
+    pub fn size(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// The row of the queen in `col`, or `None` when the column is empty.
+    pub fn get_position(&self, col: usize) -> Option<usize> {
+        usize::try_from(self.positions[col]).ok()
+    }
+
+    /// Puts the queen of `col` on `row`, or clears the column with `None`.
+    pub fn set_position(&mut self, col: usize, row: Option<usize>) {
+        self.positions[col] = row.map_or(-1, |r| r as isize);
+    }
+
+    /// The first row of `col` not tried yet.
+    pub fn get_untried(&self, col: usize) -> usize {
+        self.untried[col]
+    }
+
+    /// Marks the first untried row of `col` as tried.
+    pub fn mark_tried(&mut self, col: usize) {
+        self.untried[col] += 1;
+    }
+
+    /// Makes every row of `col` untried again.
+    pub fn reset_untried(&mut self, col: usize) {
+        self.untried[col] = 0;
+    }
+
+    /// Whether the queens of columns `a` and `b` attack each other (same row or diagonal).
+    /// Two empty-or-same columns never conflict.
+    pub fn conflict(&self, a: usize, b: usize) -> bool {
+        match (self.get_position(a), self.get_position(b)) {
+            (Some(ra), Some(rb)) if a != b => ra == rb || ra.abs_diff(rb) == a.abs_diff(b),
+            _ => false,
+        }
+    }
+
+    /// The first earlier column whose queen attacks the queen of `col`, if any: the cumulative
+    /// conflict check.
+    pub fn conflict_with_earlier(&self, col: usize) -> Option<usize> {
+        (0..col).find(|&c| self.conflict(c, col))
+    }
+
+    /// The positions array, `-1` for an empty column.
+    pub fn positions(&self) -> &[isize] {
+        &self.positions
+    }
+
+    /// The first-untried array.
+    pub fn untried(&self) -> &[usize] {
+        &self.untried
+    }
+}
+
+/// A printable snapshot: `positions [0, 4, -1, ...] untried [1, 5, 0, ...]`.
+impl fmt::Display for Backtracker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "positions {:?} untried {:?}",
+            self.positions, self.untried
+        )
+    }
+}
+
+/// Visits every solution in lexicographic order.
+pub fn for_each_solution(
+    n: usize,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut state = Backtracker::new(n);
+    let mut solution = vec![0usize; n];
+    let mut col = 0usize;
+    loop {
+        if col == n {
+            for (c, slot) in solution.iter_mut().enumerate() {
+                *slot = state.get_position(c).unwrap_or_default();
+            }
+            visit(&solution)?;
+            // Back up into the last column to look for the next solution.
+            col -= 1;
+            state.set_position(col, None);
+            state.mark_tried(col);
+            continue;
+        }
+        let row = state.get_untried(col);
+        if row == n {
+            state.reset_untried(col);
+            if col == 0 {
+                return ControlFlow::Continue(());
+            }
+            col -= 1;
+            state.set_position(col, None);
+            state.mark_tried(col);
+            continue;
+        }
+        state.set_position(col, Some(row));
+        if state.conflict_with_earlier(col).is_some() {
+            state.set_position(col, None);
+            state.mark_tried(col);
+        } else {
+            col += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_state_is_empty_and_untried() {
+        let s = Backtracker::new(4);
+        assert_eq!(s.positions(), &[-1, -1, -1, -1]);
+        assert_eq!(s.untried(), &[0, 0, 0, 0]);
+        assert_eq!(
+            s.to_string(),
+            "positions [-1, -1, -1, -1] untried [0, 0, 0, 0]"
+        );
+    }
+
+    #[test]
+    fn conflicts_are_rows_and_diagonals_between_columns() {
+        let mut s = Backtracker::new(4);
+        s.set_position(0, Some(1));
+        s.set_position(2, Some(3));
+        assert!(s.conflict(0, 2));
+        s.set_position(2, Some(1));
+        assert!(s.conflict(0, 2));
+        s.set_position(2, Some(0));
+        assert!(!s.conflict(0, 2));
+        assert_eq!(s.conflict_with_earlier(2), None);
+        s.set_position(1, Some(2));
+        assert_eq!(s.conflict_with_earlier(1), Some(0));
+        assert!(!s.conflict(1, 1));
+        assert!(!s.conflict(0, 3), "an empty column never conflicts");
+    }
+
+    #[test]
+    fn untried_rows_are_marked_and_reset() {
+        let mut s = Backtracker::new(3);
+        s.mark_tried(1);
+        s.mark_tried(1);
+        assert_eq!(s.get_untried(1), 2);
+        s.reset_untried(1);
+        assert_eq!(s.get_untried(1), 0);
+    }
+
+    #[test]
+    fn finds_both_solutions_of_four() {
+        let mut all = Vec::new();
+        let _ = for_each_solution(4, &mut |q| {
+            all.push(q.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(all, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+    }
+}

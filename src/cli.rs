@@ -1,0 +1,204 @@
+//! The command line: raw flags parsed by clap. Each subcommand's arguments are a struct whose
+//! `///` comments are its help text; `main` turns them into calls on the library.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use queens_core::Algorithm;
+
+use crate::format::Format;
+
+/// The N-Queens toolkit: solve, list, count and verify placements of N queens on an N x N board.
+#[derive(Debug, Parser)]
+#[command(name = "queens", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the lexicographically first solution of the N x N board.
+    Solve(SolveArgs),
+    /// List every solution in lexicographic order, streamed.
+    List(ListArgs),
+    /// Print the number of solutions as one integer line.
+    Count(CountArgs),
+    /// Read placements (positions lines or board blocks) and say whether each is a solution.
+    Verify(VerifyArgs),
+}
+
+/// The board size N: a whole number of at least 1.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct Size {
+    /// The board size N (N queens on an N x N board).
+    #[arg(value_name = "N", default_value_t = 8, value_parser = parse_n)]
+    pub n: usize,
+}
+
+/// The solvers that enumerate solutions, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AlgoArg {
+    /// Column-by-column backtracking with explicit state (COMP 333).
+    Backtrack,
+    /// The textbook loop with find_position / is_valid.
+    Iterative,
+    /// Recursive backtracking (Horowitz-Sahni).
+    Recursive,
+    /// Recursive backtracking with O(1) boolean-array tests (Wirth).
+    Wirth,
+    /// Breadth-first search over partial boards (bounded by --max-memory).
+    Bfs,
+    /// Depth-first search on bitmasks (fast; N up to 64).
+    Bitboard,
+}
+
+impl AlgoArg {
+    /// The library's algorithm.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            AlgoArg::Backtrack => Algorithm::Backtrack,
+            AlgoArg::Iterative => Algorithm::Iterative,
+            AlgoArg::Recursive => Algorithm::Recursive,
+            AlgoArg::Wirth => Algorithm::Wirth,
+            AlgoArg::Bfs => Algorithm::Bfs,
+            AlgoArg::Bitboard => Algorithm::Bitboard,
+        }
+    }
+}
+
+/// Flags shared by the commands that run a solver.
+#[derive(Debug, Args, Clone)]
+pub struct SearchArgs {
+    /// The most memory the breadth-first search may use: bytes, or a number with K, M, G or T
+    /// (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
+    pub max_memory: u64,
+}
+
+/// `queens solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// The solver; by default the fastest that finds the lexicographically first solution.
+    #[arg(long, value_enum)]
+    pub algo: Option<AlgoArg>,
+    /// How to print the solution.
+    #[arg(long, value_enum, default_value_t = Format::Board)]
+    pub format: Format,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// `queens list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// The solver; every solver lists the same solutions in the same order.
+    #[arg(long, value_enum, default_value_t = AlgoArg::Bitboard)]
+    pub algo: AlgoArg,
+    /// Stop after K solutions.
+    #[arg(long, value_name = "K")]
+    pub limit: Option<u64>,
+    /// How to print each solution.
+    #[arg(long, value_enum, default_value_t = Format::Positions)]
+    pub format: Format,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// `queens count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// Count by listing every solution with this solver instead of the counting engine.
+    #[arg(long, value_enum)]
+    pub algo: Option<AlgoArg>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// `queens verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The file to read; standard input when absent or `-`.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Print nothing; only the exit status tells (0: all are solutions, 1: some are not).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Parses a board size: a whole number of at least 1.
+pub fn parse_n(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("N must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("N must be a whole number of at least 1, not '{s}'")),
+    }
+}
+
+/// Parses a byte size such as `1G`, `512M`, `64K` or `1000000`.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "'{s}' is not a size: use bytes or a number with K, M, G or T"
+            ))
+        }
+    };
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size: use bytes or a number with K, M, G or T"))?;
+    value
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{s}' is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_take_binary_suffixes() {
+        assert_eq!(parse_bytes("1G"), Ok(1 << 30));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("64k"), Ok(64 << 10));
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("1X").is_err());
+    }
+
+    #[test]
+    fn n_must_be_a_positive_whole_number() {
+        assert_eq!(parse_n("8"), Ok(8));
+        assert!(parse_n("0").unwrap_err().contains("at least 1"));
+        assert!(parse_n("eight").unwrap_err().contains("'eight'"));
+        assert!(parse_n("-3").is_err());
+    }
+}

@@ -1,0 +1,38 @@
+//! `queens list [N]`: every solution in lexicographic order, streamed to standard output.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use crate::cli::ListArgs;
+use crate::status::Status;
+
+/// Runs `queens list`.
+pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
+    let n = args.size.n;
+    args.format.check_size(n)?;
+    let mut out = super::stdout();
+    let mut written = 0u64;
+    let mut failure: Option<io::Error> = None;
+    if args.limit != Some(0) {
+        let _ =
+            args.algo
+                .algorithm()
+                .for_each_solution(n, &args.search.options(), &mut |queens| {
+                    if let Err(e) = args.format.write(&mut out, queens) {
+                        failure = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                    written += 1;
+                    if args.limit == Some(written) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })?;
+    }
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    out.flush()?;
+    Ok(Status::Success)
+}

@@ -1,0 +1,49 @@
+//! `queens`: the command-line face of the `queens-core` engine.
+//!
+//! `main` parses the arguments, runs one subcommand and turns its outcome into an exit status:
+//! 0 success, 1 when the answer is "no", 2 for bad usage, malformed input or any other error,
+//! 130 when interrupted. A closed standard output (`queens list 14 | head -1`) ends the program
+//! quietly with status 0.
+
+mod cli;
+mod cmd;
+mod format;
+mod status;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::status::Status;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(status) => status.into(),
+        Err(err) if is_broken_pipe(&err) => Status::Success.into(),
+        Err(err) => {
+            let _ = writeln!(io::stderr(), "queens: error: {err:#}");
+            Status::Failure.into()
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<Status> {
+    match cli.command {
+        Command::Solve(args) => cmd::solve::run(&args),
+        Command::List(args) => cmd::list::run(&args),
+        Command::Count(args) => cmd::count::run(&args),
+        Command::Verify(args) => cmd::verify::run(&args),
+    }
+}
+
+/// Whether the error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

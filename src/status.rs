@@ -1,0 +1,23 @@
+//! The exit statuses of `queens`, in one place.
+
+use std::process::ExitCode;
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// 0: the command did what was asked and the answer is "yes".
+    Success = 0,
+    /// 1: the answer is "no": no solution, or a placement that is not a solution.
+    No = 1,
+    /// 2: bad usage, malformed input, or another error.
+    Failure = 2,
+    /// 130: interrupted by SIGINT after saving what could be saved.
+    #[allow(dead_code)]
+    Interrupted = 130,
+}
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> Self {
+        ExitCode::from(status as u8)
+    }
+}
