@@ -1,0 +1,5 @@
+//! The command-line integration suite: runs the real `queens` binary. One module per area.
+
+mod common;
+
+mod basics;
