@@ -17,6 +17,7 @@ pub mod check;
 pub mod error;
 pub mod iterative;
 pub mod parse;
+pub mod rank;
 pub mod recursive;
 pub mod wirth;
 
