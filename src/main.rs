@@ -8,6 +8,7 @@
 mod cli;
 mod cmd;
 mod format;
+mod serve;
 mod status;
 
 use std::io::{self, Write};
@@ -36,6 +37,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::List(args) => cmd::list::run(&args),
         Command::Count(args) => cmd::count::run(&args),
         Command::Verify(args) => cmd::verify::run(&args),
+        Command::Serve(args) => cmd::serve::run(&args),
     }
 }
 

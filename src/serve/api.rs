@@ -1,0 +1,320 @@
+//! The JSON endpoints. Each handler checks its query into plain values (400 on anything wrong),
+//! runs the search on the blocking pool and answers JSON.
+//!
+//! Limits on N, per endpoint (a larger N is a 400 that says the limit):
+//! - `/api/solutions`: N up to 32, the largest board the page draws; `limit` up to 100 per page;
+//!   with `unique=true`, N up to [`UNIQUE_MAX_N`] since the representatives are found by listing
+//!   every solution. The total is given when N is at most [`TOTAL_MAX_N`] or the page reached
+//!   the end of the list. Reaching a deep offset of a large board may need more than the step
+//!   budget: that is a 422.
+//! - `/api/count`: N up to [`COUNT_MAX_N`] (the total and the number of symmetry classes, both
+//!   counted for real and then remembered).
+//! - `/api/solve`: N up to each algorithm's limit in [`solve_max_n`].
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use axum::extract::{Query, State};
+use axum::Json;
+use queens_core::rank::{self, RankError};
+use queens_core::{Algorithm, SearchOptions};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::error::ApiError;
+use super::symmetry::is_canonical;
+use super::AppState;
+
+/// The largest board `/api/solutions` lists.
+pub const SOLUTIONS_MAX_N: usize = 32;
+/// The most solutions one `/api/solutions` request returns.
+pub const PAGE_MAX: u64 = 100;
+/// The largest board whose total `/api/solutions` counts when asked.
+pub const TOTAL_MAX_N: usize = 15;
+/// The largest board whose symmetry classes `/api/solutions?unique=true` lists.
+pub const UNIQUE_MAX_N: usize = 14;
+/// The largest board `/api/count` counts.
+pub const COUNT_MAX_N: usize = 14;
+
+/// The largest board `/api/solve` hands to each algorithm: the first solution is found quickly
+/// up to there (bitboard and Wirth's arrays are fastest; breadth-first search holds whole levels).
+pub fn solve_max_n(algorithm: Algorithm) -> usize {
+    match algorithm {
+        Algorithm::Bitboard => 32,
+        Algorithm::Wirth | Algorithm::Recursive | Algorithm::Backtrack => 28,
+        Algorithm::Iterative => 24,
+        Algorithm::Bfs => 10,
+    }
+}
+
+/// The query of one request, checked parameter by parameter.
+struct Params<'a> {
+    endpoint: String,
+    map: &'a HashMap<String, String>,
+}
+
+impl<'a> Params<'a> {
+    fn new(
+        endpoint: impl Into<String>,
+        map: &'a HashMap<String, String>,
+        known: &[&str],
+    ) -> Result<Self, ApiError> {
+        let mut names: Vec<&String> = map.keys().collect();
+        names.sort();
+        let endpoint = endpoint.into();
+        if let Some(name) = names.into_iter().find(|k| !known.contains(&k.as_str())) {
+            return Err(ApiError::bad_request(format!(
+                "unknown parameter '{name}' for {endpoint} (expected {})",
+                known.join(", ")
+            )));
+        }
+        Ok(Params { endpoint, map })
+    }
+
+    fn get(&self, name: &str) -> Option<&'a str> {
+        self.map.get(name).map(|v| v.trim())
+    }
+
+    fn number(&self, name: &str, value: &str) -> Result<u64, ApiError> {
+        value.parse().map_err(|_| {
+            ApiError::bad_request(format!(
+                "{name} must be a whole number, not '{}'",
+                shorten(value)
+            ))
+        })
+    }
+
+    /// The board size: required, 1..=max.
+    fn n(&self, max: usize) -> Result<usize, ApiError> {
+        let endpoint = &self.endpoint;
+        let value = self.get("n").ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "missing parameter n (the board size, a whole number from 1 to {max})"
+            ))
+        })?;
+        let n = self.number("n", value)?;
+        if n == 0 {
+            return Err(ApiError::bad_request("n must be at least 1 (got 0)"));
+        }
+        if n > max as u64 {
+            return Err(ApiError::bad_request(format!(
+                "n = {n} is above the limit of {max} for {endpoint}"
+            )));
+        }
+        Ok(n as usize)
+    }
+
+    fn optional_number(&self, name: &str, default: u64) -> Result<u64, ApiError> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(value) => self.number(name, value),
+        }
+    }
+
+    fn flag(&self, name: &str) -> Result<bool, ApiError> {
+        match self.get(name) {
+            None | Some("false" | "0" | "no") => Ok(false),
+            Some("" | "true" | "1" | "yes") => Ok(true),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "{name} must be true or false, not '{}'",
+                shorten(other)
+            ))),
+        }
+    }
+
+    fn algorithm(&self, default: Algorithm) -> Result<Algorithm, ApiError> {
+        match self.get("algo") {
+            None | Some("") => Ok(default),
+            Some(name) => name
+                .parse()
+                .map_err(|e: queens_core::algorithm::UnknownAlgorithm| {
+                    ApiError::bad_request(format!("algo: {e}"))
+                }),
+        }
+    }
+}
+
+fn shorten(value: &str) -> String {
+    if value.chars().count() > 24 {
+        format!("{}...", value.chars().take(24).collect::<String>())
+    } else {
+        value.to_string()
+    }
+}
+
+/// Runs a search on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?
+}
+
+/// One solution and its 0-based index in the list.
+#[derive(Debug, Serialize)]
+struct Indexed {
+    index: u64,
+    queens: Vec<usize>,
+}
+
+/// `GET /api/solutions?n=N&offset=K&limit=L&unique=BOOL`: solutions K..K+L-1 in lexicographic
+/// order (of the symmetry-class representatives when `unique` is true).
+pub async fn solutions(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let params = Params::new(
+        "/api/solutions",
+        &query,
+        &["n", "offset", "limit", "unique"],
+    )?;
+    let unique = params.flag("unique")?;
+    let n = params.n(if unique {
+        UNIQUE_MAX_N
+    } else {
+        SOLUTIONS_MAX_N
+    })?;
+    let offset = params.optional_number("offset", 0)?;
+    let limit = params.optional_number("limit", 1)?;
+    if limit == 0 {
+        return Err(ApiError::bad_request("limit must be at least 1 (got 0)"));
+    }
+    if limit > PAGE_MAX {
+        return Err(ApiError::bad_request(format!(
+            "limit = {limit} is above the limit of {PAGE_MAX} solutions per request"
+        )));
+    }
+    let limit = limit as usize;
+    let steps = state.limits.steps;
+    let known = state.known_total(n, unique);
+    let (found, total) = blocking(move || {
+        if unique {
+            Ok(unique_page(n, offset, limit))
+        } else {
+            ranked_page(n, offset, limit, known, steps)
+        }
+    })
+    .await?;
+    if let Some(total) = total {
+        state.remember_total(n, unique, total);
+    }
+    if found.is_empty() {
+        let what = if unique {
+            "classes of solutions"
+        } else {
+            "solutions"
+        };
+        let message = match total {
+            Some(total) => format!(
+                "offset {offset} is past the last solution: the {n}x{n} board has {total} {what}"
+            ),
+            None => format!("offset {offset} is past the last solution of the {n}x{n} board"),
+        };
+        return Err(ApiError::not_found(message));
+    }
+    let solutions: Vec<Indexed> = found
+        .into_iter()
+        .zip(offset..)
+        .map(|(queens, index)| Indexed { index, queens })
+        .collect();
+    Ok(Json(json!({
+        "n": n,
+        "offset": offset,
+        "unique": unique,
+        "total": total,
+        "solutions": solutions,
+    })))
+}
+
+type Found = (Vec<Vec<usize>>, Option<u64>);
+
+fn ranked_page(
+    n: usize,
+    offset: u64,
+    limit: usize,
+    known: Option<u64>,
+    steps: u64,
+) -> Result<Found, ApiError> {
+    if let Some(total) = known {
+        if offset >= total {
+            return Ok((Vec::new(), Some(total)));
+        }
+    }
+    let page = rank::solutions_from(n, offset, limit, steps).map_err(|e| match e {
+        RankError::OverBudget(_) => ApiError::too_much_work(format!(
+            "offset {offset} of the {n}x{n} board is too deep to reach quickly: {e}"
+        )),
+        RankError::BadSize(_) => ApiError::bad_request(e.to_string()),
+    })?;
+    let total = known.or(page.total).or_else(|| {
+        (n <= TOTAL_MAX_N)
+            .then(|| rank::count(n, steps).ok())
+            .flatten()
+    });
+    Ok((page.solutions, total))
+}
+
+/// The representatives of the symmetry classes, by listing every solution in order and keeping
+/// each that comes first among its images. Always runs to the end, so the total is known.
+fn unique_page(n: usize, offset: u64, limit: usize) -> Found {
+    let mut found = Vec::new();
+    let mut seen = 0u64;
+    let _ = Algorithm::Bitboard.for_each_solution(n, &SearchOptions::default(), &mut |q| {
+        if is_canonical(q) {
+            if seen >= offset && found.len() < limit {
+                found.push(q.to_vec());
+            }
+            seen += 1;
+        }
+        ControlFlow::Continue(())
+    });
+    (found, Some(seen))
+}
+
+/// `GET /api/count?n=N`: the number of solutions and of classes under the board's symmetries.
+pub async fn count(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let params = Params::new("/api/count", &query, &["n"])?;
+    let n = params.n(COUNT_MAX_N)?;
+    let (total, unique) = match (state.known_total(n, false), state.known_total(n, true)) {
+        (Some(total), Some(unique)) => (total, unique),
+        _ => {
+            blocking(move || {
+                let mut total = 0u64;
+                let mut unique = 0u64;
+                let _ =
+                    Algorithm::Bitboard.for_each_solution(n, &SearchOptions::default(), &mut |q| {
+                        total += 1;
+                        unique += u64::from(is_canonical(q));
+                        ControlFlow::Continue(())
+                    });
+                Ok((total, unique))
+            })
+            .await?
+        }
+    };
+    state.remember_total(n, false, total);
+    state.remember_total(n, true, unique);
+    Ok(Json(json!({ "n": n, "total": total, "unique": unique })))
+}
+
+/// `GET /api/solve?n=N&algo=A`: one solution found by the chosen algorithm (`queens` is null when
+/// the board has none).
+pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
+    let mut params = Params::new("/api/solve", &query, &["n", "algo"])?;
+    let algorithm = params.algorithm(Algorithm::Bitboard)?;
+    params.endpoint = format!("/api/solve with algo={algorithm}");
+    let n = params.n(solve_max_n(algorithm))?;
+    let queens = blocking(move || {
+        algorithm
+            .first_solution(n, &SearchOptions::default())
+            .map_err(|e| ApiError::too_much_work(e.to_string()))
+    })
+    .await?;
+    Ok(Json(
+        json!({ "n": n, "algo": algorithm.name(), "queens": queens }),
+    ))
+}
