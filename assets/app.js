@@ -478,8 +478,6 @@ const solveAlgos = [
   ["backtrack", "backtrack"],
   ["iterative", "iterative"],
   ["bfs", "bfs"],
-  ["construct", "construct (formula, any N \u2265 4)"],
-  ["min-conflicts", "min-conflicts (local search)"],
 ];
 
 const solved = { n: 0, queens: null };

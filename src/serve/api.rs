@@ -36,14 +36,14 @@ pub const UNIQUE_MAX_N: usize = 14;
 /// The largest board `/api/count` counts.
 pub const COUNT_MAX_N: usize = 14;
 
-/// The largest board `/api/solve` hands to each algorithm: the first solution is found quickly
-/// up to there (bitboard and Wirth's arrays are fastest; breadth-first search holds whole levels).
+/// The largest board `/api/solve` hands to each algorithm: up to there the first solution comes
+/// within about two seconds (measured; N = 30 and 32 take ten times longer than N = 29 and 31
+/// for the array-based solvers, and breadth-first search holds whole levels in memory).
 pub fn solve_max_n(algorithm: Algorithm) -> usize {
     match algorithm {
         Algorithm::Bitboard => 32,
-        Algorithm::Wirth | Algorithm::Recursive | Algorithm::Backtrack => 28,
-        Algorithm::Iterative => 24,
-        Algorithm::Bfs => 10,
+        Algorithm::Wirth | Algorithm::Recursive | Algorithm::Backtrack | Algorithm::Iterative => 29,
+        Algorithm::Bfs => 12,
     }
 }
 

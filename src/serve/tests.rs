@@ -232,7 +232,12 @@ async fn an_n_above_the_endpoint_limit_is_a_bad_request() {
     bad_request("/api/solutions?n=15&unique=true", &["15", "limit of 14"]).await;
     bad_request("/api/count?n=15", &["15", "limit of 14", "/api/count"]).await;
     bad_request("/api/solve?n=33", &["33", "limit of 32", "bitboard"]).await;
-    bad_request("/api/solve?n=11&algo=bfs", &["11", "limit of 10", "bfs"]).await;
+    bad_request("/api/solve?n=13&algo=bfs", &["13", "limit of 12", "bfs"]).await;
+    bad_request(
+        "/api/solve?n=30&algo=wirth",
+        &["30", "limit of 29", "wirth"],
+    )
+    .await;
     bad_request(
         "/api/solutions?n=99999999999999999999999",
         &["whole number"],
