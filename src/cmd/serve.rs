@@ -1,5 +1,6 @@
 //! `queens serve`: listens on the given address and serves the board viewer until Ctrl-C.
 
+use std::io::Write;
 use std::net::SocketAddr;
 
 use anyhow::Context;
@@ -24,12 +25,20 @@ async fn serve_until_interrupted(args: &ServeArgs) -> anyhow::Result<Status> {
         .await
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
     let url = page_url(listener.local_addr().context("reading the bound address")?);
-    eprintln!("queens: serving the board viewer at {url} (Ctrl-C to stop)");
+    say(format_args!(
+        "queens: serving the board viewer at {url} (Ctrl-C to stop)"
+    ));
     if args.open {
-        // A missing or broken browser is no reason to stop the server.
-        if let Err(e) = open::that_detached(&url) {
-            eprintln!("queens: could not open a web browser ({e}); open {url} yourself");
-        }
+        // On a thread of its own: some launchers wait for the browser to exit. A missing or
+        // broken browser is no reason to stop the server.
+        let url = url.clone();
+        std::thread::spawn(move || {
+            if let Err(e) = open::that(&url) {
+                say(format_args!(
+                    "queens: could not open a web browser ({e}); open {url} yourself"
+                ));
+            }
+        });
     }
     axum::serve(listener, serve::app())
         .with_graceful_shutdown(async {
@@ -37,8 +46,13 @@ async fn serve_until_interrupted(args: &ServeArgs) -> anyhow::Result<Status> {
         })
         .await
         .context("serving")?;
-    eprintln!("queens: stopped");
+    say(format_args!("queens: stopped"));
     Ok(Status::Interrupted)
+}
+
+/// A message for people on standard error; a closed standard error must not stop the server.
+fn say(message: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr(), "{message}");
 }
 
 /// The address to type in a browser: a wildcard address is reached through the loopback one.
