@@ -3,6 +3,7 @@
 pub mod count;
 pub mod list;
 pub mod solve;
+pub mod trace;
 pub mod verify;
 
 use std::io::{self, BufWriter, StdoutLock};
