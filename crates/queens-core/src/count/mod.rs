@@ -181,4 +181,96 @@ mod tests {
             assert_eq!((c.total, c.unique), (total, unique), "n = {n}");
         }
     }
+
+    #[test]
+    fn parallel_counts_equal_the_known_totals_and_classes_up_to_fifteen() {
+        for (n, total, unique) in known().into_iter().filter(|k| k.0 <= 15) {
+            let c = count(n).unwrap();
+            assert_eq!((c.total, c.unique), (total, unique), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn any_number_of_threads_gives_the_same_counts_as_one() {
+        for n in [1, 4, 6, 9, 11] {
+            let one = count_sequential(n).unwrap();
+            for threads in [1, 2, 3, 7] {
+                assert_eq!(
+                    count_parallel(n, threads).unwrap(),
+                    one,
+                    "n = {n}, {threads}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shards_of_a_board_add_up_to_the_whole() {
+        let n = 11;
+        let plan = subproblems(n);
+        let whole = count_sequential(n).unwrap();
+        for m in [1, 2, 5, 13] {
+            let mut sum = Counts::default();
+            for i in 0..m {
+                let control = Control::new(Tally::new(plan.len()));
+                let todo = Shard::new(i, m).unwrap().select(plan.len());
+                run_parallel(n, &plan, &todo, 2, &control).unwrap();
+                let part = control.tally().counts;
+                sum.total += part.total;
+                sum.unique += part.unique;
+            }
+            assert_eq!(sum, whole, "{m} shards");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_run_resumed_from_its_checkpoint_gives_the_exact_count() {
+        let n = 12;
+        let plan = subproblems(n);
+        let todo: Vec<usize> = (0..plan.len()).collect();
+        // First session: count a third, then cancel.
+        let control = Control::new(Tally::new(plan.len()));
+        run_sequential(n, &plan, &todo[..plan.len() / 3], &control);
+        control
+            .cancel
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        run_parallel(n, &plan, &todo, 2, &control).unwrap();
+        let saved = Checkpoint {
+            n,
+            split: SPLIT.to_string(),
+            subproblems: plan.len(),
+            shard: Shard::WHOLE,
+            tally: control.tally().clone(),
+            seconds: 0.0,
+        };
+        assert_eq!(saved.tally.finished, (plan.len() / 3) as u64);
+        // Second session: load the text and finish.
+        let text = saved.to_text();
+        let loaded = Checkpoint::from_text(std::path::Path::new("t"), &text).unwrap();
+        let control = Control::new(loaded.tally);
+        run_parallel(n, &plan, &todo, 2, &control).unwrap();
+        let tally = control.tally();
+        assert_eq!(tally.finished, plan.len() as u64);
+        assert_eq!(tally.counts, count_sequential(n).unwrap());
+    }
+
+    #[test]
+    fn burnside_agrees_with_the_classes_counted_by_the_engine() {
+        for n in 1..=12 {
+            let c = count(n).unwrap();
+            let half = u128::from(symmetry::count_fixed_by_half_turn(n));
+            let quarter = u128::from(symmetry::count_fixed_by_quarter_turn(n));
+            assert_eq!(
+                symmetry::classes_from_fixed(n, c.total, half, quarter),
+                c.unique
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_past_the_masks_are_refused_clearly() {
+        assert!(matches!(count(0), Err(CountError::ZeroSize)));
+        let err = count(33).unwrap_err().to_string();
+        assert!(err.contains("N = 33") && err.contains("up to 32"), "{err}");
+    }
 }
