@@ -2,6 +2,7 @@
 
 pub mod count;
 pub mod list;
+pub mod merge;
 pub mod solve;
 pub mod trace;
 pub mod verify;

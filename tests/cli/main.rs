@@ -4,3 +4,4 @@ mod common;
 
 mod basics;
 mod trace;
+mod counting;
