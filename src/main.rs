@@ -37,6 +37,8 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::List(args) => cmd::list::run(&args),
         Command::Count(args) => cmd::count::run(&args),
         Command::Verify(args) => cmd::verify::run(&args),
+        Command::Trace(args) => cmd::trace::run(&args),
+        Command::Merge(args) => cmd::merge::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
     }
 }

@@ -3,6 +3,8 @@
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
+use queens_core::count::symmetry::is_canonical;
+
 use crate::cli::ListArgs;
 use crate::status::Status;
 
@@ -18,6 +20,9 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
             args.algo
                 .algorithm()
                 .for_each_solution(n, &args.search.options(), &mut |queens| {
+                    if args.unique && !is_canonical(queens) {
+                        return ControlFlow::Continue(());
+                    }
                     if let Err(e) = args.format.write(&mut out, queens) {
                         failure = Some(e);
                         return ControlFlow::Break(());

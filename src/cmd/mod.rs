@@ -2,8 +2,10 @@
 
 pub mod count;
 pub mod list;
+pub mod merge;
 pub mod serve;
 pub mod solve;
+pub mod trace;
 pub mod verify;
 
 use std::io::{self, BufWriter, StdoutLock};

@@ -14,11 +14,13 @@ pub mod backtrack;
 pub mod bfs;
 pub mod bitboard;
 pub mod check;
+pub mod count;
 pub mod error;
 pub mod iterative;
 pub mod parse;
 pub mod rank;
 pub mod recursive;
+pub mod trace;
 pub mod wirth;
 
 pub use algorithm::{Algorithm, SearchOptions};
