@@ -313,7 +313,10 @@ function last() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Learn: play a trace of the search (events from /api/trace).
+// Learn: play a trace of the search (the events of `queens trace --format json`, from
+// /api/trace). Each event names a square (row, col), carries the board after the step as a
+// positions array (-1 = empty), indexed by row, or by column for the column-wise `backtrack`
+// solver ("positions_by"), and for that solver its first-untried array ("untried").
 
 const learn = {
   events: [],
@@ -321,40 +324,57 @@ const learn = {
   timer: null,
   loaded: "",
   cut: false,
+  summary: null,
 };
 
-function field(ev, ...names) {
-  for (const name of names) if (ev[name] !== undefined && ev[name] !== null) return ev[name];
-  return undefined;
+// Speeds the slider offers, in steps a second.
+const SPEEDS = [1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120, 200, 400];
+
+// The queens of an event's board as columns by row (-1 for an empty row).
+function eventQueens(ev, n) {
+  const positions = Array.isArray(ev.positions) ? ev.positions : [];
+  if (ev.positions_by !== "column") return positions.slice();
+  const byRow = new Array(n).fill(-1);
+  positions.forEach((row, col) => {
+    if (row >= 0 && row < n) byRow[row] = col;
+  });
+  return byRow;
 }
 
-// The board state an event describes: its positions snapshot (-1 for empty rows).
-function eventPositions(ev, n) {
-  const p = field(ev, "positions", "board", "queens");
-  if (Array.isArray(p)) return p;
-  return new Array(n).fill(-1);
+function square(r, c) {
+  return `row ${r}, column ${c}`;
 }
 
 function explain(ev) {
-  const r = field(ev, "row");
-  const c = field(ev, "col", "column");
-  const at = r !== undefined && c !== undefined ? `row ${r}, column ${c}` : "";
-  const what = field(ev, "event", "kind", "type");
-  const w = field(ev, "with", "attacker");
-  switch (what) {
-    case "try": return `Try the square at ${at}.`;
-    case "conflict": {
-      const line = field(ev, "line", "kind_of_conflict", "on") || (ev.kind && ev.kind !== "conflict" ? ev.kind : "");
-      const by = w ? `the queen at row ${w.row}, column ${field(w, "col", "column")}` : "a queen";
-      return `The square at ${at} is attacked by ${by}${line ? ` along the ${line}` : ""}.`;
-    }
-    case "place": return `No queen attacks ${at}: place a queen there.`;
-    case "remove": return `Take the queen off ${at} to try the next square.`;
-    case "backtrack": return `Nothing left to try here: back up${at ? ` (to ${at})` : ""}.`;
-    case "solution": return "Every row has a queen and none attacks another: a solution!";
-    case "enqueue": return `Queue a partial board${at ? ` with a queen at ${at}` : ""} (queue length ${field(ev, "queue", "queue_len", "len")}).`;
-    case "dequeue": return `Take the next partial board off the queue (queue length ${field(ev, "queue", "queue_len", "len")}).`;
-    default: return `${what || "step"} ${at}`;
+  const at = ev.row !== null && ev.col !== null ? square(ev.row, ev.col) : "";
+  const byColumn = ev.positions_by === "column";
+  switch (ev.event) {
+    case "try":
+      return `Try the square at ${at}.`;
+    case "conflict":
+      return `The square at ${at} is attacked by the queen at ${square(ev.with.row, ev.with.col)}`
+        + ` along their ${ev.kind}: skip it.`;
+    case "place":
+      return `No queen attacks ${at}: place a queen there.`;
+    case "remove":
+      return `Take the queen off ${at} and look further${byColumn ? " down its column" : " along its row"}.`;
+    case "backtrack":
+      if (byColumn && ev.col !== null) {
+        return `Every row of column ${ev.col} has been tried: back up to column ${ev.col - 1}.`;
+      }
+      return ev.row !== null
+        ? `Every square of row ${ev.row} has been tried: back up to row ${ev.row - 1}.`
+        : "Nothing left to try here: back up.";
+    case "solution":
+      return "A queen on every row and none attacks another: a solution!";
+    case "enqueue":
+      return at
+        ? `Queue the board with a new queen at ${at} (${ev.queue} boards waiting).`
+        : `Queue the empty board (${ev.queue} waiting).`;
+    case "dequeue":
+      return `Take the next board off the queue to fill row ${ev.row} (${ev.queue} left waiting).`;
+    default:
+      return `${ev.event} ${at}`;
   }
 }
 
@@ -371,32 +391,36 @@ function showEvent() {
     return;
   }
   const ev = learn.events[learn.at];
-  const positions = eventPositions(ev, n);
-  board.show(n, positions, `${n}-queens search, step ${learn.at + 1}: ${positions.join(" ")}`,
-    `Step ${learn.at + 1}: ${explain(ev)}`);
-  // Attacked squares: everything the placed queens attack.
-  positions.forEach((col, row) => {
-    if (col !== null && col >= 0) board.markAttackedFrom(row, col);
+  const queens = eventQueens(ev, n);
+  const text = explain(ev);
+  board.show(n, queens, `${n}-queens search, step ${ev.step}: ${queens.join(" ")}`,
+    `Step ${learn.at + 1}: ${text}`);
+  // Attacked squares: everything the queens on the board attack.
+  queens.forEach((col, row) => {
+    if (col >= 0) board.markAttackedFrom(row, col);
   });
-  const r = field(ev, "row");
-  const c = field(ev, "col", "column");
-  const kind = field(ev, "event");
-  if (r !== undefined && c !== undefined && r >= 0 && c >= 0 && r < n && c < n) {
+  const r = ev.row;
+  const c = ev.col;
+  if (r !== null && c !== null && r >= 0 && c >= 0 && r < n && c < n) {
     const sq = board.square(r, c);
-    if (sq) sq.classList.add(kind === "conflict" ? "conflict" : "tried");
-    if ((kind === "try" || kind === "conflict") && positions[r] !== c) board.ghost(r, c, kind === "conflict");
+    if (sq) {
+      sq.classList.remove("attacked");
+      sq.classList.add(ev.event === "conflict" ? "conflict" : "tried");
+    }
+    if ((ev.event === "try" || ev.event === "conflict") && queens[r] !== c) {
+      board.ghost(r, c, ev.event === "conflict");
+    }
   }
-  const w = field(ev, "with", "attacker");
-  if (kind === "conflict" && w && r !== undefined && c !== undefined) {
-    const wc = field(w, "col", "column");
-    const q = board.svg.querySelector(`.queen[data-row="${w.row}"][data-col="${wc}"]`);
+  if (ev.event === "conflict" && ev.with) {
+    const q = board.svg.querySelector(`.queen[data-row="${ev.with.row}"][data-col="${ev.with.col}"]`);
     if (q) q.classList.add("attacker");
-    board.line(w.row, wc, r, c);
+    board.line(ev.with.row, ev.with.col, r, c);
   }
-  $("learn-explain").textContent = explain(ev);
-  $("learn-positions").textContent = `[${positions.join(", ")}]`;
-  const untried = field(ev, "first_untried", "firstUntried", "untried");
-  $("learn-untried").textContent = Array.isArray(untried) ? `[${untried.join(", ")}]` : "(this algorithm keeps none)";
+  $("learn-explain").textContent = text;
+  $("learn-positions").textContent = `[${ev.positions.join(", ")}]`;
+  $("learn-untried").textContent = Array.isArray(ev.untried)
+    ? `[${ev.untried.join(", ")}]`
+    : "(this algorithm keeps none)";
   setLearnButtons();
 }
 
@@ -406,7 +430,7 @@ function setLearnButtons() {
   $("learn-back").disabled = learn.at < 0;
   $("learn-step").disabled = learn.at >= total - 1;
   $("learn-play").disabled = total === 0;
-  $("learn-play").textContent = learn.timer ? "\u23F8 Pause" : "\u25B6 Play";
+  $("learn-play").textContent = learn.timer ? "\u275A\u275A Pause" : "\u25B6 Play";
   $("learn-play").setAttribute("aria-pressed", learn.timer ? "true" : "false");
 }
 
@@ -416,7 +440,7 @@ function stepTo(index) {
 }
 
 function speed() {
-  return Number($("learn-speed").value);
+  return SPEEDS[Number($("learn-speed").value)] || 8;
 }
 
 function play() {
@@ -426,8 +450,10 @@ function play() {
   $("learn-explain").setAttribute("aria-live", "off");
   const tick = () => {
     if (learn.at >= learn.events.length - 1) return pause();
-    stepTo(learn.at + 1);
-    learn.timer = setTimeout(tick, 1000 / speed());
+    // Fast speeds move several steps per frame.
+    const perTick = Math.max(1, Math.round(speed() / 60));
+    stepTo(learn.at + perTick);
+    learn.timer = setTimeout(tick, Math.max(1000 / speed(), 16));
     setLearnButtons();
   };
   learn.timer = setTimeout(tick, 0);
@@ -441,10 +467,21 @@ function pause() {
   setLearnButtons();
 }
 
+function describeSummary(s, algo, n) {
+  const parts = [`${s.tries} squares tried`];
+  if (s.conflicts) parts.push(`${s.conflicts} conflicts`);
+  parts.push(`${s.placements} queens placed`);
+  if (s.removals) parts.push(`${s.removals} removed`);
+  if (s.backtracks) parts.push(`${s.backtracks} backtracks`);
+  if (s.enqueues) parts.push(`${s.enqueues} boards queued`);
+  return `The ${algo} search of the ${n}\u00d7${n} board up to its first solution: ${parts.join(", ")}.`;
+}
+
 async function loadTrace() {
   const n = Number($("learn-size").value);
   const algo = $("learn-algo").value;
   const key = `${n}|${algo}`;
+  saveUrl();
   if (learn.loaded === key) return;
   pause();
   learn.events = [];
@@ -455,15 +492,17 @@ async function loadTrace() {
   try {
     const body = await api(`/api/trace?n=${n}&algo=${algo}&limit=20000`);
     if (learn.loaded !== key) return;
-    learn.events = Array.isArray(body) ? body : body.events || [];
+    learn.events = body.events;
     learn.cut = Boolean(body.cut);
-    $("learn-note").textContent = `${learn.events.length} steps of the ${algo} search on the ${n}\u00d7${n} board, up to its first solution${learn.cut ? " (cut short)" : ""}.`;
+    $("learn-positions-term").textContent = body.positions_by === "column"
+      ? "positions[column] = row"
+      : "positions[row] = column";
+    $("learn-note").textContent = describeSummary(body.summary, algo, n)
+      + (learn.cut ? ` Only its first ${learn.events.length} steps are shown.` : "");
   } catch (error) {
     if (learn.loaded !== key) return;
     learn.loaded = "";
-    $("learn-note").textContent = error.status === 404
-      ? "This server cannot trace searches yet (no /api/trace)."
-      : `Could not load the trace: ${error.message}`;
+    $("learn-note").textContent = `Could not load the trace: ${error.message}`;
   }
   showEvent();
 }
@@ -504,6 +543,7 @@ async function solve(event) {
     $("solve-label").textContent = error.message;
   }
   $("board-caption").textContent = "";
+  saveUrl();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,7 +561,10 @@ function setMode(mode) {
   }
   $("board-caption").textContent = "";
   if (mode === "browse") showSolution(app.i);
-  if (mode === "learn") { learn.loaded = ""; loadTrace(); }
+  if (mode === "learn") {
+    if (learn.loaded) showEvent();
+    loadTrace();
+  }
   if (mode === "solve") {
     if (solved.queens) board.show(solved.n, solved.queens, solutionTitle(solved.n, solved.queens));
     else solve();
@@ -531,23 +574,38 @@ function setMode(mode) {
 
 function saveUrl() {
   const params = new URLSearchParams();
-  if (app.mode !== "browse") params.set("mode", app.mode);
-  params.set("n", String(app.n));
-  params.set("i", String(app.i + 1));
-  if (app.unique) params.set("unique", "1");
+  if (app.mode === "learn") {
+    params.set("mode", "learn");
+    params.set("n", $("learn-size").value);
+    params.set("algo", $("learn-algo").value);
+  } else if (app.mode === "solve") {
+    params.set("mode", "solve");
+    params.set("n", $("solve-n").value);
+    params.set("algo", $("solve-algo").value);
+  } else {
+    params.set("n", String(app.n));
+    params.set("i", String(app.i + 1));
+    if (app.unique) params.set("unique", "1");
+  }
   const url = `/?${params}`;
   if (url !== location.pathname + location.search) history.replaceState(null, "", url);
 }
 
+// The state a shared address asks for: /?n=8&i=5, /?n=8&i=2&unique=1, /?mode=learn&n=6&algo=wirth,
+// /?mode=solve&n=24&algo=bitboard.
 function readUrl() {
   const params = new URLSearchParams(location.search);
+  const mode = ["learn", "solve"].includes(params.get("mode")) ? params.get("mode") : "browse";
   const n = Number(params.get("n"));
-  if (Number.isInteger(n) && n >= 1 && n <= BROWSE_MAX_N) app.n = n;
-  const i = Number(params.get("i"));
-  if (Number.isInteger(i) && i >= 1) app.i = i - 1;
-  app.unique = ["1", "true"].includes(params.get("unique") || "");
-  const mode = params.get("mode");
-  return ["learn", "solve"].includes(mode) ? mode : "browse";
+  const valid = Number.isInteger(n) && n >= 1;
+  const algo = params.get("algo");
+  if (mode === "browse") {
+    if (valid && n <= BROWSE_MAX_N) app.n = n;
+    const i = Number(params.get("i"));
+    if (Number.isInteger(i) && i >= 1) app.i = i - 1;
+    app.unique = ["1", "true"].includes(params.get("unique") || "");
+  }
+  return { mode, n: valid ? n : null, algo };
 }
 
 function typingIn(target) {
@@ -621,14 +679,23 @@ function fillSizes(select, max, value) {
 }
 
 function init() {
-  const mode = readUrl();
+  const asked = readUrl();
+  const mode = asked.mode;
   fillSizes($("size"), BROWSE_MAX_N, app.n);
-  fillSizes($("learn-size"), LEARN_MAX_N, Math.min(app.n, LEARN_MAX_N) >= 4 ? Math.min(app.n, LEARN_MAX_N) : 4);
+  const learnN = mode === "learn" && asked.n && asked.n <= LEARN_MAX_N ? asked.n : 6;
+  fillSizes($("learn-size"), LEARN_MAX_N, learnN);
   for (const [value, text] of solveAlgos) {
     const option = document.createElement("option");
     option.value = value;
     option.textContent = text;
     $("solve-algo").appendChild(option);
+  }
+  if (mode === "learn" && [...$("learn-algo").options].some((o) => o.value === asked.algo)) {
+    $("learn-algo").value = asked.algo;
+  }
+  if (mode === "solve") {
+    if (asked.n) $("solve-n").value = String(asked.n);
+    if ([...$("solve-algo").options].some((o) => o.value === asked.algo)) $("solve-algo").value = asked.algo;
   }
   $("unique").checked = app.unique;
 
@@ -645,11 +712,13 @@ function init() {
   $("learn-step").addEventListener("click", () => { pause(); stepTo(learn.at + 1); });
   $("learn-back").addEventListener("click", () => { pause(); stepTo(learn.at - 1); });
   $("learn-start").addEventListener("click", () => { pause(); stepTo(-1); });
-  $("learn-speed").addEventListener("input", () => {
+  const showSpeed = () => {
     const s = speed();
     $("learn-speed-out").textContent = `${s} steps/s`;
     $("learn-speed").setAttribute("aria-valuetext", `${s} steps a second`);
-  });
+  };
+  $("learn-speed").addEventListener("input", showSpeed);
+  showSpeed();
 
   $("solve-form").addEventListener("submit", solve);
   $("download").addEventListener("click", download);

@@ -4,37 +4,46 @@
 //! Limits on N, per endpoint (a larger N is a 400 that says the limit):
 //! - `/api/solutions`: N up to 32, the largest board the page draws; `limit` up to 100 per page;
 //!   with `unique=true`, N up to [`UNIQUE_MAX_N`] since the representatives are found by listing
-//!   every solution. The total is given when N is at most [`TOTAL_MAX_N`] or the page reached
+//!   every solution. The total is given when N is at most [`COUNT_MAX_N`] or the page reached
 //!   the end of the list. Reaching a deep offset of a large board may need more than the step
 //!   budget: that is a 422.
 //! - `/api/count`: N up to [`COUNT_MAX_N`] (the total and the number of symmetry classes, both
-//!   counted for real and then remembered).
+//!   counted by the counting engine on one thread, then remembered).
 //! - `/api/solve`: N up to each algorithm's limit in [`solve_max_n`].
+//! - `/api/trace`: N up to [`TRACE_MAX_N`], at most [`TRACE_EVENTS_MAX`] events (default
+//!   [`TRACE_EVENTS_DEFAULT`]); the trace stops at the first solution unless `all=true`.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use axum::extract::{Query, State};
 use axum::Json;
+use queens_core::count::{self, symmetry};
 use queens_core::rank::{self, RankError};
-use queens_core::{Algorithm, SearchOptions};
+use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::error::ApiError;
-use super::symmetry::is_canonical;
 use super::AppState;
+use crate::cmd::trace::{event_json, summary_json};
 
 /// The largest board `/api/solutions` lists.
 pub const SOLUTIONS_MAX_N: usize = 32;
 /// The most solutions one `/api/solutions` request returns.
 pub const PAGE_MAX: u64 = 100;
-/// The largest board whose total `/api/solutions` counts when asked.
-pub const TOTAL_MAX_N: usize = 15;
-/// The largest board whose symmetry classes `/api/solutions?unique=true` lists.
-pub const UNIQUE_MAX_N: usize = 14;
-/// The largest board `/api/count` counts.
-pub const COUNT_MAX_N: usize = 14;
+/// The largest board `/api/count` counts, and whose total `/api/solutions` gives: the counting
+/// engine takes about 0.7 s for N = 15 on one thread, 4 s for N = 16.
+pub const COUNT_MAX_N: usize = 15;
+/// The largest board whose symmetry classes `/api/solutions?unique=true` lists (by listing
+/// every solution: 2.3 million for N = 15).
+pub const UNIQUE_MAX_N: usize = 15;
+/// The largest board `/api/trace` traces.
+pub const TRACE_MAX_N: usize = 12;
+/// The most events one `/api/trace` request returns.
+pub const TRACE_EVENTS_MAX: u64 = 100_000;
+/// The events `/api/trace` returns when `limit` is not given.
+pub const TRACE_EVENTS_DEFAULT: u64 = 20_000;
 
 /// The largest board `/api/solve` hands to each algorithm: up to there the first solution comes
 /// within about two seconds (measured; N = 30 and 32 take ten times longer than N = 29 and 31
@@ -247,12 +256,20 @@ fn ranked_page(
         )),
         RankError::BadSize(_) => ApiError::bad_request(e.to_string()),
     })?;
-    let total = known.or(page.total).or_else(|| {
-        (n <= TOTAL_MAX_N)
-            .then(|| rank::count(n, steps).ok())
-            .flatten()
-    });
+    let total = known.or(page.total).or_else(|| counted(n).map(|c| c.0));
     Ok((page.solutions, total))
+}
+
+/// The total and the number of classes from the counting engine, for N up to [`COUNT_MAX_N`].
+fn counted(n: usize) -> Option<(u64, u64)> {
+    if n > COUNT_MAX_N {
+        return None;
+    }
+    let counts = count::count_sequential(n).ok()?;
+    Some((
+        u64::try_from(counts.total).ok()?,
+        u64::try_from(counts.unique).ok()?,
+    ))
 }
 
 /// The representatives of the symmetry classes, by listing every solution in order and keeping
@@ -260,13 +277,11 @@ fn ranked_page(
 fn unique_page(n: usize, offset: u64, limit: usize) -> Found {
     let mut found = Vec::new();
     let mut seen = 0u64;
-    let _ = Algorithm::Bitboard.for_each_solution(n, &SearchOptions::default(), &mut |q| {
-        if is_canonical(q) {
-            if seen >= offset && found.len() < limit {
-                found.push(q.to_vec());
-            }
-            seen += 1;
+    let _ = symmetry::for_each_canonical(n, &mut |q| {
+        if seen >= offset && found.len() < limit {
+            found.push(q.to_vec());
         }
+        seen += 1;
         ControlFlow::Continue(())
     });
     (found, Some(seen))
@@ -283,15 +298,7 @@ pub async fn count(
         (Some(total), Some(unique)) => (total, unique),
         _ => {
             blocking(move || {
-                let mut total = 0u64;
-                let mut unique = 0u64;
-                let _ =
-                    Algorithm::Bitboard.for_each_solution(n, &SearchOptions::default(), &mut |q| {
-                        total += 1;
-                        unique += u64::from(is_canonical(q));
-                        ControlFlow::Continue(())
-                    });
-                Ok((total, unique))
+                counted(n).ok_or_else(|| ApiError::internal(format!("cannot count N = {n}")))
             })
             .await?
         }
@@ -317,4 +324,43 @@ pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<
     Ok(Json(
         json!({ "n": n, "algo": algorithm.name(), "queens": queens }),
     ))
+}
+
+/// `GET /api/trace?n=N&algo=A&limit=S&all=BOOL`: the events of `queens trace --format json`,
+/// up to the first solution (the whole search with `all=true`), at most `limit` of them.
+pub async fn trace(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
+    let params = Params::new("/api/trace", &query, &["n", "algo", "limit", "all"])?;
+    let algorithm = params.algorithm(Algorithm::Backtrack)?;
+    let n = params.n(TRACE_MAX_N)?;
+    let all = params.flag("all")?;
+    let limit = params.optional_number("limit", TRACE_EVENTS_DEFAULT)?;
+    if limit == 0 {
+        return Err(ApiError::bad_request("limit must be at least 1 (got 0)"));
+    }
+    if limit > TRACE_EVENTS_MAX {
+        return Err(ApiError::bad_request(format!(
+            "limit = {limit} is above the limit of {TRACE_EVENTS_MAX} events per request"
+        )));
+    }
+    blocking(move || {
+        let recording = tracing::record(
+            n,
+            algorithm,
+            &SearchOptions::default(),
+            all,
+            Some(limit as usize),
+        )
+        .map_err(|e| ApiError::too_much_work(e.to_string()))?;
+        let events: Vec<Value> = recording.events.iter().map(event_json).collect();
+        Ok(Json(json!({
+            "n": n,
+            "algo": algorithm.name(),
+            "all": all,
+            "positions_by": tracing::Axis::of(algorithm).name(),
+            "cut": recording.cut,
+            "summary": summary_json(algorithm, n, all, &recording.summary),
+            "events": events,
+        })))
+    })
+    .await
 }

@@ -7,7 +7,6 @@
 
 mod api;
 mod error;
-mod symmetry;
 
 #[cfg(test)]
 mod tests;
@@ -73,6 +72,7 @@ pub fn app_with(limits: Limits) -> Router {
         .route("/api/solutions", get(api::solutions))
         .route("/api/count", get(api::count))
         .route("/api/solve", get(api::solve))
+        .route("/api/trace", get(api::trace))
         .fallback(not_found)
         .with_state(state)
 }

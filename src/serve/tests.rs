@@ -130,6 +130,10 @@ async fn the_unique_listing_has_one_solution_per_symmetry_class() {
     assert!(list.iter().all(|s| is_solution(&queens(&s["queens"]))));
     let (status, _) = get("/api/solutions?n=8&unique=1&offset=12").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // ../shared/data/queens-counts.tsv: 1787 classes for N = 12.
+    let (status, body) = get("/api/solutions?n=12&unique=true&offset=1786").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 1787);
 }
 
 #[tokio::test]
@@ -166,7 +170,14 @@ async fn a_big_board_lists_its_first_solutions_without_a_total() {
 #[tokio::test]
 async fn counts_give_the_total_and_the_symmetry_classes() {
     // ../shared/data/queens-counts.tsv (OEIS A000170 and A002562).
-    for (n, total, unique) in [(1, 1, 1), (2, 0, 0), (6, 4, 1), (8, 92, 12), (10, 724, 92)] {
+    for (n, total, unique) in [
+        (1, 1, 1),
+        (2, 0, 0),
+        (6, 4, 1),
+        (8, 92, 12),
+        (10, 724, 92),
+        (15, 2279184, 285053),
+    ] {
         let (status, body) = get(&format!("/api/count?n={n}")).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["total"], total, "n = {n}");
@@ -198,8 +209,40 @@ async fn solve_finds_a_solution_with_every_enumerating_algorithm() {
 }
 
 #[tokio::test]
+async fn the_trace_of_eight_has_the_textbook_counts_and_ends_on_the_first_solution() {
+    // 876 squares tried and 113 queens placed to the first 8x8 solution (issue 5).
+    for algo in ["recursive", "wirth", "iterative"] {
+        let (status, body) = get(&format!("/api/trace?n=8&algo={algo}")).await;
+        assert_eq!(status, StatusCode::OK, "{algo}: {body}");
+        let events = body["events"].as_array().unwrap();
+        let named = |name: &str| events.iter().filter(|e| e["event"] == name).count();
+        assert_eq!((named("try"), named("place")), (876, 113), "{algo}");
+        assert_eq!(body["cut"], false);
+        let last = events.last().unwrap();
+        assert_eq!(last["event"], "solution");
+        assert_eq!(queens(&last["positions"]), [0, 4, 7, 5, 2, 6, 1, 3]);
+        assert_eq!(body["summary"]["tries"], 876);
+    }
+}
+
+#[tokio::test]
+async fn the_backtrack_trace_has_columns_and_the_first_untried_array() {
+    let (status, body) = get("/api/trace?n=4&algo=backtrack&limit=6").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["positions_by"], "column");
+    assert_eq!(body["cut"], true);
+    let events = body["events"].as_array().unwrap();
+    assert_eq!(events.len(), 6);
+    let conflict = &events[3];
+    assert_eq!(conflict["event"], "conflict");
+    assert_eq!(conflict["with"]["row"], 0);
+    assert_eq!(conflict["with"]["col"], 0);
+    assert!(conflict["untried"].is_array());
+}
+
+#[tokio::test]
 async fn a_missing_n_is_a_bad_request_on_every_endpoint() {
-    for endpoint in ["/api/solutions", "/api/count", "/api/solve"] {
+    for endpoint in ["/api/solutions", "/api/count", "/api/solve", "/api/trace"] {
         bad_request(endpoint, &["missing", "n"]).await;
         bad_request(&format!("{endpoint}?offset=0"), &[]).await;
     }
@@ -207,7 +250,7 @@ async fn a_missing_n_is_a_bad_request_on_every_endpoint() {
 
 #[tokio::test]
 async fn an_n_that_is_not_a_number_is_a_bad_request() {
-    for endpoint in ["/api/solutions", "/api/count", "/api/solve"] {
+    for endpoint in ["/api/solutions", "/api/count", "/api/solve", "/api/trace"] {
         bad_request(&format!("{endpoint}?n=eight"), &["whole number", "'eight'"]).await;
         bad_request(&format!("{endpoint}?n=-1"), &["whole number", "'-1'"]).await;
         bad_request(&format!("{endpoint}?n=8.5"), &["whole number"]).await;
@@ -217,7 +260,7 @@ async fn an_n_that_is_not_a_number_is_a_bad_request() {
 
 #[tokio::test]
 async fn an_n_of_zero_is_a_bad_request() {
-    for endpoint in ["/api/solutions", "/api/count", "/api/solve"] {
+    for endpoint in ["/api/solutions", "/api/count", "/api/solve", "/api/trace"] {
         bad_request(&format!("{endpoint}?n=0"), &["at least 1"]).await;
     }
 }
@@ -229,8 +272,9 @@ async fn an_n_above_the_endpoint_limit_is_a_bad_request() {
         &["33", "limit of 32", "/api/solutions"],
     )
     .await;
-    bad_request("/api/solutions?n=15&unique=true", &["15", "limit of 14"]).await;
-    bad_request("/api/count?n=15", &["15", "limit of 14", "/api/count"]).await;
+    bad_request("/api/solutions?n=16&unique=true", &["16", "limit of 15"]).await;
+    bad_request("/api/count?n=16", &["16", "limit of 15", "/api/count"]).await;
+    bad_request("/api/trace?n=13", &["13", "limit of 12", "/api/trace"]).await;
     bad_request("/api/solve?n=33", &["33", "limit of 32", "bitboard"]).await;
     bad_request("/api/solve?n=13&algo=bfs", &["13", "limit of 12", "bfs"]).await;
     bad_request(

@@ -3,6 +3,6 @@
 mod common;
 
 mod basics;
-mod trace;
 mod counting;
 mod serve;
+mod trace;
