@@ -9,7 +9,9 @@ const DARK = "#b58863";
 const QUEEN_PATH = "M8 30 L32 30 L34 14 L26 22 L20 8 L14 22 L6 14 Z";
 const BROWSE_MAX_N = 32;
 const LEARN_MAX_N = 12;
-const PAGE = 50;
+// Solutions fetched per request: small boards in pages, big boards one at a time (on a 32x32
+// board the 50th solution lies hundreds of millions of steps past the first).
+const pageSize = (n) => (n <= 16 ? 50 : 1);
 // Above this many squares the board is drawn with one patterned rectangle, not one per square.
 const SQUARES_MAX_N = 200;
 
@@ -218,11 +220,12 @@ function listingKey(pageStart) {
 }
 
 async function solutionAt(index) {
-  const start = Math.floor(index / PAGE) * PAGE;
+  const size = pageSize(app.n);
+  const start = Math.floor(index / size) * size;
   const key = listingKey(start);
   if (!app.pages.has(key)) {
     const body = await api(
-      `/api/solutions?n=${app.n}&offset=${start}&limit=${PAGE}&unique=${app.unique}`);
+      `/api/solutions?n=${app.n}&offset=${start}&limit=${size}&unique=${app.unique}`);
     app.pages.set(key, body.solutions.map((s) => s.queens));
     if (body.total !== null && body.total !== undefined) app.total = body.total;
   }
@@ -268,6 +271,12 @@ async function showSolution(index) {
       if (ticket !== app.request) return;
       const lastIndex = app.total !== null && app.total > 0 ? app.total - 1 : 0;
       return showSolution(Math.min(index - 1, lastIndex));
+    }
+    if (error.status === 422 && board.n === app.n) {
+      // Too deep to reach quickly: stay on the board shown and say why.
+      $("label").textContent = `Solution ${index + 1} is out of reach: ${error.message}`;
+      setBrowseButtons(false);
+      return;
     }
     app.i = 0;
     board.show(app.n, [], `${app.n}x${app.n} board`, `Empty ${app.n} by ${app.n} board`);

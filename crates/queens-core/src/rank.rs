@@ -1,19 +1,19 @@
-//! Solutions by rank: solutions K..K+L-1 in lexicographic order, without visiting the K before
+//! Solutions by rank: solutions K..K+L-1 in lexicographic order, without holding the K before
 //! them.
 //!
 //! The lexicographic order of the solutions is the depth-first order of the search tree whose
-//! children are tried by increasing column. To reach solution K, walk down from the root: for
-//! each child in turn, count the solutions below it with the bitmask counter of
-//! [`bitboard`](crate::bitboard); if K is at least that count, skip the whole subtree and lower K
-//! by it, otherwise descend into it. At the leaf K is zero: that is solution K. From there the
-//! walk goes on depth-first to collect the next L - 1. The idea is the classic
-//! "unranking by counting" of combinatorial generation (Kreher and Stinson, *Combinatorial
-//! Algorithms*, 1999, ch. 2). Solutions are never held, only counted, so memory is O(N + L);
-//! time is at most that of counting the subtrees left of the path, less than counting every
-//! solution of the board, plus the nodes between solution K and K+L-1. A step budget bounds the
-//! work so a caller (a web server) can refuse offsets that would take too long.
-
-use std::ops::ControlFlow;
+//! children are tried by increasing column. The walk goes down that tree with the bitmask
+//! search of [`bitboard`](crate::bitboard), counting solutions off instead of visiting them until
+//! K are skipped, then collects the next L. At the root it skips whole subtrees by counting:
+//! the subtree under a first queen in column c is the mirror image of the one under column
+//! N-1-c, so once the left half of the board is counted, every right-half subtree that lies
+//! before solution K is skipped without a step. (Counting a subtree costs as much as walking it,
+//! so nothing is gained by counting a subtree the walk has not yet seen.) Solutions are never
+//! held, so memory is O(N + L); the time is that of the nodes before solution K, at most half
+//! the tree for K in the second half of the list, plus the nodes up to solution K+L-1.
+//! "Unranking by counting" is the classic method of combinatorial generation (Kreher and
+//! Stinson, *Combinatorial Algorithms*, 1999, ch. 2). A step budget bounds the work, so that a
+//! caller (a web server) can refuse offsets that would take too long.
 
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;
@@ -40,75 +40,120 @@ pub struct Page {
     pub total: Option<u64>,
 }
 
+/// The step budget ran out (a zero-sized error, so results stay in registers).
+struct Exhausted;
+
+/// Takes one step from the budget.
+#[inline(always)]
+fn step(steps: &mut u64) -> Result<(), Exhausted> {
+    if *steps == 0 {
+        return Err(Exhausted);
+    }
+    *steps -= 1;
+    Ok(())
+}
+
+/// Counts the solutions below a node, one step per node: the bitmask counter of
+/// [`bitboard::count`](crate::bitboard::count) with a budget.
+fn count_below(
+    full: u64,
+    cols: u64,
+    down_right: u64,
+    down_left: u64,
+    steps: &mut u64,
+) -> Result<u64, Exhausted> {
+    step(steps)?;
+    if cols == full {
+        return Ok(1);
+    }
+    let mut free = full & !(cols | down_right | down_left);
+    let mut total = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        total += count_below(
+            full,
+            cols | bit,
+            (down_right | bit) << 1,
+            (down_left | bit) >> 1,
+            steps,
+        )?;
+    }
+    Ok(total)
+}
+
 struct Walk {
     full: u64,
     queens: Vec<usize>,
     skip: u64,
     limit: usize,
     found: Vec<Vec<usize>>,
-    steps_left: u64,
-    budget: u64,
+    steps: u64,
 }
 
 impl Walk {
-    fn step(&mut self) -> Result<(), RankError> {
-        if self.steps_left == 0 {
-            return Err(RankError::OverBudget(self.budget));
+    /// The root: its subtrees are walked in order, except that a subtree whose mirror image
+    /// (first queen in column N-1-c instead of c) has already been counted is skipped whole.
+    /// Returns `true` once the page is full.
+    fn root(&mut self) -> Result<bool, Exhausted> {
+        let n = self.queens.len();
+        let mut counted: Vec<Option<u64>> = vec![None; n];
+        for c in 0..n {
+            if self.skip > 0 {
+                if let Some(below) = counted[n - 1 - c] {
+                    if self.skip >= below {
+                        self.skip -= below;
+                        continue;
+                    }
+                }
+            }
+            let before = self.skip;
+            let bit = 1u64 << c;
+            self.queens[0] = c;
+            if self.descend(1, bit, bit << 1, bit >> 1)? {
+                return Ok(true);
+            }
+            if self.found.is_empty() {
+                // The whole subtree was skipped: its solutions are what it took off the skip.
+                counted[c] = Some(before - self.skip);
+            }
         }
-        self.steps_left -= 1;
-        Ok(())
+        Ok(false)
     }
 
-    /// Counts the solutions below a node, one step per node.
-    fn count(&mut self, cols: u64, down_right: u64, down_left: u64) -> Result<u64, RankError> {
-        self.step()?;
-        if cols == self.full {
-            return Ok(1);
-        }
-        let mut free = self.full & !(cols | down_right | down_left);
-        let mut total = 0;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            total += self.count(cols | bit, (down_right | bit) << 1, (down_left | bit) >> 1)?;
-        }
-        Ok(total)
-    }
-
+    /// Walks the subtree of a node in depth-first order, counting off the solutions still to
+    /// skip and collecting the rest. Returns `true` once the page is full.
     fn descend(
         &mut self,
         row: usize,
         cols: u64,
         down_right: u64,
         down_left: u64,
-    ) -> Result<ControlFlow<()>, RankError> {
-        self.step()?;
+    ) -> Result<bool, Exhausted> {
+        step(&mut self.steps)?;
         if row == self.queens.len() {
+            if self.skip > 0 {
+                self.skip -= 1;
+                return Ok(false);
+            }
             self.found.push(self.queens.clone());
-            return Ok(if self.found.len() == self.limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            });
+            return Ok(self.found.len() == self.limit);
         }
         let mut free = self.full & !(cols | down_right | down_left);
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            let (c, dr, dl) = (cols | bit, (down_right | bit) << 1, (down_left | bit) >> 1);
-            if self.skip > 0 {
-                let below = self.count(c, dr, dl)?;
-                if self.skip >= below {
-                    self.skip -= below;
-                    continue;
-                }
-            }
             self.queens[row] = bit.trailing_zeros() as usize;
-            if self.descend(row + 1, c, dr, dl)?.is_break() {
-                return Ok(ControlFlow::Break(()));
+            if self.descend(
+                row + 1,
+                cols | bit,
+                (down_right | bit) << 1,
+                (down_left | bit) >> 1,
+            )? {
+                return Ok(true);
             }
         }
-        Ok(ControlFlow::Continue(()))
+        Ok(false)
     }
 }
 
@@ -148,15 +193,14 @@ pub fn solutions_from(n: usize, offset: u64, limit: usize, budget: u64) -> Resul
         skip: offset,
         limit,
         found: Vec::with_capacity(limit.min(1 << 12)),
-        steps_left: budget,
-        budget,
+        steps: budget,
     };
-    let flow = walk.descend(0, 0, 0, 0)?;
+    let full_page = walk
+        .root()
+        .map_err(|Exhausted| RankError::OverBudget(budget))?;
     // A walk that ran to the end without filling the page has seen every solution: the skipped
     // ones, minus what was left to skip, plus the ones it found.
-    let total = flow
-        .is_continue()
-        .then(|| offset - walk.skip + walk.found.len() as u64);
+    let total = (!full_page).then(|| offset - walk.skip + walk.found.len() as u64);
     Ok(Page {
         solutions: walk.found,
         total,
@@ -168,16 +212,9 @@ pub fn count(n: usize, budget: u64) -> Result<u64, RankError> {
     if n == 0 || n > MAX_N {
         return Err(RankError::BadSize(n));
     }
-    let mut walk = Walk {
-        full: full_mask(n),
-        queens: Vec::new(),
-        skip: 0,
-        limit: 0,
-        found: Vec::new(),
-        steps_left: budget,
-        budget,
-    };
-    walk.count(0, 0, 0)
+    let mut steps = budget;
+    count_below(full_mask(n), 0, 0, 0, &mut steps)
+        .map_err(|Exhausted| RankError::OverBudget(budget))
 }
 
 #[cfg(test)]
@@ -185,6 +222,7 @@ mod tests {
     use super::*;
     use crate::bitboard;
     use proptest::prelude::*;
+    use std::ops::ControlFlow;
 
     fn all(n: usize) -> Vec<Vec<usize>> {
         let mut v = Vec::new();
@@ -238,6 +276,39 @@ mod tests {
         for q in &page.solutions {
             assert!(crate::check::find_flaw(q).is_none());
         }
+    }
+
+    #[test]
+    fn a_small_offset_of_a_big_board_costs_about_as_much_as_listing() {
+        // Counting every solution below the first queen of 29x29 is far out of reach; listing
+        // the first few is not, and the walk must not pay more than that.
+        let page = solutions_from(29, 3, 2, 20_000_000).unwrap();
+        let mut expected = Vec::new();
+        let mut seen = 0;
+        let _ = bitboard::for_each_solution(29, &mut |q| {
+            seen += 1;
+            if seen > 3 {
+                expected.push(q.to_vec());
+            }
+            if seen == 5 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(page.solutions, expected);
+    }
+
+    #[test]
+    fn the_second_half_of_the_list_costs_at_most_about_half_the_tree() {
+        // The whole 12x12 tree has 856,189 nodes (`count` takes one step per node); the last
+        // solution is reached by counting the left half and skipping its mirror image, in
+        // 488,923 steps.
+        assert!(count(12, 856_188).is_err() && count(12, 856_189).is_ok());
+        let last = solutions_from(12, 14_199, 2, 520_000).unwrap();
+        assert_eq!(last.solutions.len(), 1);
+        assert_eq!(last.total, Some(14_200));
+        assert!(solutions_from(12, 14_199, 1, 400_000).is_err());
     }
 
     #[test]
