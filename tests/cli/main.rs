@@ -3,5 +3,5 @@
 mod common;
 
 mod basics;
-mod trace;
 mod counting;
+mod trace;
