@@ -20,7 +20,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print the lexicographically first solution of the N x N board.
+    /// Print one solution of the N x N board: the lexicographically first where that is fast,
+    /// else one built by a formula (N up to 10^8 and more).
     Solve(SolveArgs),
     /// List every solution in lexicographic order, streamed.
     List(ListArgs),
@@ -69,6 +70,42 @@ impl AlgoArg {
     }
 }
 
+/// The solvers `solve` can use: the six that enumerate, plus two made for huge boards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolveAlgo {
+    /// Column-by-column backtracking with explicit state (COMP 333).
+    Backtrack,
+    /// The textbook loop with find_position / is_valid.
+    Iterative,
+    /// Recursive backtracking (Horowitz-Sahni).
+    Recursive,
+    /// Recursive backtracking with O(1) boolean-array tests (Wirth).
+    Wirth,
+    /// Breadth-first search over partial boards (bounded by --max-memory).
+    Bfs,
+    /// Depth-first search on bitmasks (fast; N up to 64).
+    Bitboard,
+    /// An explicit construction (Hoffman-Loessi-Moore): any N >= 4 in O(N), streamed.
+    Construct,
+    /// Min-conflicts local search (Sosic-Gu), reproducible with --seed; N up to 4294967295.
+    MinConflicts,
+}
+
+impl SolveAlgo {
+    /// The enumerating algorithm, or `None` for construct and min-conflicts.
+    pub fn algorithm(self) -> Option<Algorithm> {
+        Some(match self {
+            SolveAlgo::Backtrack => Algorithm::Backtrack,
+            SolveAlgo::Iterative => Algorithm::Iterative,
+            SolveAlgo::Recursive => Algorithm::Recursive,
+            SolveAlgo::Wirth => Algorithm::Wirth,
+            SolveAlgo::Bfs => Algorithm::Bfs,
+            SolveAlgo::Bitboard => Algorithm::Bitboard,
+            SolveAlgo::Construct | SolveAlgo::MinConflicts => return None,
+        })
+    }
+}
+
 /// Flags shared by the commands that run a solver.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
@@ -83,10 +120,16 @@ pub struct SearchArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub size: Size,
-    /// The solver; by default the fastest that finds the lexicographically first solution.
-    #[arg(long, value_enum)]
-    pub algo: Option<AlgoArg>,
-    /// How to print the solution.
+    /// The solver. By default: bitboard (the lexicographically first solution) for N <= 29,
+    /// where it takes under 0.1 s; construct for N >= 30, where the first solution can take
+    /// hours.
+    #[arg(long, value_enum, verbatim_doc_comment)]
+    pub algo: Option<SolveAlgo>,
+    /// The seed of --algo min-conflicts (the same seed gives the same solution); random when
+    /// absent, and then printed on standard error.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// How to print the solution (board only up to N = 10000).
     #[arg(long, value_enum, default_value_t = Format::Board)]
     pub format: Format,
     #[command(flatten)]

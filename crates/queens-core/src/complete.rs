@@ -1,0 +1,1 @@
+//! Completion (work in progress).
