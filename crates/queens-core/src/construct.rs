@@ -165,8 +165,8 @@ mod tests {
     }
 
     #[test]
-    fn every_board_from_4_to_600_is_solved_by_pairwise_check() {
-        for n in 4..=600 {
+    fn every_board_from_4_to_300_is_solved_by_pairwise_check() {
+        for n in 4..=300 {
             let q = solution(n).unwrap();
             assert!(pairwise_ok(&q), "N = {n}: {q:?}");
         }
@@ -181,7 +181,7 @@ mod tests {
 
     #[test]
     fn large_boards_of_every_residue_mod_6_are_solved() {
-        for base in [1_000_002usize, 3_999_996] {
+        for base in [100_002usize, 1_000_002] {
             for n in base..base + 6 {
                 assert!(linear_ok(n, columns(n).unwrap()), "N = {n}");
             }
