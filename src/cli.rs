@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use queens_core::Algorithm;
+use queens_core::{Algorithm, Square};
 
 use crate::format::Format;
 
@@ -29,6 +29,8 @@ pub enum Command {
     Count(CountArgs),
     /// Read placements (positions lines or board blocks) and say whether each is a solution.
     Verify(VerifyArgs),
+    /// Complete a partly filled board: one solution containing the given queens, or how many.
+    Complete(CompleteArgs),
 }
 
 /// The board size N: a whole number of at least 1.
@@ -177,6 +179,39 @@ pub struct VerifyArgs {
     pub quiet: bool,
 }
 
+/// `queens complete`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 a completion exists, 1 none does (also when two given \
+queens attack each other), 2 a queen off the board, malformed input or another error."
+)]
+pub struct CompleteArgs {
+    /// The board size N, or a file holding the instance (`-` for standard input): CSPLib
+    /// problem 79 parameters (`letting n = 8` / `letting init = [[r, c], ...]`, 0-based) or one
+    /// drawn board (Q for the given queens, . elsewhere). A whole number is read as N.
+    #[arg(value_name = "N|FILE")]
+    pub target: String,
+    /// The given queens as 0-based ROW:COLUMN pairs separated by commas (only with N).
+    #[arg(long, value_name = "R:C[,R:C...]", value_delimiter = ',', value_parser = parse_square)]
+    pub fixed: Vec<Square>,
+    /// Print the number of completions instead of one of them.
+    #[arg(long, conflicts_with = "format")]
+    pub count: bool,
+    /// How to print the completed board (board only up to N = 10000).
+    #[arg(long, value_enum, default_value_t = Format::Board)]
+    pub format: Format,
+}
+
+/// Parses a square written `ROW:COLUMN`, both 0-based.
+pub fn parse_square(s: &str) -> Result<Square, String> {
+    let bad = || format!("'{s}' is not a square: write ROW:COLUMN, both 0-based, such as 0:3");
+    let (row, col) = s.trim().split_once(':').ok_or_else(bad)?;
+    Ok(Square {
+        row: row.trim().parse().map_err(|_| bad())?,
+        col: col.trim().parse().map_err(|_| bad())?,
+    })
+}
+
 /// Parses a board size: a whole number of at least 1.
 pub fn parse_n(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
@@ -235,6 +270,14 @@ mod tests {
         assert_eq!(parse_bytes("1000"), Ok(1000));
         assert!(parse_bytes("lots").is_err());
         assert!(parse_bytes("1X").is_err());
+    }
+
+    #[test]
+    fn squares_are_row_colon_column() {
+        assert_eq!(parse_square("2:5"), Ok(Square { row: 2, col: 5 }));
+        assert!(parse_square("2,5").unwrap_err().contains("'2,5'"));
+        assert!(parse_square("-1:0").is_err());
+        assert!(parse_square("1:").is_err());
     }
 
     #[test]

@@ -36,6 +36,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::List(args) => cmd::list::run(&args),
         Command::Count(args) => cmd::count::run(&args),
         Command::Verify(args) => cmd::verify::run(&args),
+        Command::Complete(args) => cmd::complete::run(&args),
     }
 }
 
