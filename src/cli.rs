@@ -123,8 +123,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub size: Size,
     /// The solver. By default: bitboard (the lexicographically first solution) for N <= 29,
-    /// where it takes under 0.1 s; construct for N >= 30, where the first solution can take
-    /// hours.
+    /// where it takes under 0.1 s; construct for N >= 30, where finding the first solution
+    /// takes a second or, from N = 34 on, far longer.
     #[arg(long, value_enum, verbatim_doc_comment)]
     pub algo: Option<SolveAlgo>,
     /// The seed of --algo min-conflicts (the same seed gives the same solution); random when

@@ -76,10 +76,17 @@ impl fmt::Display for Flaw {
                 first,
                 second,
                 line,
-            } => write!(
-                f,
-                "the queens at {first} and {second} attack each other along a {line}"
-            ),
+            } => {
+                let article = if *line == Line::AntiDiagonal {
+                    "an"
+                } else {
+                    "a"
+                };
+                write!(
+                    f,
+                    "the queens at {first} and {second} attack each other along {article} {line}"
+                )
+            }
             Flaw::EmptyRow(row) => write!(f, "row {row} has no queen"),
         }
     }
@@ -295,6 +302,16 @@ mod tests {
             assert_eq!(find_flaw_in_columns(&q32), pairwise, "{q:?}");
             assert_eq!(find_flaw(&q), pairwise, "{q:?}");
         }
+    }
+
+    #[test]
+    fn messages_read_as_english() {
+        let flaw = find_flaw(&[2, 1, 3]).unwrap();
+        assert_eq!(
+            flaw.to_string(),
+            "the queens at row 0, column 2 and row 1, column 1 attack each other along an \
+             anti-diagonal"
+        );
     }
 
     #[test]
