@@ -888,6 +888,29 @@ mod tests {
         assert!(crate::find_flaw(&q).is_none());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_subset_of_a_solution_is_completed_around_its_queens(
+            n in 4usize..40,
+            keep in proptest::collection::vec(proptest::bool::ANY, 40),
+            seed in 0u64..1000,
+        ) {
+            let full = crate::min_conflicts::solve(n, seed).unwrap();
+            let fixed: Vec<Square> = (0..n)
+                .filter(|&r| keep[r])
+                .map(|r| sq(r, full[r] as usize))
+                .collect();
+            let inst = Instance { n, fixed: fixed.clone() };
+            match inst.solve().unwrap() {
+                Completion::Found(q) => {
+                    proptest::prop_assert!(is_solution(&q));
+                    proptest::prop_assert!(fixed.iter().all(|s| q[s.row] == s.col));
+                }
+                other => proptest::prop_assert!(false, "{other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn a_full_solution_is_its_own_completion() {
         let q = vec![1, 3, 0, 2];

@@ -553,6 +553,24 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn positions_lines_read_back_whatever_the_buffer_size_and_spacing(
+            raw in proptest::collection::vec(0u32..1000, 1..60),
+            cap in 1usize..9,
+            pad in 0usize..3,
+        ) {
+            let n = raw.len() as u32;
+            let q: Vec<u32> = raw.into_iter().map(|c| c % n).collect();
+            let sep = " ".repeat(pad + 1);
+            let body = q.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(&sep);
+            let text = format!("{}{body}{}\r\n", "\t".repeat(pad), " ".repeat(pad));
+            let reader = EntryReader::new(io::BufReader::with_capacity(cap, text.as_bytes()));
+            let got: Vec<_> = reader.map(Result::unwrap).collect();
+            proptest::prop_assert_eq!(got, vec![(1, CompactEntry::Positions(q))]);
+        }
+    }
+
     #[test]
     fn rejects_boards_that_are_not_square() {
         let err = parse_entries("Q..\n..Q\n").unwrap_err();
