@@ -4,4 +4,5 @@ mod common;
 
 mod basics;
 mod counting;
+mod huge;
 mod trace;
