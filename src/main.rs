@@ -39,6 +39,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Verify(args) => cmd::verify::run(&args),
         Command::Trace(args) => cmd::trace::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
+        Command::Complete(args) => cmd::complete::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
     }
 }

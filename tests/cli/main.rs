@@ -4,5 +4,6 @@ mod common;
 
 mod basics;
 mod counting;
+mod huge;
 mod serve;
 mod trace;
