@@ -520,6 +520,9 @@ async function loadTrace() {
 // Solve: one solution of a possibly large board.
 
 const solveAlgos = [
+  ["", "automatic (bitboard up to 29, construct above)"],
+  ["construct", "construct (explicit formula, any N)"],
+  ["min-conflicts", "min-conflicts (local search)"],
   ["bitboard", "bitboard (bitmasks)"],
   ["wirth", "wirth"],
   ["recursive", "recursive"],
@@ -540,7 +543,8 @@ async function solve(event) {
     if (body.queens) {
       solved.n = n;
       solved.queens = body.queens;
-      $("solve-label").textContent = `A solution of the ${n}\u00d7${n} board, found by ${body.algo}.`;
+      const seed = body.seed !== undefined ? ` (seed ${body.seed})` : "";
+      $("solve-label").textContent = `A solution of the ${n}\u00d7${n} board, found by ${body.algo}${seed}.`;
       $("solve-positions").textContent = n <= 2000 ? body.queens.join(" ") : `${body.queens.slice(0, 200).join(" ")} \u2026`;
       board.show(n, body.queens, solutionTitle(n, body.queens));
     } else {

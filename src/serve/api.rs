@@ -45,14 +45,47 @@ pub const TRACE_EVENTS_MAX: u64 = 100_000;
 /// The events `/api/trace` returns when `limit` is not given.
 pub const TRACE_EVENTS_DEFAULT: u64 = 20_000;
 
-/// The largest board `/api/solve` hands to each algorithm: up to there the first solution comes
-/// within about two seconds (measured; N = 30 and 32 take ten times longer than N = 29 and 31
-/// for the array-based solvers, and breadth-first search holds whole levels in memory).
+/// The largest board `/api/solve` hands to each enumerating algorithm: up to there the first
+/// solution comes within about two seconds (measured; N = 30 and 32 take ten times longer than
+/// N = 29 and 31 for the array-based solvers, and breadth-first search holds whole levels in
+/// memory).
 pub fn solve_max_n(algorithm: Algorithm) -> usize {
     match algorithm {
         Algorithm::Bitboard => 32,
         Algorithm::Wirth | Algorithm::Recursive | Algorithm::Backtrack | Algorithm::Iterative => 29,
         Algorithm::Bfs => 12,
+    }
+}
+
+/// The largest board `/api/solve` builds with `construct` or `min-conflicts`: the page still
+/// draws ten thousand queens smoothly, and the answer stays under 60 KB.
+pub const SOLVE_BIG_MAX_N: usize = 10_000;
+
+/// The ways `/api/solve` can find one solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Solver {
+    /// The lexicographically first solution, by an enumerating algorithm.
+    First(Algorithm),
+    /// The explicit construction (`queens_core::construct`).
+    Construct,
+    /// Min-conflicts local search (`queens_core::min_conflicts`).
+    MinConflicts,
+}
+
+impl Solver {
+    fn name(self) -> &'static str {
+        match self {
+            Solver::First(algorithm) => algorithm.name(),
+            Solver::Construct => "construct",
+            Solver::MinConflicts => "min-conflicts",
+        }
+    }
+
+    fn max_n(self) -> usize {
+        match self {
+            Solver::First(algorithm) => solve_max_n(algorithm),
+            Solver::Construct | Solver::MinConflicts => SOLVE_BIG_MAX_N,
+        }
     }
 }
 
@@ -308,22 +341,66 @@ pub async fn count(
     Ok(Json(json!({ "n": n, "total": total, "unique": unique })))
 }
 
-/// `GET /api/solve?n=N&algo=A`: one solution found by the chosen algorithm (`queens` is null when
-/// the board has none).
+/// `GET /api/solve?n=N&algo=A&seed=S`: one solution (`queens` is null when the board has
+/// none). Without `algo`: bitboard up to N = 29, the construction above (as `queens solve`).
+/// `seed` is only for min-conflicts; without it a seed is drawn and returned.
 pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
-    let mut params = Params::new("/api/solve", &query, &["n", "algo"])?;
-    let algorithm = params.algorithm(Algorithm::Bitboard)?;
-    params.endpoint = format!("/api/solve with algo={algorithm}");
-    let n = params.n(solve_max_n(algorithm))?;
-    let queens = blocking(move || {
-        algorithm
+    let mut params = Params::new("/api/solve", &query, &["n", "algo", "seed"])?;
+    let solver = match params.get("algo") {
+        None | Some("") => None,
+        Some("construct") => Some(Solver::Construct),
+        Some("min-conflicts") => Some(Solver::MinConflicts),
+        Some(name) => Some(Solver::First(name.parse().map_err(|_| {
+            ApiError::bad_request(format!(
+                "algo: unknown algorithm '{}' (expected one of backtrack, iterative, recursive, \
+                 wirth, bfs, bitboard, construct, min-conflicts)",
+                shorten(name)
+            ))
+        })?)),
+    };
+    let n = match solver {
+        Some(solver) => {
+            params.endpoint = format!("/api/solve with algo={}", solver.name());
+            params.n(solver.max_n())?
+        }
+        None => params.n(SOLVE_BIG_MAX_N)?,
+    };
+    let solver = solver.unwrap_or(if n <= crate::cmd::solve::FAST_FIRST_N {
+        Solver::First(Algorithm::Bitboard)
+    } else {
+        Solver::Construct
+    });
+    let seed = match (solver, params.get("seed")) {
+        (Solver::MinConflicts, None) => Some(random_seed()),
+        (Solver::MinConflicts, Some(value)) => Some(params.number("seed", value)?),
+        (_, None) => None,
+        (_, Some(_)) => {
+            return Err(ApiError::bad_request(
+                "seed only applies to algo=min-conflicts",
+            ))
+        }
+    };
+    let queens = blocking(move || match solver {
+        Solver::First(algorithm) => algorithm
             .first_solution(n, &SearchOptions::default())
-            .map_err(|e| ApiError::too_much_work(e.to_string()))
+            .map_err(|e| ApiError::too_much_work(e.to_string())),
+        Solver::Construct => Ok(queens_core::construct::solution(n)),
+        Solver::MinConflicts => Ok(queens_core::min_conflicts::solve(n, seed.unwrap_or(0))
+            .map(|q| q.into_iter().map(|c| c as usize).collect())),
     })
     .await?;
-    Ok(Json(
-        json!({ "n": n, "algo": algorithm.name(), "queens": queens }),
-    ))
+    let mut answer = json!({ "n": n, "algo": solver.name(), "queens": queens });
+    if let Some(seed) = seed {
+        answer["seed"] = json!(seed);
+    }
+    Ok(Json(answer))
+}
+
+/// A seed for min-conflicts when the request gives none: the clock's nanoseconds.
+fn random_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// `GET /api/trace?n=N&algo=A&limit=S&all=BOOL`: the events of `queens trace --format json`,

@@ -159,7 +159,7 @@ async fn a_deep_offset_of_a_big_board_over_the_step_budget_is_refused() {
 
 #[tokio::test]
 async fn a_big_board_lists_its_first_solutions_without_a_total() {
-    let (status, body) = get("/api/solutions?n=32&limit=2").await;
+    let (status, body) = get("/api/solutions?n=31&limit=2").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert!(body["total"].is_null());
     for s in body["solutions"].as_array().unwrap() {
@@ -206,6 +206,36 @@ async fn solve_finds_a_solution_with_every_enumerating_algorithm() {
     let (status, body) = get("/api/solve?n=20").await;
     assert_eq!(status, StatusCode::OK);
     assert!(is_solution(&queens(&body["queens"])));
+}
+
+#[tokio::test]
+async fn solve_builds_big_boards_by_construction_and_local_search() {
+    for n in [4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 20, 21, 1000, 1001, 1002] {
+        let (status, body) = get(&format!("/api/solve?n={n}&algo=construct")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["algo"], "construct");
+        let q = queens(&body["queens"]);
+        assert_eq!(q.len(), n);
+        assert!(is_solution(&q), "construct, n = {n}");
+    }
+    let (status, body) = get("/api/solve?n=3&algo=construct").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["queens"].is_null());
+    let (_, first) = get("/api/solve?n=500&algo=min-conflicts&seed=7").await;
+    let (_, again) = get("/api/solve?n=500&algo=min-conflicts&seed=7").await;
+    assert_eq!(first["seed"], 7);
+    assert!(is_solution(&queens(&first["queens"])));
+    assert_eq!(
+        first["queens"], again["queens"],
+        "the same seed gives the same solution"
+    );
+    let (status, body) = get("/api/solve?n=300&algo=min-conflicts").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["seed"].is_u64(), "a drawn seed is returned: {body}");
+    let (_, body) = get("/api/solve?n=100").await;
+    assert_eq!(body["algo"], "construct", "the default above N = 29");
+    let (_, body) = get("/api/solve?n=29").await;
+    assert_eq!(body["algo"], "bitboard", "the default up to N = 29");
 }
 
 #[tokio::test]
@@ -275,7 +305,18 @@ async fn an_n_above_the_endpoint_limit_is_a_bad_request() {
     bad_request("/api/solutions?n=16&unique=true", &["16", "limit of 15"]).await;
     bad_request("/api/count?n=16", &["16", "limit of 15", "/api/count"]).await;
     bad_request("/api/trace?n=13", &["13", "limit of 12", "/api/trace"]).await;
-    bad_request("/api/solve?n=33", &["33", "limit of 32", "bitboard"]).await;
+    bad_request(
+        "/api/solve?n=33&algo=bitboard",
+        &["33", "limit of 32", "bitboard"],
+    )
+    .await;
+    bad_request("/api/solve?n=10001", &["10001", "limit of 10000"]).await;
+    bad_request(
+        "/api/solve?n=10001&algo=construct",
+        &["limit of 10000", "construct"],
+    )
+    .await;
+    bad_request("/api/solve?n=10001&algo=min-conflicts", &["limit of 10000"]).await;
     bad_request("/api/solve?n=13&algo=bfs", &["13", "limit of 12", "bfs"]).await;
     bad_request(
         "/api/solve?n=30&algo=wirth",
@@ -297,7 +338,17 @@ async fn bad_offsets_limits_flags_and_algorithms_are_bad_requests() {
     bad_request("/api/solutions?n=8&limit=101", &["limit", "100"]).await;
     bad_request("/api/solutions?n=8&limit=lots", &["limit", "'lots'"]).await;
     bad_request("/api/solutions?n=8&unique=maybe", &["unique", "'maybe'"]).await;
-    bad_request("/api/solve?n=8&algo=quantum", &["algo", "'quantum'"]).await;
+    bad_request(
+        "/api/solve?n=8&algo=quantum",
+        &["algo", "'quantum'", "construct"],
+    )
+    .await;
+    bad_request(
+        "/api/solve?n=8&algo=wirth&seed=3",
+        &["seed", "min-conflicts"],
+    )
+    .await;
+    bad_request("/api/solve?n=8&algo=min-conflicts&seed=x", &["seed", "'x'"]).await;
     bad_request(
         "/api/solutions?n=8&ofset=3",
         &["unknown parameter", "'ofset'"],
