@@ -103,7 +103,22 @@ const board = {
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.classList.add("board-svg");
-    if (n > 24) svg.classList.add("small-marks");
+    if (n > 64) {
+      // Past 64 squares a side a queen is under two pixels: mark each with a dot the eye can
+      // see (on the page only; the download is the plain drawing).
+      const r = (SQUARE * n) / 300;
+      queens.forEach((col, row) => {
+        if (col >= 0) {
+          el("circle", {
+            class: "marker",
+            cx: SQUARE * col + SQUARE / 2,
+            cy: SQUARE * row + SQUARE / 2,
+            r,
+            "aria-hidden": "true",
+          }, svg);
+        }
+      });
+    }
     const holder = $("board");
     holder.replaceChildren(svg);
     this.svg = svg;
