@@ -338,3 +338,15 @@ fn complete_reports_malformed_files_and_misplaced_flags() {
         .code(2)
         .stderr(predicates::str::contains("cannot read"));
 }
+
+#[test]
+fn complete_names_attacking_queens_drawn_on_a_board() {
+    queens()
+        .args(["complete", "-"])
+        .write_stdin(".Q..\nQQ..\n....\n....\n")
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "the queens at row 0, column 1 and row 1, column 0 attack each other along an anti-diagonal",
+        ));
+}

@@ -7,9 +7,9 @@
 //! then picks the unplaced row with the fewest choices (most constrained first), tries its
 //! columns in increasing order, and after each placement removes the attacked squares from the
 //! domains of the rows still unplaced (forward checking, undone from a trail on the way back).
-//! A row left with an empty domain ends the branch at once, so "no completion" is proved by
-//! exhausting a small tree, and a board of thousands with a dozen queens missing costs about as
-//! much as a 12-queen problem.
+//! A row left with an empty domain, or a free column that no open row can take any more, ends
+//! the branch at once, so "no completion" is proved by exhausting a small tree, and a board of
+//! thousands with a dozen queens missing costs about as much as a 12-queen problem.
 //!
 //! Cost: O(k^2) bits for the domains (the exact search refuses more than [`MAX_FREE`] free
 //! rows), O(k) per search node, and a tree that is exponential in k at worst.
@@ -206,6 +206,10 @@ struct Search {
     open_at: Vec<u32>,
     /// Removed (row, column) bits, to put back on the way up.
     trail: Vec<(u32, u32)>,
+    /// For each residual column, how many open rows still have it in their domain.
+    support: Vec<u32>,
+    /// Whether each residual column is taken by a placed row.
+    used: Vec<bool>,
 }
 
 impl Search {
@@ -247,7 +251,15 @@ impl Search {
                 }
             }
         }
+        let mut support = vec![0u32; k];
+        for i in 0..k {
+            for (j, s) in support.iter_mut().enumerate() {
+                *s += u32::from(domains[i * words + j / 64] >> (j % 64) & 1 == 1);
+            }
+        }
         Ok(Search {
+            support,
+            used: vec![false; k],
             board,
             rows,
             cols,
@@ -261,7 +273,20 @@ impl Search {
         })
     }
 
+    /// Adds `delta` to the support of every column in the domain of `row`.
+    fn shift_support(&mut self, row: usize, delta: i32) {
+        for w in 0..self.words {
+            let mut bits = self.domains[row * self.words + w];
+            while bits != 0 {
+                let j = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.support[j] = self.support[j].wrapping_add_signed(delta);
+            }
+        }
+    }
+
     fn close(&mut self, row: usize) {
+        self.shift_support(row, -1);
         let at = self.open_at[row] as usize;
         let last = *self.open.last().expect("the row is open");
         self.open.swap_remove(at);
@@ -271,6 +296,7 @@ impl Search {
     }
 
     fn reopen(&mut self, row: usize) {
+        self.shift_support(row, 1);
         self.open_at[row] = self.open.len() as u32;
         self.open.push(row as u32);
     }
@@ -312,6 +338,7 @@ impl Search {
     /// Places residual row `row` on residual column `col` and strikes the attacked squares
     /// from the open rows. Returns false when an open row is left with no choice.
     fn place(&mut self, row: usize, col: usize) -> bool {
+        let mark = self.trail.len();
         let (r, c) = (self.rows[row] as i64, self.cols[col] as i64);
         self.board[self.rows[row]] = self.cols[col];
         let n = self.board.len() as i64;
@@ -329,6 +356,7 @@ impl Search {
                 if self.domains[w] & bit != 0 {
                     self.domains[w] &= !bit;
                     self.sizes[other] -= 1;
+                    self.support[j as usize] -= 1;
                     self.trail.push((other as u32, j));
                 }
             }
@@ -337,7 +365,27 @@ impl Search {
                 break;
             }
         }
-        alive
+        self.used[col] = true;
+        // Every free column must stay reachable from some open row. Forward checking can only
+        // have taken support from columns of the trail; closing `row` from those of its domain.
+        alive && {
+            let words = &self.domains[row * self.words..(row + 1) * self.words];
+            let from_close = words.iter().enumerate().any(|(w, &bits)| {
+                let mut bits = bits;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.support[j] == 0 && !self.used[j] {
+                        return true;
+                    }
+                }
+                false
+            });
+            let from_trail = self.trail[mark..]
+                .iter()
+                .any(|&(_, j)| self.support[j as usize] == 0 && !self.used[j as usize]);
+            !from_close && !from_trail
+        }
     }
 
     /// The residual column of real column `c`, if it is on the board and free.
@@ -350,12 +398,14 @@ impl Search {
     }
 
     /// Takes back the placement of `row` and every removal made since `mark`.
-    fn unplace(&mut self, row: usize, mark: usize) {
+    fn unplace(&mut self, row: usize, col: usize, mark: usize) {
+        self.used[col] = false;
         self.board[self.rows[row]] = usize::MAX;
         while self.trail.len() > mark {
             let (other, j) = self.trail.pop().expect("the trail is longer than mark");
             self.domains[other as usize * self.words + j as usize / 64] |= 1 << (j % 64);
             self.sizes[other as usize] += 1;
+            self.support[j as usize] += 1;
         }
     }
 
@@ -376,7 +426,7 @@ impl Search {
         if self.open.is_empty() {
             return visit(&self.board);
         }
-        if self.sizes.contains(&0) {
+        if self.sizes.contains(&0) || self.support.contains(&0) {
             return ControlFlow::Continue(());
         }
         let mut stack: Vec<Frame> = Vec::with_capacity(self.rows.len());
@@ -389,7 +439,7 @@ impl Search {
                 placed,
             } = stack[top];
             if placed {
-                self.unplace(row, mark);
+                self.unplace(row, next - 1, mark);
                 stack[top].placed = false;
             }
             let Some(col) = self.next_choice(row, next) else {
