@@ -320,12 +320,27 @@ async function loadCounts() {
   }
 }
 
+// The largest board whose symmetry classes the server lists (/api/solutions?unique=true).
+const UNIQUE_MAX_N = 15;
+
 function changeListing() {
   app.total = null;
   app.pages.clear();
   setBrowseButtons(true);
+  syncUniqueBox();
+  $("label").textContent = "Loading\u2026";
   loadCounts();
   return showSolution(0);
+}
+
+function syncUniqueBox() {
+  const box = $("unique");
+  box.disabled = app.n > UNIQUE_MAX_N;
+  if (box.disabled && app.unique) {
+    app.unique = false;
+    box.checked = false;
+  }
+  box.title = box.disabled ? `Only up to ${UNIQUE_MAX_N}\u00d7${UNIQUE_MAX_N}` : "";
 }
 
 function next() { return showSolution(app.i + 1); }
@@ -726,6 +741,7 @@ function init() {
     if ([...$("solve-algo").options].some((o) => o.value === asked.algo)) $("solve-algo").value = asked.algo;
   }
   $("unique").checked = app.unique;
+  syncUniqueBox();
 
   $("size").addEventListener("change", () => { app.n = Number($("size").value); app.i = 0; changeListing(); });
   $("unique").addEventListener("change", () => { app.unique = $("unique").checked; app.i = 0; changeListing(); });

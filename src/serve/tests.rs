@@ -210,7 +210,9 @@ async fn solve_finds_a_solution_with_every_enumerating_algorithm() {
 
 #[tokio::test]
 async fn solve_builds_big_boards_by_construction_and_local_search() {
-    for n in [4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 20, 21, 1000, 1001, 1002] {
+    for n in [
+        4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 20, 21, 1000, 1001, 1002,
+    ] {
         let (status, body) = get(&format!("/api/solve?n={n}&algo=construct")).await;
         assert_eq!(status, StatusCode::OK, "{body}");
         assert_eq!(body["algo"], "construct");
