@@ -107,6 +107,10 @@ pub struct ListArgs {
     /// How to print each solution.
     #[arg(long, value_enum, default_value_t = Format::Positions)]
     pub format: Format,
+    /// With --format svg: the directory (created when missing) that receives one file per
+    /// solution, DIR/solution-000001.svg, DIR/solution-000002.svg, ...
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
 }

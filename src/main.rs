@@ -8,7 +8,9 @@
 mod cli;
 mod cmd;
 mod format;
+mod output;
 mod status;
+mod svg;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -13,13 +13,13 @@ pub fn is_solution(queens: &[usize]) -> bool {
     let n = queens.len();
     queens.iter().all(|&c| c < n)
         && (0..n).all(|i| {
-            (i + 1..n).all(|j| {
-                queens[i] != queens[j] && queens[i].abs_diff(queens[j]) != j - i
-            })
+            (i + 1..n).all(|j| queens[i] != queens[j] && queens[i].abs_diff(queens[j]) != j - i)
         })
 }
 
 /// Parses a `positions` line.
 pub fn positions(line: &str) -> Vec<usize> {
-    line.split(' ').map(|w| w.parse().expect("a column")).collect()
+    line.split(' ')
+        .map(|w| w.parse().expect("a column"))
+        .collect()
 }
