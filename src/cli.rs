@@ -28,6 +28,8 @@ pub enum Command {
     Count(CountArgs),
     /// Read placements (positions lines or board blocks) and say whether each is a solution.
     Verify(VerifyArgs),
+    /// Step through the solutions in the terminal (arrow keys or j/k, u unique only, q quits).
+    Browse(BrowseArgs),
 }
 
 /// The board size N: a whole number of at least 1.
@@ -136,6 +138,16 @@ pub struct VerifyArgs {
     /// Print nothing; only the exit status tells (0: all are solutions, 1: some are not).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `queens browse`.
+#[derive(Debug, Args)]
+pub struct BrowseArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// Start with only the solutions distinct under rotations and reflections (`u` toggles).
+    #[arg(long)]
+    pub unique: bool,
 }
 
 /// Parses a board size: a whole number of at least 1.

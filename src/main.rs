@@ -5,6 +5,7 @@
 //! 130 when interrupted. A closed standard output (`queens list 14 | head -1`) ends the program
 //! quietly with status 0.
 
+mod browse;
 mod cli;
 mod cmd;
 mod format;
@@ -38,6 +39,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::List(args) => cmd::list::run(&args),
         Command::Count(args) => cmd::count::run(&args),
         Command::Verify(args) => cmd::verify::run(&args),
+        Command::Browse(args) => cmd::browse::run(&args),
     }
 }
 

@@ -3,4 +3,5 @@
 mod common;
 
 mod basics;
+mod browse;
 mod svg;

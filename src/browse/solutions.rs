@@ -1,0 +1,218 @@
+//! The solutions of one board, fetched lazily: only a window of them is held at a time.
+//!
+//! Solution `i` (in lexicographic order, from 0) is found by running the bitmask search from the
+//! start, passing over the first solutions without keeping them, and keeping the next
+//! [`WINDOW`]. Moving one step stays inside the window; jumping far away costs one search up to
+//! the new place, so memory stays at a few hundred placements whatever N.
+
+use std::ops::ControlFlow;
+
+use queens_core::bitboard;
+
+use super::symmetry;
+
+/// How many placements are held at a time.
+pub const WINDOW: u64 = 256;
+
+/// Which solutions are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    /// Every solution.
+    All,
+    /// One per symmetry class: the lexicographically smallest of its eight images.
+    Unique,
+}
+
+impl Selection {
+    fn admits(self, queens: &[usize]) -> bool {
+        match self {
+            Selection::All => true,
+            Selection::Unique => symmetry::is_representative(queens),
+        }
+    }
+}
+
+/// The solutions of the `n` x `n` board in one selection, with a window of them in memory.
+#[derive(Debug, Clone)]
+pub struct Solutions {
+    n: usize,
+    selection: Selection,
+    total: u64,
+    window_start: u64,
+    window: Vec<Vec<usize>>,
+}
+
+impl Solutions {
+    /// The solutions of the `n` x `n` board (1 <= n <= 64); counts them first.
+    pub fn new(n: usize, selection: Selection) -> Self {
+        let total = match selection {
+            Selection::All => bitboard::count(n),
+            Selection::Unique => {
+                let mut total = 0;
+                let _ = bitboard::for_each_solution(n, &mut |q| {
+                    total += u64::from(selection.admits(q));
+                    ControlFlow::Continue(())
+                });
+                total
+            }
+        };
+        Solutions {
+            n,
+            selection,
+            total,
+            window_start: 0,
+            window: Vec::new(),
+        }
+    }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Which solutions these are.
+    pub fn selection(&self) -> Selection {
+        self.selection
+    }
+
+    /// How many solutions there are.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Solution `index` (from 0), or `None` past the last one.
+    pub fn get(&mut self, index: u64) -> Option<&[usize]> {
+        if index >= self.total {
+            return None;
+        }
+        let end = self.window_start + self.window.len() as u64;
+        if !(self.window_start..end).contains(&index) {
+            // Centre the new window on the solution asked for, so a step either way stays in it.
+            self.fill_window(index.saturating_sub(WINDOW / 2));
+        }
+        let offset = usize::try_from(index - self.window_start).ok()?;
+        self.window.get(offset).map(Vec::as_slice)
+    }
+
+    /// The index of `queens` among these solutions, or `None` when it is not one of them.
+    pub fn index_of(&self, queens: &[usize]) -> Option<u64> {
+        if queens.len() != self.n || !self.selection.admits(queens) {
+            return None;
+        }
+        let mut index = 0;
+        let mut found = None;
+        let _ = bitboard::for_each_solution(self.n, &mut |q| {
+            if !self.selection.admits(q) {
+                return ControlFlow::Continue(());
+            }
+            if q == queens {
+                found = Some(index);
+                return ControlFlow::Break(());
+            }
+            if q > queens {
+                return ControlFlow::Break(());
+            }
+            index += 1;
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    fn fill_window(&mut self, start: u64) {
+        self.window.clear();
+        self.window_start = start;
+        let mut index = 0u64;
+        let (selection, window) = (self.selection, &mut self.window);
+        let _ = bitboard::for_each_solution(self.n, &mut |q| {
+            if !selection.admits(q) {
+                return ControlFlow::Continue(());
+            }
+            if index >= start {
+                window.push(q.to_vec());
+                if window.len() as u64 == WINDOW {
+                    return ControlFlow::Break(());
+                }
+            }
+            index += 1;
+            ControlFlow::Continue(())
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// (n, total, unique) from the shared table of known counts (OEIS A000170 and A002562).
+    fn known_counts() -> Vec<(usize, u64, u64)> {
+        let path =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/queens-counts.tsv");
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("the known counts {} are missing: {e}", path.display()));
+        text.lines()
+            .skip(1)
+            .map(|line| {
+                let f: Vec<&str> = line.split('\t').collect();
+                (
+                    f[0].parse().unwrap(),
+                    f[1].parse().unwrap(),
+                    f[2].parse().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    fn listed(n: usize, selection: Selection) -> Vec<Vec<usize>> {
+        let mut all = Vec::new();
+        let _ = bitboard::for_each_solution(n, &mut |q| {
+            if selection.admits(q) {
+                all.push(q.to_vec());
+            }
+            ControlFlow::Continue(())
+        });
+        all
+    }
+
+    #[test]
+    fn totals_match_the_known_counts() {
+        for (n, total, unique) in known_counts().into_iter().filter(|&(n, ..)| n <= 10) {
+            assert_eq!(Solutions::new(n, Selection::All).total(), total, "n = {n}");
+            assert_eq!(
+                Solutions::new(n, Selection::Unique).total(),
+                unique,
+                "n = {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_index_gives_the_listed_solution_in_any_order_of_visits() {
+        for selection in [Selection::All, Selection::Unique] {
+            let all = listed(10, selection);
+            let mut solutions = Solutions::new(10, selection);
+            let count = all.len();
+            // Forwards, backwards, and big jumps across windows.
+            let order = (0..count)
+                .chain((0..count).rev())
+                .chain((0..count).step_by(97).rev());
+            for i in order {
+                assert_eq!(solutions.get(i as u64), Some(all[i].as_slice()), "{i}");
+            }
+            assert_eq!(solutions.get(count as u64), None);
+            assert!(solutions.window.len() as u64 <= WINDOW);
+        }
+    }
+
+    #[test]
+    fn index_of_finds_a_solution_and_refuses_others() {
+        let all = Solutions::new(8, Selection::All);
+        assert_eq!(all.index_of(&[0, 4, 7, 5, 2, 6, 1, 3]), Some(0));
+        assert_eq!(all.index_of(&[0, 5, 7, 2, 6, 3, 1, 4]), Some(1));
+        assert_eq!(all.index_of(&[7, 3, 0, 2, 5, 1, 6, 4]), Some(91));
+        assert_eq!(all.index_of(&[0, 1, 2, 3, 4, 5, 6, 7]), None);
+        let unique = Solutions::new(8, Selection::Unique);
+        assert_eq!(unique.index_of(&[0, 4, 7, 5, 2, 6, 1, 3]), Some(0));
+        assert_eq!(unique.index_of(&[7, 3, 0, 2, 5, 1, 6, 4]), None);
+    }
+}
