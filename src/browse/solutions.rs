@@ -3,7 +3,8 @@
 //! Solution `i` (in lexicographic order, from 0) is found by running the bitmask search from the
 //! start, passing over the first solutions without keeping them, and keeping the next
 //! [`WINDOW`]. Moving one step stays inside the window; jumping far away costs one search up to
-//! the new place, so memory stays at a few hundred placements whatever N.
+//! the new place (never past the middle of the list: the second half is the mirror image of the
+//! first), so memory stays at a few hundred placements whatever N.
 
 use std::ops::ControlFlow;
 
@@ -118,24 +119,44 @@ impl Solutions {
         found
     }
 
+    /// Holds solutions `start..start + WINDOW` (fewer at the end). Every solution's mirror
+    /// image (column c to N-1-c) is a solution, and mirroring reverses the lexicographic order,
+    /// so solution `i` is the mirror of solution `total-1-i`: a window in the second half of
+    /// every solution is read, mirrored, from the first half, and no search goes past the middle.
     fn fill_window(&mut self, start: u64) {
-        self.window.clear();
+        let end = (start + WINDOW).min(self.total);
         self.window_start = start;
+        if self.selection == Selection::All && start > self.total - end {
+            let last = self.n - 1;
+            self.window = self.read(self.total - end, end - start);
+            for queens in &mut self.window {
+                queens.iter_mut().for_each(|c| *c = last - *c);
+            }
+            self.window.reverse();
+        } else {
+            self.window = self.read(start, end - start);
+        }
+    }
+
+    /// Solutions `start..start + len` of the selection, by one search from the beginning.
+    fn read(&self, start: u64, len: u64) -> Vec<Vec<usize>> {
+        let mut window = Vec::new();
         let mut index = 0u64;
-        let (selection, window) = (self.selection, &mut self.window);
+        let selection = self.selection;
         let _ = bitboard::for_each_solution(self.n, &mut |q| {
             if !selection.admits(q) {
                 return ControlFlow::Continue(());
             }
             if index >= start {
                 window.push(q.to_vec());
-                if window.len() as u64 == WINDOW {
+                if window.len() as u64 == len {
                     return ControlFlow::Break(());
                 }
             }
             index += 1;
             ControlFlow::Continue(())
         });
+        window
     }
 }
 
@@ -201,6 +222,21 @@ mod tests {
             }
             assert_eq!(solutions.get(count as u64), None);
             assert!(solutions.window.len() as u64 <= WINDOW);
+        }
+    }
+
+    #[test]
+    fn the_mirrored_second_half_matches_the_listing_for_every_small_board() {
+        for n in 1..=9 {
+            let all = listed(n, Selection::All);
+            let mut solutions = Solutions::new(n, Selection::All);
+            for i in (0..all.len()).rev() {
+                assert_eq!(
+                    solutions.get(i as u64),
+                    Some(all[i].as_slice()),
+                    "n = {n}, {i}"
+                );
+            }
         }
     }
 

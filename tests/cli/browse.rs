@@ -17,11 +17,11 @@ fn browse_refuses_to_run_when_standard_output_is_not_a_terminal() {
 #[test]
 fn browse_refuses_boards_above_its_limit_naming_the_size() {
     queens()
-        .args(["browse", "16"])
+        .args(["browse", "15"])
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicates::str::contains("N = 16"));
+        .stderr(predicates::str::contains("N = 15"));
 }
 
 #[test]
