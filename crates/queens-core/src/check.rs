@@ -76,10 +76,17 @@ impl fmt::Display for Flaw {
                 first,
                 second,
                 line,
-            } => write!(
-                f,
-                "the queens at {first} and {second} attack each other along a {line}"
-            ),
+            } => {
+                let article = if *line == Line::AntiDiagonal {
+                    "an"
+                } else {
+                    "a"
+                };
+                write!(
+                    f,
+                    "the queens at {first} and {second} share {article} {line}"
+                )
+            }
             Flaw::EmptyRow(row) => write!(f, "row {row} has no queen"),
         }
     }
