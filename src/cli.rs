@@ -148,6 +148,9 @@ pub struct BrowseArgs {
     /// Start with only the solutions distinct under rotations and reflections (`u` toggles).
     #[arg(long)]
     pub unique: bool,
+    /// The solver whose search `t` plays (`a` switches to the next one while playing).
+    #[arg(long, value_enum, default_value_t = AlgoArg::Backtrack)]
+    pub algo: AlgoArg,
 }
 
 /// Parses a board size: a whole number of at least 1.

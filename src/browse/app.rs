@@ -1,7 +1,15 @@
 //! The browser's state and what each key does to it.
+//!
+//! The browser has two modes: browsing the solutions, and playing the recorded search of one
+//! solver (`t` opens and closes it). Each key is one small method.
 
+use std::time::Duration;
+
+use queens_core::Algorithm;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::playback::Playback;
+use super::recording;
 use super::solutions::{Selection, Solutions};
 
 /// How many solutions PageUp and PageDown move.
@@ -14,16 +22,22 @@ pub struct App {
     /// The other selection, kept once built so that toggling back costs nothing.
     other: Option<Solutions>,
     index: u64,
+    algorithm: Algorithm,
+    playback: Option<Playback>,
+    message: Option<String>,
     quit: bool,
 }
 
 impl App {
-    /// A browser on the `n` x `n` board, at its first solution.
-    pub fn new(n: usize, selection: Selection) -> Self {
+    /// A browser on the `n` x `n` board, at its first solution; `t` plays `algorithm`.
+    pub fn new(n: usize, selection: Selection, algorithm: Algorithm) -> Self {
         App {
             solutions: Solutions::new(n, selection),
             other: None,
             index: 0,
+            algorithm,
+            playback: None,
+            message: None,
             quit: false,
         }
     }
@@ -58,13 +72,48 @@ impl App {
         self.quit
     }
 
+    /// The search being played, when in trace mode.
+    pub fn playback(&self) -> Option<&Playback> {
+        self.playback.as_ref()
+    }
+
+    /// A note for the user (such as why a trace could not be recorded).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// How long until the next automatic step, when a trace is playing.
+    pub fn tick_interval(&self) -> Option<Duration> {
+        self.playback
+            .as_ref()
+            .filter(|p| p.is_playing())
+            .map(Playback::delay)
+    }
+
+    /// One tick of the clock: the next step of a playing trace.
+    pub fn tick(&mut self) {
+        if let Some(p) = &mut self.playback {
+            p.tick();
+        }
+    }
+
     /// Applies one key press.
     pub fn handle_key(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
             return;
         }
-        match key.code {
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => self.quit(),
+        self.message = None;
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit();
+        } else if self.playback.is_some() {
+            self.handle_trace_key(key.code);
+        } else {
+            self.handle_browse_key(key.code);
+        }
+    }
+
+    fn handle_browse_key(&mut self, code: KeyCode) {
+        match code {
             KeyCode::Char('q') | KeyCode::Esc => self.quit(),
             KeyCode::Down | KeyCode::Right | KeyCode::Char('j') | KeyCode::Char('l') => {
                 self.next_solution()
@@ -77,8 +126,61 @@ impl App {
             KeyCode::Home | KeyCode::Char('g') => self.first_solution(),
             KeyCode::End | KeyCode::Char('G') => self.last_solution(),
             KeyCode::Char('u') => self.toggle_unique(),
+            KeyCode::Char('t') => self.start_trace(),
             _ => {}
         }
+    }
+
+    fn handle_trace_key(&mut self, code: KeyCode) {
+        match code {
+            KeyCode::Char('q') => self.quit(),
+            KeyCode::Char('t') | KeyCode::Esc => self.stop_trace(),
+            KeyCode::Char('a') => self.next_algorithm(),
+            _ => {}
+        }
+        let Some(p) = &mut self.playback else { return };
+        match code {
+            KeyCode::Char(' ') | KeyCode::Char('p') | KeyCode::Enter => p.toggle_play(),
+            KeyCode::Down | KeyCode::Right | KeyCode::Char('j') | KeyCode::Char('l') => {
+                p.pause();
+                p.step_forward();
+            }
+            KeyCode::Up | KeyCode::Left | KeyCode::Char('k') | KeyCode::Char('h') => p.step_back(),
+            KeyCode::Home | KeyCode::Char('g') => p.rewind(),
+            KeyCode::End | KeyCode::Char('G') => p.jump_to_end(),
+            KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char('f') => p.faster(),
+            KeyCode::Char('-') | KeyCode::Char('s') => p.slower(),
+            _ => {}
+        }
+    }
+
+    /// Records the search of the current solver on this board and starts playing it.
+    pub fn start_trace(&mut self) {
+        match recording::record(self.n(), self.algorithm) {
+            Ok(mut playback) => {
+                playback.toggle_play();
+                self.open_trace(playback);
+            }
+            Err(why) => self.message = Some(why),
+        }
+    }
+
+    /// Shows a recorded search, as it is (paused or playing).
+    pub fn open_trace(&mut self, playback: Playback) {
+        self.playback = Some(playback);
+    }
+
+    /// Leaves the trace and goes back to the solutions.
+    pub fn stop_trace(&mut self) {
+        self.playback = None;
+    }
+
+    /// Records and plays the next solver in the list.
+    pub fn next_algorithm(&mut self) {
+        let all = Algorithm::ALL;
+        let at = all.iter().position(|&a| a == self.algorithm).unwrap_or(0);
+        self.algorithm = all[(at + 1) % all.len()];
+        self.start_trace();
     }
 
     /// Shows the next solution, staying on the last one.
@@ -133,6 +235,11 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::browse::playback::Frame;
+
+    fn browser(n: usize) -> App {
+        App::new(n, Selection::All, Algorithm::Backtrack)
+    }
 
     fn press(app: &mut App, code: KeyCode) {
         app.handle_key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -140,7 +247,7 @@ mod tests {
 
     #[test]
     fn down_right_and_j_go_forwards_up_left_and_k_back() {
-        let mut app = App::new(8, Selection::All);
+        let mut app = browser(8);
         assert_eq!(app.current(), Some(&[0, 4, 7, 5, 2, 6, 1, 3][..]));
         press(&mut app, KeyCode::Down);
         assert_eq!(app.current(), Some(&[0, 5, 7, 2, 6, 3, 1, 4][..]));
@@ -159,7 +266,7 @@ mod tests {
 
     #[test]
     fn home_end_g_and_capital_g_jump_to_either_end() {
-        let mut app = App::new(8, Selection::All);
+        let mut app = browser(8);
         press(&mut app, KeyCode::End);
         assert_eq!(app.index(), 91);
         assert_eq!(app.current(), Some(&[7, 3, 0, 2, 5, 1, 6, 4][..]));
@@ -180,7 +287,7 @@ mod tests {
 
     #[test]
     fn u_toggles_unique_only_and_keeps_the_board_in_view() {
-        let mut app = App::new(8, Selection::All);
+        let mut app = browser(8);
         press(&mut app, KeyCode::End);
         let last = app.current().unwrap().to_vec();
         press(&mut app, KeyCode::Char('u'));
@@ -201,7 +308,7 @@ mod tests {
             KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE),
             KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
         ] {
-            let mut app = App::new(4, Selection::All);
+            let mut app = browser(4);
             assert!(!app.should_quit());
             app.handle_key(key);
             assert!(app.should_quit(), "{key:?}");
@@ -210,11 +317,70 @@ mod tests {
 
     #[test]
     fn a_board_without_solutions_shows_none_and_ignores_moves() {
-        let mut app = App::new(3, Selection::All);
+        let mut app = browser(3);
         assert_eq!(app.total(), 0);
         press(&mut app, KeyCode::Down);
         press(&mut app, KeyCode::End);
         assert_eq!(app.index(), 0);
         assert_eq!(app.current(), None);
+    }
+
+    fn recorded(steps: u64) -> Playback {
+        let frames = (1..=steps)
+            .map(|step| Frame {
+                step,
+                queens: vec![(0, step as usize % 4)],
+                mark: None,
+                attacker: None,
+                solved: false,
+                text: format!("step {step}"),
+                arrays: String::new(),
+            })
+            .collect();
+        Playback::new("recursive", frames, false)
+    }
+
+    #[test]
+    fn trace_keys_play_pause_step_and_change_speed() {
+        let mut app = browser(4);
+        app.open_trace(recorded(5));
+        assert_eq!(app.tick_interval(), None, "a recording opens paused");
+        press(&mut app, KeyCode::Char(' '));
+        let every = app.tick_interval().expect("playing");
+        app.tick();
+        app.tick();
+        assert_eq!(app.playback().unwrap().position(), 2);
+        press(&mut app, KeyCode::Char('+'));
+        assert!(app.tick_interval().unwrap() < every);
+        press(&mut app, KeyCode::Left);
+        assert_eq!(app.playback().unwrap().position(), 1);
+        assert_eq!(app.tick_interval(), None, "stepping back pauses");
+        press(&mut app, KeyCode::Right);
+        press(&mut app, KeyCode::Char('l'));
+        assert_eq!(app.playback().unwrap().position(), 3);
+        press(&mut app, KeyCode::End);
+        assert_eq!(app.playback().unwrap().position(), 4);
+        press(&mut app, KeyCode::Home);
+        assert_eq!(app.playback().unwrap().position(), 0);
+        assert_eq!(app.index(), 0, "the solutions do not move meanwhile");
+    }
+
+    #[test]
+    fn t_or_esc_leave_the_trace_and_q_quits_from_it() {
+        let mut app = browser(4);
+        app.open_trace(recorded(2));
+        press(&mut app, KeyCode::Char('t'));
+        assert!(app.playback().is_none());
+        assert!(!app.should_quit());
+        app.open_trace(recorded(2));
+        press(&mut app, KeyCode::Esc);
+        assert!(app.playback().is_none());
+        assert!(
+            !app.should_quit(),
+            "Esc in a trace goes back, it does not quit"
+        );
+        app.open_trace(recorded(2));
+        press(&mut app, KeyCode::Char('q'));
+        assert!(app.should_quit());
     }
 }

@@ -4,7 +4,7 @@
 use std::io::{self, Stdout};
 use std::panic;
 use std::sync::Once;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event};
@@ -68,12 +68,24 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
 ) -> anyhow::Result<()> {
+    let mut last_tick = Instant::now();
     while !app.should_quit() {
         terminal.draw(|frame| view::render(frame, app))?;
-        if event::poll(IDLE)? {
+        let wait = app
+            .tick_interval()
+            .map_or(IDLE, |every| every.saturating_sub(last_tick.elapsed()));
+        if event::poll(wait)? {
             if let Event::Key(key) = event::read()? {
                 app.handle_key(key);
             }
+        }
+        match app.tick_interval() {
+            Some(every) if last_tick.elapsed() >= every => {
+                app.tick();
+                last_tick = Instant::now();
+            }
+            Some(_) => {}
+            None => last_tick = Instant::now(),
         }
     }
     Ok(())

@@ -1,17 +1,20 @@
-//! Drawing the browser: a title, the board in Unicode squares, the placement, a status line and
-//! the keys, each in its own small function.
+//! Drawing the browser: a title, the board in Unicode squares, two lines of text under it, a
+//! status line and the keys, each in its own small function.
 //!
 //! Each square is two terminal cells wide (so the board looks square in most fonts), coloured
-//! like the SVG drawing (light `#f0d9b5`, dark `#b58863`); a queen is the `♛` glyph.
+//! like the SVG drawing (light `#f0d9b5`, dark `#b58863`); a queen is the `♛` glyph. While a
+//! search plays, the square of each step is coloured by what happened to it, the queen that
+//! attacks it is marked, and a dot marks every empty square the queens attack.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
 use super::app::App;
+use super::playback::{Mark, Playback, Square};
 use super::solutions::Selection;
 
 /// The light squares.
@@ -22,18 +25,35 @@ pub const DARK: Color = Color::Rgb(0xb5, 0x88, 0x63);
 pub const INK: Color = Color::Rgb(0x1d, 0x1d, 0x1d);
 /// The queen glyph.
 pub const QUEEN: &str = "♛";
+/// The mark of an empty square that a queen attacks.
+pub const ATTACKED: &str = "·";
+/// The queens of a solution reached while a search plays.
+pub const SOLVED: Color = Color::Rgb(0x6a, 0xbf, 0x69);
+/// The queen attacking the square tried.
+pub const ATTACKER: Color = Color::Rgb(0xf0, 0x8a, 0x3c);
 
-/// Lines around the board: the title, the placement, the status line and the keys.
-const TEXT_LINES: u16 = 4;
+/// The colour of a square marked by a step of the search.
+pub fn mark_colour(mark: Mark) -> Color {
+    match mark {
+        Mark::Tried => Color::Rgb(0xf5, 0xd7, 0x42),
+        Mark::Attacked => Color::Rgb(0xe0, 0x4f, 0x4f),
+        Mark::Placed => SOLVED,
+        Mark::Removed => Color::Rgb(0x9e, 0x9e, 0x9e),
+        Mark::Backtracked => Color::Rgb(0x7a, 0xa6, 0xda),
+    }
+}
 
-/// The smallest terminal that shows the `n` x `n` board: two cells per square plus a border.
+/// Lines around the board: the title, two lines under the board, the status line, the keys.
+const TEXT_LINES: u16 = 5;
+
+/// The smallest terminal that shows the `n` x `n` board: two cells per square plus a border,
+/// and the lines of text.
 pub fn needed_size(n: usize) -> (u16, u16) {
     let side = u16::try_from(n).unwrap_or(u16::MAX);
-    let width = side
-        .saturating_mul(2)
-        .saturating_add(2)
-        .max(keys_line().width() as u16);
-    (width, side.saturating_add(2 + TEXT_LINES))
+    (
+        side.saturating_mul(2).saturating_add(2),
+        side.saturating_add(2 + TEXT_LINES),
+    )
 }
 
 /// Draws the whole screen.
@@ -45,47 +65,98 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         return;
     }
     let side = app.n() as u16;
-    let [title, board, placement, status, keys] = Layout::vertical([
+    let [title, board, first, second, status, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(side + 2),
         Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Length(1),
+        Constraint::Length(1),
     ])
     .areas(area);
-    frame.render_widget(title_line(app), title);
     let [board] = Layout::horizontal([Constraint::Length(2 * side + 2)])
         .flex(Flex::Center)
         .areas(board);
-    let queens: Vec<usize> = app.current().map(<[usize]>::to_vec).unwrap_or_default();
     let block = Block::bordered().title(format!(" {0} × {0} ", app.n()));
     frame.render_widget(&block, board);
+    let board = block.inner(board);
+    frame.render_widget(title_line(app), title);
+    if let Some(playback) = app.playback() {
+        render_trace(
+            frame,
+            playback,
+            app.n(),
+            [board, first, second, status, keys],
+        );
+    } else {
+        render_browse(frame, app, [board, first, second, status, keys]);
+    }
+}
+
+fn render_browse(
+    frame: &mut Frame,
+    app: &mut App,
+    [board, first, second, status, keys]: [Rect; 5],
+) {
+    let queens: Vec<Square> = app
+        .current()
+        .map(|q| q.iter().copied().enumerate().collect())
+        .unwrap_or_default();
     frame.render_widget(
         BoardWidget {
             n: app.n(),
             queens: &queens,
+            mark: None,
+            attacker: None,
+            show_attacks: false,
+            solved: false,
         },
-        block.inner(board),
+        board,
     );
-    frame.render_widget(placement_line(&queens), placement);
+    frame.render_widget(placement_line(&queens), first);
+    if let Some(message) = app.message() {
+        frame.render_widget(Paragraph::new(message.to_string()).red().centered(), second);
+    }
     frame.render_widget(status_line(app), status);
-    frame.render_widget(Paragraph::new(keys_line()).centered(), keys);
+    frame.render_widget(Paragraph::new(browse_keys()).centered(), keys);
+}
+
+fn render_trace(frame: &mut Frame, playback: &Playback, n: usize, areas: [Rect; 5]) {
+    let [board, first, second, status, keys] = areas;
+    if let Some(step) = playback.frame() {
+        frame.render_widget(
+            BoardWidget {
+                n,
+                queens: &step.queens,
+                mark: step.mark,
+                attacker: step.attacker,
+                show_attacks: true,
+                solved: step.solved,
+            },
+            board,
+        );
+        frame.render_widget(Paragraph::new(step.text.clone()).bold().centered(), first);
+        frame.render_widget(Paragraph::new(step.arrays.clone()).centered(), second);
+    }
+    frame.render_widget(trace_status_line(playback), status);
+    frame.render_widget(Paragraph::new(trace_keys()).centered(), keys);
 }
 
 fn title_line(app: &App) -> Paragraph<'static> {
-    let which = match app.selection() {
-        Selection::All => "every solution",
-        Selection::Unique => "one solution per symmetry class",
+    let what = match (app.playback(), app.selection()) {
+        (Some(p), _) => format!("the {} search", p.algorithm),
+        (None, Selection::All) => "every solution".to_string(),
+        (None, Selection::Unique) => "one solution per symmetry class".to_string(),
     };
     Paragraph::new(Line::from(vec![
         Span::from("queens browse").bold(),
-        Span::from(format!(" · {0}×{0} · {which}", app.n())),
+        Span::from(format!(" · {0}×{0} · {what}", app.n())),
     ]))
     .centered()
 }
 
-fn placement_line(queens: &[usize]) -> Paragraph<'static> {
-    let text: Vec<String> = queens.iter().map(usize::to_string).collect();
+fn placement_line(queens: &[Square]) -> Paragraph<'static> {
+    let text: Vec<String> = queens.iter().map(|(_, c)| c.to_string()).collect();
     Paragraph::new(text.join(" ")).centered()
 }
 
@@ -98,16 +169,27 @@ fn status_line(app: &App) -> Paragraph<'static> {
     Paragraph::new(Span::from(text).bold()).centered()
 }
 
-fn keys_line() -> Line<'static> {
-    let keys = [
-        ("↓ j", "next"),
-        ("↑ k", "previous"),
-        ("g G", "first/last"),
-        ("u", "unique"),
-        ("q", "quit"),
-    ];
+fn trace_status_line(playback: &Playback) -> Paragraph<'static> {
+    let mut text = format!(
+        "step {} of {} · {} · {} ms a step",
+        playback.position() + 1,
+        playback.len(),
+        if playback.is_playing() {
+            "playing"
+        } else {
+            "paused"
+        },
+        playback.delay().as_millis()
+    );
+    if playback.cut {
+        text.push_str(" · recording cut here");
+    }
+    Paragraph::new(Span::from(text).bold()).centered()
+}
+
+fn keys_line(keys: &[(&'static str, &'static str)]) -> Line<'static> {
     let mut spans = Vec::new();
-    for (i, (key, what)) in keys.into_iter().enumerate() {
+    for (i, &(key, what)) in keys.iter().enumerate() {
         if i > 0 {
             spans.push(Span::from("  "));
         }
@@ -117,24 +199,59 @@ fn keys_line() -> Line<'static> {
     Line::from(spans)
 }
 
+fn browse_keys() -> Line<'static> {
+    keys_line(&[
+        ("↓ j", "next"),
+        ("↑ k", "previous"),
+        ("g G", "first/last"),
+        ("u", "unique"),
+        ("t", "trace"),
+        ("q", "quit"),
+    ])
+}
+
+fn trace_keys() -> Line<'static> {
+    keys_line(&[
+        ("space", "play/pause"),
+        ("→ ←", "step"),
+        ("+ -", "speed"),
+        ("a", "solver"),
+        ("t", "solutions"),
+        ("q", "quit"),
+    ])
+}
+
 fn render_too_small(frame: &mut Frame, area: Rect, n: usize, (width, height): (u16, u16)) {
     let text = format!(
         "The {n}×{n} board needs a terminal of at least {width}×{height} cells \
          (this one is {}×{}). Enlarge it, or press q to quit.",
         area.width, area.height
     );
-    frame.render_widget(
-        Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
-        area,
-    );
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
 
-/// The board: `n` x `n` squares of two cells, a queen glyph on each placed square.
+/// The board: `n` x `n` squares of two cells, a queen glyph on each queen's square.
 pub struct BoardWidget<'a> {
     /// The board size.
     pub n: usize,
-    /// The placement, `queens[row] = column` (shorter or empty for a partial board).
-    pub queens: &'a [usize],
+    /// The queens, as (row, column).
+    pub queens: &'a [Square],
+    /// A square to colour, and how.
+    pub mark: Option<(Square, Mark)>,
+    /// A queen to colour as the attacker of the marked square.
+    pub attacker: Option<Square>,
+    /// Whether to dot the empty squares that the queens attack.
+    pub show_attacks: bool,
+    /// Whether the queens form a solution (they are then coloured).
+    pub solved: bool,
+}
+
+impl BoardWidget<'_> {
+    fn attacked(&self, (row, col): Square) -> bool {
+        self.queens.iter().any(|&(r, c)| {
+            (r, c) != (row, col) && (r == row || c == col || r.abs_diff(row) == c.abs_diff(col))
+        })
+    }
 }
 
 impl Widget for BoardWidget<'_> {
@@ -145,13 +262,26 @@ impl Widget for BoardWidget<'_> {
                 if x + 1 >= area.right() || y >= area.bottom() {
                     continue;
                 }
-                let bg = if (row + col) % 2 == 0 { LIGHT } else { DARK };
-                let style = Style::new().bg(bg).fg(INK);
-                let glyph = if self.queens.get(row) == Some(&col) {
+                let square = (row, col);
+                let mut bg = if (row + col) % 2 == 0 { LIGHT } else { DARK };
+                if self.attacker == Some(square) {
+                    bg = ATTACKER;
+                }
+                match self.mark {
+                    Some((marked, mark)) if marked == square => bg = mark_colour(mark),
+                    _ => {}
+                }
+                if self.solved && self.queens.contains(&square) {
+                    bg = SOLVED;
+                }
+                let glyph = if self.queens.contains(&square) {
                     QUEEN
+                } else if self.show_attacks && self.attacked(square) {
+                    ATTACKED
                 } else {
                     " "
                 };
+                let style = Style::new().bg(bg).fg(INK);
                 buf[(x, y)].set_symbol(glyph).set_style(style);
                 buf[(x + 1, y)].set_symbol(" ").set_style(style);
             }
@@ -164,6 +294,10 @@ mod tests {
     use super::*;
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
+
+    fn browser(n: usize) -> App {
+        App::new(n, Selection::All, queens_core::Algorithm::Backtrack)
+    }
 
     fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
@@ -200,7 +334,7 @@ mod tests {
 
     #[test]
     fn the_first_board_of_eight_is_drawn_with_its_status_line() {
-        let mut app = App::new(8, Selection::All);
+        let mut app = browser(8);
         let buf = draw(&mut app, 80, 16);
         assert_eq!(board_in(&buf, 8), [0, 4, 7, 5, 2, 6, 1, 3]);
         let text: Vec<String> = (0..16).map(|y| line(&buf, y)).collect();
@@ -221,7 +355,7 @@ mod tests {
 
     #[test]
     fn squares_are_two_cells_in_the_svg_colours() {
-        let mut app = App::new(4, Selection::All);
+        let mut app = browser(4);
         let buf = draw(&mut app, 60, 12);
         let (x0, y0) = (0..12)
             .find_map(|y| Some(((0..60).find(|&x| buf[(x, y)].symbol() == "┌")? + 1, y + 1)))
@@ -248,7 +382,7 @@ mod tests {
 
     #[test]
     fn moving_on_redraws_the_next_board_and_the_count() {
-        let mut app = App::new(8, Selection::All);
+        let mut app = browser(8);
         app.next_solution();
         let buf = draw(&mut app, 80, 16);
         assert_eq!(board_in(&buf, 8), [0, 5, 7, 2, 6, 3, 1, 4]);
@@ -261,7 +395,7 @@ mod tests {
 
     #[test]
     fn a_board_without_solutions_says_so() {
-        let mut app = App::new(3, Selection::All);
+        let mut app = browser(3);
         let buf = draw(&mut app, 80, 12);
         assert!((0..12).any(|y| line(&buf, y).contains("the 3×3 board has no solution")));
         assert!(!(0..12).any(|y| line(&buf, y).contains(QUEEN)));
@@ -269,10 +403,68 @@ mod tests {
 
     #[test]
     fn a_terminal_too_small_gets_a_message_instead_of_a_cut_board() {
-        let mut app = App::new(12, Selection::All);
+        let mut app = browser(12);
         let buf = draw(&mut app, 20, 10);
         let text: String = (0..10).map(|y| line(&buf, y)).collect();
         assert!(text.contains("needs a terminal"), "{text}");
         assert!(!text.contains(QUEEN));
+    }
+
+    #[test]
+    fn a_step_of_a_search_colours_the_tried_square_and_its_attacker() {
+        use crate::browse::playback::{Frame, Playback};
+        let mut app = browser(4);
+        let frames = vec![
+            Frame {
+                step: 7,
+                queens: vec![(0, 1)],
+                mark: Some(((1, 2), Mark::Attacked)),
+                attacker: Some((0, 1)),
+                solved: false,
+                text: "row 1, column 2 is attacked by the queen on row 0, column 1".into(),
+                arrays: "positions [1, -1, -1, -1]".into(),
+            },
+            Frame {
+                step: 8,
+                queens: vec![(0, 1), (1, 3)],
+                mark: Some(((1, 3), Mark::Placed)),
+                attacker: None,
+                solved: false,
+                text: "place a queen on row 1, column 3".into(),
+                arrays: "positions [1, 3, -1, -1]".into(),
+            },
+        ];
+        app.open_trace(Playback::new("recursive", frames, false));
+        let buf = draw(&mut app, 70, 14);
+        let text: Vec<String> = (0..14).map(|y| line(&buf, y)).collect();
+        assert!(text[0].contains("the recursive search"), "{text:#?}");
+        assert!(
+            text.iter()
+                .any(|l| l.contains("attacked by the queen on row 0")),
+            "{text:#?}"
+        );
+        assert!(text.iter().any(|l| l.contains("positions [1, -1, -1, -1]")));
+        assert!(
+            text.iter().any(|l| l.contains("step 1 of 2 · paused")),
+            "{text:#?}"
+        );
+        let (x0, y0) = (0..14)
+            .find_map(|y| Some(((0..70).find(|&x| buf[(x, y)].symbol() == "┌")? + 1, y + 1)))
+            .unwrap();
+        let cell = |row: u16, col: u16| &buf[(x0 + 2 * col, y0 + row)];
+        assert_eq!(cell(0, 1).symbol(), QUEEN);
+        assert_eq!(cell(0, 1).bg, ATTACKER);
+        assert_eq!(cell(1, 2).bg, mark_colour(Mark::Attacked));
+        assert_eq!(cell(1, 1).symbol(), ATTACKED, "below the queen");
+        assert_eq!(cell(2, 3).symbol(), ATTACKED, "on the queen's diagonal");
+        assert_eq!(cell(2, 0).symbol(), " ", "out of the queen's reach");
+
+        app.handle_key(ratatui::crossterm::event::KeyEvent::from(
+            ratatui::crossterm::event::KeyCode::Right,
+        ));
+        let buf = draw(&mut app, 70, 14);
+        assert_eq!(buf[(x0 + 6, y0 + 1)].symbol(), QUEEN);
+        assert_eq!(buf[(x0 + 6, y0 + 1)].bg, mark_colour(Mark::Placed));
+        assert!((0..14).any(|y| line(&buf, y).contains("step 2 of 2")));
     }
 }
