@@ -23,6 +23,7 @@ pub struct App {
     other: Option<Solutions>,
     index: u64,
     algorithm: Algorithm,
+    typed: Option<String>,
     playback: Option<Playback>,
     message: Option<String>,
     quit: bool,
@@ -36,6 +37,7 @@ impl App {
             other: None,
             index: 0,
             algorithm,
+            typed: None,
             playback: None,
             message: None,
             quit: false,
@@ -113,7 +115,20 @@ impl App {
     }
 
     fn handle_browse_key(&mut self, code: KeyCode) {
+        if let Some(typed) = &mut self.typed {
+            match code {
+                KeyCode::Char(d) if d.is_ascii_digit() && typed.len() < 20 => typed.push(d),
+                KeyCode::Backspace => {
+                    typed.pop();
+                }
+                KeyCode::Enter => self.go_to_typed(),
+                KeyCode::Esc => self.typed = None,
+                _ => {}
+            }
+            return;
+        }
         match code {
+            KeyCode::Char(d @ '1'..='9') => self.typed = Some(d.to_string()),
             KeyCode::Char('q') | KeyCode::Esc => self.quit(),
             KeyCode::Down | KeyCode::Right | KeyCode::Char('j') | KeyCode::Char('l') => {
                 self.next_solution()
@@ -209,6 +224,27 @@ impl App {
         self.index = self.index.saturating_add_signed(delta).min(last);
     }
 
+    /// The solution number being typed (digits, then Enter to go there).
+    pub fn typed(&self) -> Option<&str> {
+        self.typed.as_deref()
+    }
+
+    /// Goes to the solution whose number (from 1) was typed, or says why not.
+    fn go_to_typed(&mut self) {
+        let Some(typed) = self.typed.take() else {
+            return;
+        };
+        match typed.parse::<u64>() {
+            Ok(number) if (1..=self.total()).contains(&number) => self.index = number - 1,
+            _ => {
+                self.message = Some(format!(
+                    "there is no solution {typed}: the numbers go from 1 to {}",
+                    self.total()
+                ))
+            }
+        }
+    }
+
     /// Switches between every solution and one per symmetry class, keeping the same board in
     /// view: from every solution to the representative of its class, and back to that
     /// representative among every solution.
@@ -299,6 +335,42 @@ mod tests {
         assert_eq!(app.selection(), Selection::All);
         assert_eq!(app.total(), 92);
         assert_eq!(app.current().unwrap(), shown.as_slice());
+    }
+
+    #[test]
+    fn typing_a_number_and_enter_goes_to_that_solution() {
+        let mut app = browser(8);
+        for key in [KeyCode::Char('4'), KeyCode::Char('2'), KeyCode::Enter] {
+            press(&mut app, key);
+        }
+        assert_eq!(app.index(), 41);
+        assert_eq!(app.typed(), None);
+        for key in [
+            KeyCode::Char('9'),
+            KeyCode::Char('3'),
+            KeyCode::Backspace,
+            KeyCode::Char('2'),
+        ] {
+            press(&mut app, key);
+        }
+        assert_eq!(app.typed(), Some("92"));
+        press(&mut app, KeyCode::Char('q'));
+        assert!(
+            !app.should_quit(),
+            "letters are ignored while typing a number"
+        );
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.index(), 91);
+        for key in [KeyCode::Char('9'), KeyCode::Char('3'), KeyCode::Enter] {
+            press(&mut app, key);
+        }
+        assert_eq!(app.index(), 91, "there is no solution 93");
+        assert!(app.message().unwrap().contains("from 1 to 92"));
+        press(&mut app, KeyCode::Char('5'));
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.typed(), None, "Esc drops the number");
+        assert!(!app.should_quit());
+        assert_eq!(app.index(), 91);
     }
 
     #[test]

@@ -90,6 +90,11 @@ impl Playback {
         self.frames.get(self.at)
     }
 
+    /// Every frame, in order.
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
     /// The position (from 0) of the frame shown.
     pub fn position(&self) -> usize {
         self.at

@@ -161,7 +161,12 @@ fn placement_line(queens: &[Square]) -> Paragraph<'static> {
 }
 
 fn status_line(app: &App) -> Paragraph<'static> {
-    let text = if app.total() == 0 {
+    let text = if let Some(typed) = app.typed() {
+        format!(
+            "go to solution {typed}_ of {} (Enter: go, Esc: cancel)",
+            app.total()
+        )
+    } else if app.total() == 0 {
         format!("the {0}×{0} board has no solution", app.n())
     } else {
         format!("solution {} of {}", app.index() + 1, app.total())
@@ -170,6 +175,9 @@ fn status_line(app: &App) -> Paragraph<'static> {
 }
 
 fn trace_status_line(playback: &Playback) -> Paragraph<'static> {
+    if playback.is_empty() {
+        return Paragraph::new("the search recorded no step").centered();
+    }
     let mut text = format!(
         "step {} of {} · {} · {} ms a step",
         playback.position() + 1,
@@ -204,6 +212,7 @@ fn browse_keys() -> Line<'static> {
         ("↓ j", "next"),
         ("↑ k", "previous"),
         ("g G", "first/last"),
+        ("123⏎", "go to"),
         ("u", "unique"),
         ("t", "trace"),
         ("q", "quit"),
