@@ -30,6 +30,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Step through the solutions in the terminal (arrow keys or j/k, u unique only, q quits).
     Browse(BrowseArgs),
+    /// Show every step of a search: squares tried, conflicts, placements, backtracks.
+    Trace(TraceArgs),
 }
 
 /// The board size N: a whole number of at least 1.
@@ -151,6 +153,39 @@ pub struct BrowseArgs {
     /// The solver whose search `t` plays (`a` switches to the next one while playing).
     #[arg(long, value_enum, default_value_t = AlgoArg::Backtrack)]
     pub algo: AlgoArg,
+}
+
+/// `queens trace`.
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// The solver to watch; backtrack is the column-by-column search of the COMP 333 notes.
+    #[arg(long, value_enum, default_value_t = AlgoArg::Backtrack)]
+    pub algo: AlgoArg,
+    /// How to print the events.
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    pub format: TraceFormat,
+    /// Trace the whole search instead of stopping at the first solution.
+    #[arg(long)]
+    pub all: bool,
+    /// Stop after STEPS events, with a last line saying the trace was cut.
+    #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// Print only the counts (tries, conflicts, placements, removals, backtracks, solutions).
+    #[arg(long)]
+    pub summary: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// How `queens trace` prints its events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TraceFormat {
+    /// One readable line per event with the positions (and first-untried) arrays, then a summary.
+    Text,
+    /// One JSON object per line: {"event":"place","step":2,"row":0,"col":0,"positions":[...],...}.
+    Json,
 }
 
 /// Parses a board size: a whole number of at least 1.

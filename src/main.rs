@@ -40,6 +40,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Count(args) => cmd::count::run(&args),
         Command::Verify(args) => cmd::verify::run(&args),
         Command::Browse(args) => cmd::browse::run(&args),
+        Command::Trace(args) => cmd::trace::run(&args),
     }
 }
 

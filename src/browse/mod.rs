@@ -6,8 +6,6 @@
 //! by [`solutions::Solutions`], a window at a time, so memory stays small whatever N.
 
 pub mod app;
-// Until the engine's tracing (issue 5) lands, `recording` cannot build frames yet.
-#[allow(dead_code)]
 pub mod playback;
 pub mod recording;
 pub mod solutions;

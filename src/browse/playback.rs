@@ -91,6 +91,7 @@ impl Playback {
     }
 
     /// Every frame, in order.
+    #[cfg(test)]
     pub fn frames(&self) -> &[Frame] {
         &self.frames
     }

@@ -43,8 +43,8 @@ pub fn mark_colour(mark: Mark) -> Color {
     }
 }
 
-/// Lines around the board: the title, two lines under the board, the status line, the keys.
-const TEXT_LINES: u16 = 5;
+/// Lines around the board: the title, three lines under the board, the status line, the keys.
+const TEXT_LINES: u16 = 6;
 
 /// The smallest terminal that shows the `n` x `n` board: two cells per square plus a border,
 /// and the lines of text.
@@ -69,7 +69,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         Constraint::Length(1),
         Constraint::Length(side + 2),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(2),
         Constraint::Length(1),
         Constraint::Length(1),
     ])

@@ -4,6 +4,7 @@ pub mod browse;
 pub mod count;
 pub mod list;
 pub mod solve;
+pub mod trace;
 pub mod verify;
 
 use std::io::{self, BufWriter, StdoutLock};

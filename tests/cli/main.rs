@@ -5,3 +5,4 @@ mod common;
 mod basics;
 mod browse;
 mod svg;
+mod trace;

@@ -15,6 +15,9 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
+use crate::check::Square;
+use crate::trace::{Board, ConflictLine, EventKind, NoTrace, Step, Tracer};
+
 /// The explicit state of the column-by-column search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Backtracker {
@@ -103,6 +106,20 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    for_each_solution_traced(n, &mut NoTrace, visit)
+}
+
+/// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
+/// `visit` or the tracer breaks.
+///
+/// The events name board squares: the queen of column `c` on row `r` is (`r`, `c`). A conflict
+/// is along a row or a diagonal; a backtrack names the column it leaves; every snapshot is this
+/// solver's positions array (indexed by column) with its first-untried array.
+pub fn for_each_solution_traced<T: Tracer>(
+    n: usize,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let mut state = Backtracker::new(n);
     let mut solution = vec![0usize; n];
     let mut col = 0usize;
@@ -111,11 +128,11 @@ pub fn for_each_solution(
             for (c, slot) in solution.iter_mut().enumerate() {
                 *slot = state.get_position(c).unwrap_or_default();
             }
+            state.report(tracer, EventKind::Solution, None, None)?;
             visit(&solution)?;
             // Back up into the last column to look for the next solution.
             col -= 1;
-            state.set_position(col, None);
-            state.mark_tried(col);
+            state.take_back(tracer, col)?;
             continue;
         }
         let row = state.get_untried(col);
@@ -124,18 +141,65 @@ pub fn for_each_solution(
             if col == 0 {
                 return ControlFlow::Continue(());
             }
+            state.report(tracer, EventKind::Backtrack, None, Some(col))?;
             col -= 1;
-            state.set_position(col, None);
-            state.mark_tried(col);
+            state.take_back(tracer, col)?;
             continue;
         }
+        state.report(tracer, EventKind::Try, Some(row), Some(col))?;
         state.set_position(col, Some(row));
-        if state.conflict_with_earlier(col).is_some() {
+        if let Some(earlier) = state.conflict_with_earlier(col) {
             state.set_position(col, None);
             state.mark_tried(col);
+            let their_row = state.get_position(earlier).unwrap_or_default();
+            let line = if their_row == row {
+                ConflictLine::Row
+            } else {
+                ConflictLine::Diagonal
+            };
+            let with = Square {
+                row: their_row,
+                col: earlier,
+            };
+            state.report(
+                tracer,
+                EventKind::Conflict { with, line },
+                Some(row),
+                Some(col),
+            )?;
         } else {
+            state.report(tracer, EventKind::Place, Some(row), Some(col))?;
             col += 1;
         }
+    }
+}
+
+impl Backtracker {
+    /// Reports a step with a snapshot of the state.
+    #[inline(always)]
+    fn report<T: Tracer>(
+        &self,
+        tracer: &mut T,
+        kind: EventKind,
+        row: Option<usize>,
+        col: Option<usize>,
+    ) -> ControlFlow<()> {
+        tracer.step(&Step {
+            kind,
+            row,
+            col,
+            board: Board::Signed(&self.positions),
+            untried: Some(&self.untried),
+        })
+    }
+
+    /// Removes the queen of `col` and marks its row tried.
+    #[inline(always)]
+    fn take_back<T: Tracer>(&mut self, tracer: &mut T, col: usize) -> ControlFlow<()> {
+        let row = self.get_position(col);
+        self.set_position(col, None);
+        self.mark_tried(col);
+        self.report(tracer, EventKind::Remove, row, Some(col))
     }
 }
 

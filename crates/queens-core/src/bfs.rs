@@ -14,6 +14,7 @@
 use std::ops::ControlFlow;
 
 use crate::error::Error;
+use crate::trace::{emit, Board, EventKind, NoTrace, Tracer};
 
 /// The widest board: a state's free columns are computed as a `u64` mask.
 pub const MAX_N: usize = 64;
@@ -44,9 +45,35 @@ pub fn for_each_solution(
     budget: u64,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> Result<ControlFlow<()>, Error> {
+    for_each_solution_traced(n, budget, &mut NoTrace, visit)
+}
+
+/// Visits every solution in lexicographic order, after building every level of the search
+/// within `budget` bytes, reporting every step to `tracer`; stops when `visit` or the tracer
+/// breaks.
+///
+/// The two levels are one first-in first-out queue: the boards left in the current level, then
+/// those already made for the next. The trace enqueues the empty board, then dequeues each board
+/// in turn, tries each free square of its next row (only free ones: they come from one mask) and
+/// enqueues the board extended by a queen there; a full board dequeued is a solution.
+pub fn for_each_solution_traced<T: Tracer>(
+    n: usize,
+    budget: u64,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, Error> {
     debug_assert!((1..=MAX_N).contains(&n));
+    macro_rules! report {
+        ($kind:expr, $row:expr, $col:expr, $state:expr) => {
+            let board = Board::Bytes { state: $state, n };
+            if emit(tracer, $kind, $row, $col, board).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        };
+    }
     let mut level: Vec<u8> = Vec::new();
     let mut states: u64 = 1; // level 0: the empty board
+    report!(EventKind::Enqueue { queue: 1 }, None, None, &[]);
     for k in 0..n {
         let next_states: u64 = level_states(&level, k, states)
             .map(|s| u64::from(free_columns(n, s).count_ones()))
@@ -65,20 +92,32 @@ pub fn for_each_solution(
         let mut next = Vec::new();
         next.try_reserve_exact((next_states * (k as u64 + 1)) as usize)
             .map_err(|_| refuse())?;
+        let mut waiting = states as usize;
         for state in level_states(&level, k, states) {
+            waiting -= 1;
+            report!(EventKind::Dequeue { queue: waiting }, Some(k), None, state);
             let mut free = free_columns(n, state);
             while free != 0 {
                 let col = free.trailing_zeros() as u8;
                 free &= free - 1;
+                report!(EventKind::Try, Some(k), Some(col.into()), state);
                 next.extend_from_slice(state);
                 next.push(col);
+                waiting += 1;
+                let made = &next[next.len() - (k + 1)..];
+                let enqueue = EventKind::Enqueue { queue: waiting };
+                report!(enqueue, Some(k), Some(col.into()), made);
             }
         }
         level = next;
         states = next_states;
     }
     let mut solution = vec![0usize; n];
+    let mut waiting = states as usize;
     for state in level_states(&level, n, states) {
+        waiting -= 1;
+        report!(EventKind::Dequeue { queue: waiting }, None, None, state);
+        report!(EventKind::Solution, None, None, state);
         for (slot, &c) in solution.iter_mut().zip(state) {
             *slot = c as usize;
         }
@@ -120,7 +159,7 @@ mod tests {
     #[test]
     fn a_budget_large_enough_lists_everything() {
         let mut count = 0;
-        for_each_solution(8, 100_000, &mut |_| {
+        let _ = for_each_solution(8, 100_000, &mut |_| {
             count += 1;
             ControlFlow::Continue(())
         })

@@ -9,6 +9,8 @@
 
 use std::ops::ControlFlow;
 
+use crate::trace::{emit, Board, EventKind, NoTrace, Tracer};
+
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;
 
@@ -25,28 +27,63 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    debug_assert!((1..=MAX_N).contains(&n));
-    let mut queens = vec![0usize; n];
-    descend(full_mask(n), 0, 0, 0, 0, &mut queens, visit)
+    for_each_solution_traced(n, &mut NoTrace, visit)
 }
 
-fn descend(
+/// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
+/// `visit` or the tracer breaks; `n` must be 1..=64. A row's free squares come out of one mask,
+/// so the search tries only free squares: it reports no conflicts.
+pub fn for_each_solution_traced<T: Tracer>(
+    n: usize,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    debug_assert!((1..=MAX_N).contains(&n));
+    let mut queens = vec![0usize; n];
+    descend(full_mask(n), 0, 0, 0, 0, &mut queens, tracer, visit)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn descend<T: Tracer>(
     full: u64,
     row: usize,
     cols: u64,
     down_right: u64,
     down_left: u64,
     queens: &mut [usize],
+    tracer: &mut T,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     if row == queens.len() {
+        emit(
+            tracer,
+            EventKind::Solution,
+            None,
+            None,
+            Board::prefix(queens, row),
+        )?;
         return visit(queens);
     }
     let mut free = full & !(cols | down_right | down_left);
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        queens[row] = bit.trailing_zeros() as usize;
+        let col = bit.trailing_zeros() as usize;
+        emit(
+            tracer,
+            EventKind::Try,
+            Some(row),
+            Some(col),
+            Board::prefix(queens, row),
+        )?;
+        queens[row] = col;
+        emit(
+            tracer,
+            EventKind::Place,
+            Some(row),
+            Some(col),
+            Board::prefix(queens, row + 1),
+        )?;
         descend(
             full,
             row + 1,
@@ -54,7 +91,24 @@ fn descend(
             (down_right | bit) << 1,
             (down_left | bit) >> 1,
             queens,
+            tracer,
             visit,
+        )?;
+        emit(
+            tracer,
+            EventKind::Remove,
+            Some(row),
+            Some(col),
+            Board::prefix(queens, row),
+        )?;
+    }
+    if row > 0 {
+        emit(
+            tracer,
+            EventKind::Backtrack,
+            Some(row),
+            None,
+            Board::prefix(queens, row),
         )?;
     }
     ControlFlow::Continue(())

@@ -9,13 +9,15 @@
 
 use std::ops::ControlFlow;
 
+use crate::trace::{first_attacker, Board, EventKind, NoTrace, Tracer};
+
 /// The state of the textbook loop.
 struct Search {
     queens: Vec<isize>,
 }
 
 impl Search {
-    /// Whether a queen on (`row`, `column`) is attacked by a queen of an earlier row.
+    /// Whether a queen on (`row`, `column`) is safe from every queen of an earlier row.
     fn is_valid(&self, row: usize, column: usize) -> bool {
         (0..row).all(|i| {
             let c = self.queens[i] as usize;
@@ -23,13 +25,40 @@ impl Search {
         })
     }
 
-    /// The first valid column of row `k` after its current one, or `-1`.
-    fn find_position(&self, k: usize) -> isize {
+    /// The first valid column of row `k` after its current one, or `-1`. The queen of row `k`,
+    /// if any, is taken off first.
+    fn find_position<T: Tracer>(&mut self, k: usize, tracer: &mut T) -> ControlFlow<(), isize> {
         let n = self.queens.len();
-        let start = (self.queens[k] + 1) as usize;
-        (start..n)
-            .find(|&j| self.is_valid(k, j))
-            .map_or(-1, |j| j as isize)
+        let start = self.queens[k] + 1;
+        if start > 0 {
+            self.queens[k] = -1;
+            self.report(tracer, EventKind::Remove, Some(k), Some(start as usize - 1))?;
+        }
+        for j in start as usize..n {
+            self.report(tracer, EventKind::Try, Some(k), Some(j))?;
+            if self.is_valid(k, j) {
+                return ControlFlow::Continue(j as isize);
+            }
+            if T::ACTIVE {
+                let earlier = self.queens[..k].iter().map(|&c| c as usize);
+                if let Some((with, line)) = first_attacker(earlier, k, j) {
+                    self.report(tracer, EventKind::Conflict { with, line }, Some(k), Some(j))?;
+                }
+            }
+        }
+        ControlFlow::Continue(-1)
+    }
+
+    /// Reports a step with a snapshot of the board.
+    #[inline(always)]
+    fn report<T: Tracer>(
+        &self,
+        tracer: &mut T,
+        kind: EventKind,
+        row: Option<usize>,
+        col: Option<usize>,
+    ) -> ControlFlow<()> {
+        crate::trace::emit(tracer, kind, row, col, Board::Signed(&self.queens))
     }
 }
 
@@ -38,26 +67,42 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    for_each_solution_traced(n, &mut NoTrace, visit)
+}
+
+/// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
+/// `visit` or the tracer breaks. A queen is removed when the search comes back to its row to
+/// scan further (after a solution or a backtrack).
+pub fn for_each_solution_traced<T: Tracer>(
+    n: usize,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let mut search = Search {
         queens: vec![-1; n],
     };
     let mut solution = vec![0usize; n];
     let mut k = 0usize;
     loop {
-        let j = search.find_position(k);
+        let j = search.find_position(k, tracer)?;
         search.queens[k] = j;
         if j < 0 {
             if k == 0 {
                 return ControlFlow::Continue(());
             }
+            search.report(tracer, EventKind::Backtrack, Some(k), None)?;
             k -= 1;
-        } else if k == n - 1 {
-            for (slot, &c) in solution.iter_mut().zip(&search.queens) {
-                *slot = c as usize;
-            }
-            visit(&solution)?;
         } else {
-            k += 1;
+            search.report(tracer, EventKind::Place, Some(k), Some(j as usize))?;
+            if k == n - 1 {
+                for (slot, &c) in solution.iter_mut().zip(&search.queens) {
+                    *slot = c as usize;
+                }
+                search.report(tracer, EventKind::Solution, None, None)?;
+                visit(&solution)?;
+            } else {
+                k += 1;
+            }
         }
     }
 }
@@ -79,10 +124,15 @@ mod tests {
 
     #[test]
     fn find_position_starts_after_the_current_column() {
-        let s = Search {
+        let mut s = Search {
             queens: vec![0, 2, -1, -1],
         };
-        assert_eq!(s.find_position(1), 3);
-        assert_eq!(s.find_position(2), -1);
+        assert_eq!(s.find_position(2, &mut NoTrace), ControlFlow::Continue(-1));
+        assert_eq!(s.find_position(1, &mut NoTrace), ControlFlow::Continue(3));
+        assert_eq!(
+            s.queens,
+            [0, -1, -1, -1],
+            "the old queen of row 1 is taken off"
+        );
     }
 }

@@ -18,6 +18,7 @@ pub mod error;
 pub mod iterative;
 pub mod parse;
 pub mod recursive;
+pub mod trace;
 pub mod wirth;
 
 pub use algorithm::{Algorithm, SearchOptions};

@@ -8,6 +8,8 @@
 
 use std::ops::ControlFlow;
 
+use crate::trace::{emit, first_attacker, Board, EventKind, NoTrace, Tracer};
+
 /// Whether row `k` may hold a queen in column `i`, given the columns `x[..k]` of earlier rows.
 pub fn place(x: &[usize], k: usize, i: usize) -> bool {
     x[..k]
@@ -21,25 +23,73 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut x = vec![0usize; n];
-    nqueens(&mut x, 0, visit)
+    for_each_solution_traced(n, &mut NoTrace, visit)
 }
 
-fn nqueens(
+/// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
+/// `visit` or the tracer breaks. The queen of row `k` is removed when the search returns from
+/// the rows below it, before the next column of row `k` is tried.
+pub fn for_each_solution_traced<T: Tracer>(
+    n: usize,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut x = vec![0usize; n];
+    nqueens(&mut x, 0, tracer, visit)
+}
+
+fn nqueens<T: Tracer>(
     x: &mut [usize],
     k: usize,
+    tracer: &mut T,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let n = x.len();
     for i in 0..n {
+        emit(
+            tracer,
+            EventKind::Try,
+            Some(k),
+            Some(i),
+            Board::prefix(x, k),
+        )?;
         if place(x, k, i) {
             x[k] = i;
+            emit(
+                tracer,
+                EventKind::Place,
+                Some(k),
+                Some(i),
+                Board::prefix(x, k + 1),
+            )?;
             if k + 1 == n {
+                emit(tracer, EventKind::Solution, None, None, Board::prefix(x, n))?;
                 visit(x)?;
             } else {
-                nqueens(x, k + 1, visit)?;
+                nqueens(x, k + 1, tracer, visit)?;
+            }
+            emit(
+                tracer,
+                EventKind::Remove,
+                Some(k),
+                Some(i),
+                Board::prefix(x, k),
+            )?;
+        } else if T::ACTIVE {
+            if let Some((with, line)) = first_attacker(x[..k].iter().copied(), k, i) {
+                let conflict = EventKind::Conflict { with, line };
+                emit(tracer, conflict, Some(k), Some(i), Board::prefix(x, k))?;
             }
         }
+    }
+    if k > 0 {
+        emit(
+            tracer,
+            EventKind::Backtrack,
+            Some(k),
+            None,
+            Board::prefix(x, k),
+        )?;
     }
     ControlFlow::Continue(())
 }

@@ -9,6 +9,8 @@
 
 use std::ops::ControlFlow;
 
+use crate::trace::{self, first_attacker, EventKind, NoTrace, Tracer};
+
 struct Board {
     x: Vec<usize>,
     column_free: Vec<bool>,
@@ -33,6 +35,26 @@ impl Board {
             && self.down_left_free[row + col]
     }
 
+    /// Reports a step with the queens of the first `filled` rows.
+    #[inline(always)]
+    fn report<T: Tracer>(
+        &self,
+        tracer: &mut T,
+        kind: EventKind,
+        row: Option<usize>,
+        col: Option<usize>,
+        filled: usize,
+    ) -> ControlFlow<()> {
+        let lines = &self.x;
+        trace::emit(
+            tracer,
+            kind,
+            row,
+            col,
+            trace::Board::Prefix { lines, filled },
+        )
+    }
+
     fn set(&mut self, row: usize, col: usize, free: bool) {
         let n = self.x.len();
         self.column_free[col] = free;
@@ -46,30 +68,69 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut board = Board::new(n);
-    try_row(&mut board, 0, visit)
+    for_each_solution_traced(n, &mut NoTrace, visit)
 }
 
-fn try_row(
+/// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
+/// `visit` or the tracer breaks. The boolean arrays say that a square is attacked but not by
+/// whom, so a traced conflict finds the attacking queen by scanning the rows above; untraced
+/// searches skip that scan.
+pub fn for_each_solution_traced<T: Tracer>(
+    n: usize,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut board = Board::new(n);
+    try_row(&mut board, 0, tracer, visit)
+}
+
+fn try_row<T: Tracer>(
     board: &mut Board,
     row: usize,
+    tracer: &mut T,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let n = board.x.len();
     for col in 0..n {
+        board.report(tracer, EventKind::Try, Some(row), Some(col), row)?;
         if board.is_free(row, col) {
             board.x[row] = col;
             board.set(row, col, false);
-            let flow = if row + 1 == n {
-                visit(&board.x)
-            } else {
-                try_row(board, row + 1, visit)
-            };
+            let flow = descend(board, row, col, tracer, visit);
             board.set(row, col, true);
             flow?;
+            board.report(tracer, EventKind::Remove, Some(row), Some(col), row)?;
+        } else if T::ACTIVE {
+            if let Some((with, line)) = first_attacker(board.x[..row].iter().copied(), row, col) {
+                let conflict = EventKind::Conflict { with, line };
+                board.report(tracer, conflict, Some(row), Some(col), row)?;
+            }
         }
     }
+    if row > 0 {
+        board.report(tracer, EventKind::Backtrack, Some(row), None, row)?;
+    }
     ControlFlow::Continue(())
+}
+
+/// What follows the queen just put on (`row`, `col`): its report, then the solution or the
+/// rows below.
+#[inline(always)]
+fn descend<T: Tracer>(
+    board: &mut Board,
+    row: usize,
+    col: usize,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let n = board.x.len();
+    board.report(tracer, EventKind::Place, Some(row), Some(col), row + 1)?;
+    if row + 1 == n {
+        board.report(tracer, EventKind::Solution, None, None, n)?;
+        visit(&board.x)
+    } else {
+        try_row(board, row + 1, tracer, visit)
+    }
 }
 
 #[cfg(test)]

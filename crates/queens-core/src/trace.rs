@@ -1,0 +1,900 @@
+//! Tracing: every step of a search, as events a student can follow or a program can replay.
+//!
+//! Each solver has a `for_each_solution_traced` variant, generic over a [`Tracer`] that it calls
+//! at every step, in the order it performs them: it examines a square ([`EventKind::Try`]),
+//! finds it attacked ([`EventKind::Conflict`]) or puts a queen on it ([`EventKind::Place`]),
+//! takes a queen back ([`EventKind::Remove`]), moves back a row or column after exhausting one
+//! ([`EventKind::Backtrack`]) and reaches a full board ([`EventKind::Solution`]); the
+//! breadth-first search also reports its queue ([`EventKind::Enqueue`], [`EventKind::Dequeue`]).
+//! The plain `for_each_solution` of every solver is the traced one with [`NoTrace`], whose empty
+//! method is inlined, so the untraced search compiles to the same loop as before tracing existed
+//! (the `trace_overhead` benchmark compares them).
+//!
+//! What the events mean, for every solver:
+//! - `row` and `col` name the square on the board (row 0 at the top, column 0 at the left). The
+//!   column-wise `backtrack` solver places the queen of column `c` in a row `r`, so its events
+//!   name the square (`r`, `c`) too; its `backtrack` event names the column it leaves, the
+//!   others name the row.
+//! - The snapshot is the solver's board *after* the event: a `try` changes nothing, a `place`
+//!   shows the new queen, a `remove` or `conflict` shows the square empty. Row-wise solvers give
+//!   `positions[row] = column` ([`Axis::Row`]); the `backtrack` solver gives its own array
+//!   `positions[column] = row` ([`Axis::Column`]), plus its first-untried array.
+//! - A `try` is a square examined, so the depth-first solvers that scan a row square by square
+//!   (`backtrack`, `iterative`, `recursive`, `wirth`) report the textbook counts: 876 tries and
+//!   113 placements to the first 8x8 solution, 2056 placements for the whole search. `bitboard`
+//!   and `bfs` compute a row's free squares with one mask operation and never examine an
+//!   attacked square: their tries equal their placements and they report no conflicts.
+//! - `bfs` puts a queen on a board by enqueueing the extended board; it never removes one and
+//!   never backtracks.
+
+use std::ops::ControlFlow;
+
+use crate::algorithm::{Algorithm, SearchOptions};
+use crate::check::Square;
+use crate::error::Error;
+use crate::{backtrack, bfs, bitboard, iterative, recursive, wirth};
+
+/// The line along which an earlier queen attacks the square tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConflictLine {
+    /// The same row (only the column-wise `backtrack` solver, which puts one queen per column).
+    Row,
+    /// The same column (the row-wise solvers, which put one queen per row).
+    Column,
+    /// The same diagonal, in either direction.
+    Diagonal,
+}
+
+impl ConflictLine {
+    /// `row`, `column` or `diagonal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConflictLine::Row => "row",
+            ConflictLine::Column => "column",
+            ConflictLine::Diagonal => "diagonal",
+        }
+    }
+}
+
+/// What happened at one step of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// A square is examined.
+    Try,
+    /// The square just tried is attacked by the queen on `with`, along `line`.
+    Conflict {
+        /// The attacking queen: the first one the solver's check finds.
+        with: Square,
+        /// The line the two squares share.
+        line: ConflictLine,
+    },
+    /// A queen is put on the square.
+    Place,
+    /// The queen on the square is taken back (the undo of a placement).
+    Remove,
+    /// Every square of a row (or column) has been tried: the search moves back one.
+    Backtrack,
+    /// The board is full: a solution.
+    Solution,
+    /// A board joins the queue; `queue` is the queue's length afterwards.
+    Enqueue {
+        /// Boards waiting in the queue after this one joined.
+        queue: usize,
+    },
+    /// A board leaves the queue; `queue` is the queue's length afterwards.
+    Dequeue {
+        /// Boards still waiting in the queue.
+        queue: usize,
+    },
+}
+
+impl EventKind {
+    /// The event's name: `try`, `conflict`, `place`, `remove`, `backtrack`, `solution`,
+    /// `enqueue` or `dequeue`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::Try => "try",
+            EventKind::Conflict { .. } => "conflict",
+            EventKind::Place => "place",
+            EventKind::Remove => "remove",
+            EventKind::Backtrack => "backtrack",
+            EventKind::Solution => "solution",
+            EventKind::Enqueue { .. } => "enqueue",
+            EventKind::Dequeue { .. } => "dequeue",
+        }
+    }
+}
+
+/// How a positions array is indexed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// `positions[row]` is the column of the queen in that row.
+    Row,
+    /// `positions[column]` is the row of the queen in that column (the `backtrack` solver).
+    Column,
+}
+
+impl Axis {
+    /// How `algorithm` indexes its positions array.
+    pub fn of(algorithm: Algorithm) -> Axis {
+        match algorithm {
+            Algorithm::Backtrack => Axis::Column,
+            _ => Axis::Row,
+        }
+    }
+
+    /// `row` or `column`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::Row => "row",
+            Axis::Column => "column",
+        }
+    }
+}
+
+/// A solver's board, borrowed as the solver holds it.
+#[derive(Debug, Clone, Copy)]
+pub enum Board<'a> {
+    /// One entry per line, `-1` for an empty line.
+    Signed(&'a [isize]),
+    /// The first `filled` entries are queens; the rest of the `lines.len()` lines are empty
+    /// whatever they hold.
+    Prefix {
+        /// One entry per line.
+        lines: &'a [usize],
+        /// How many leading entries hold queens.
+        filled: usize,
+    },
+    /// A breadth-first state: the columns of the first `state.len()` rows of a board of `n`.
+    Bytes {
+        /// The columns of the filled rows.
+        state: &'a [u8],
+        /// The board size.
+        n: usize,
+    },
+}
+
+impl<'a> Board<'a> {
+    /// The first `filled` of `lines` hold queens.
+    #[inline(always)]
+    pub fn prefix(lines: &'a [usize], filled: usize) -> Self {
+        Board::Prefix { lines, filled }
+    }
+
+    /// The board size.
+    pub fn size(&self) -> usize {
+        match *self {
+            Board::Signed(p) => p.len(),
+            Board::Prefix { lines, .. } => lines.len(),
+            Board::Bytes { n, .. } => n,
+        }
+    }
+
+    /// Writes the positions array, `-1` for an empty line, into `out` (replacing its contents).
+    pub fn write_positions(&self, out: &mut Vec<isize>) {
+        out.clear();
+        match *self {
+            Board::Signed(p) => out.extend_from_slice(p),
+            Board::Prefix { lines, filled } => {
+                out.extend(lines[..filled].iter().map(|&c| c as isize));
+                out.resize(lines.len(), -1);
+            }
+            Board::Bytes { state, n } => {
+                out.extend(state.iter().map(|&c| isize::from(c)));
+                out.resize(n, -1);
+            }
+        }
+    }
+}
+
+/// One step as a solver reports it: borrowed from the solver's state, not yet numbered.
+#[derive(Debug, Clone, Copy)]
+pub struct Step<'a> {
+    /// What happened.
+    pub kind: EventKind,
+    /// The row concerned, if any.
+    pub row: Option<usize>,
+    /// The column concerned, if any.
+    pub col: Option<usize>,
+    /// The board after the step.
+    pub board: Board<'a>,
+    /// The first-untried array after the step (the `backtrack` solver only).
+    pub untried: Option<&'a [usize]>,
+}
+
+/// Watches a search step by step; returning `Break` stops the search.
+pub trait Tracer {
+    /// Whether the tracer looks at the steps at all. A solver may skip work that only serves to
+    /// describe a step (such as finding which queen attacks a square) when this is `false`.
+    const ACTIVE: bool = true;
+
+    /// Called at every step, in the order the solver performs them.
+    fn step(&mut self, step: &Step<'_>) -> ControlFlow<()>;
+}
+
+/// The tracer of untraced searches: it ignores every step, and compiles away.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ACTIVE: bool = false;
+
+    #[inline(always)]
+    fn step(&mut self, _step: &Step<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// Reports one step: the solvers' shorthand for building a [`Step`].
+#[inline(always)]
+pub(crate) fn emit<T: Tracer>(
+    tracer: &mut T,
+    kind: EventKind,
+    row: Option<usize>,
+    col: Option<usize>,
+    board: Board<'_>,
+) -> ControlFlow<()> {
+    tracer.step(&Step {
+        kind,
+        row,
+        col,
+        board,
+        untried: None,
+    })
+}
+
+/// The first queen, in row order, that attacks (`row`, `col`), given the columns of the queens
+/// of rows `0..row`, with the line they share: what a row-wise solver reports as a conflict.
+pub(crate) fn first_attacker(
+    columns: impl IntoIterator<Item = usize>,
+    row: usize,
+    col: usize,
+) -> Option<(Square, ConflictLine)> {
+    columns.into_iter().enumerate().find_map(|(r, c)| {
+        let line = if c == col {
+            ConflictLine::Column
+        } else if c.abs_diff(col) == row - r {
+            ConflictLine::Diagonal
+        } else {
+            return None;
+        };
+        Some((Square { row: r, col: c }, line))
+    })
+}
+
+/// One numbered event with its own copy of the snapshot: what traces print and viewers replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// The step number, from 1.
+    pub step: u64,
+    /// What happened.
+    pub kind: EventKind,
+    /// The row concerned, if any.
+    pub row: Option<usize>,
+    /// The column concerned, if any.
+    pub col: Option<usize>,
+    /// The board after the event, `-1` for an empty line, indexed as `positions_by` says.
+    pub positions: Vec<isize>,
+    /// How `positions` is indexed.
+    pub positions_by: Axis,
+    /// The first-untried array after the event (the `backtrack` solver only).
+    pub untried: Option<Vec<usize>>,
+}
+
+impl Event {
+    /// The square the event concerns, when it names both a row and a column.
+    pub fn square(&self) -> Option<Square> {
+        Some(Square {
+            row: self.row?,
+            col: self.col?,
+        })
+    }
+
+    /// The queens on the board after the event, as squares, whichever way `positions` is
+    /// indexed.
+    pub fn queens(&self) -> Vec<Square> {
+        self.positions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &p)| {
+                let p = usize::try_from(p).ok()?;
+                Some(match self.positions_by {
+                    Axis::Row => Square { row: i, col: p },
+                    Axis::Column => Square { row: p, col: i },
+                })
+            })
+            .collect()
+    }
+
+    fn fill(&mut self, number: u64, step: &Step<'_>) {
+        self.step = number;
+        self.kind = step.kind;
+        self.row = step.row;
+        self.col = step.col;
+        step.board.write_positions(&mut self.positions);
+        match (step.untried, &mut self.untried) {
+            (Some(src), Some(dst)) => {
+                dst.clear();
+                dst.extend_from_slice(src);
+            }
+            (Some(src), dst) => *dst = Some(src.to_vec()),
+            (None, dst) => *dst = None,
+        }
+    }
+}
+
+/// How many events of each kind a trace holds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Summary {
+    /// Squares examined.
+    pub tries: u64,
+    /// Squares found attacked.
+    pub conflicts: u64,
+    /// Queens put on a board: `place` events, and for `bfs` the enqueued boards that got a new
+    /// queen.
+    pub placements: u64,
+    /// Queens taken back.
+    pub removals: u64,
+    /// Moves back a row or column.
+    pub backtracks: u64,
+    /// Solutions reached.
+    pub solutions: u64,
+    /// Boards put in the queue (`bfs`).
+    pub enqueues: u64,
+    /// Boards taken from the queue (`bfs`).
+    pub dequeues: u64,
+    /// Every event.
+    pub events: u64,
+}
+
+impl Summary {
+    /// Counts one event.
+    pub fn add(&mut self, kind: &EventKind, col: Option<usize>) {
+        self.events += 1;
+        match kind {
+            EventKind::Try => self.tries += 1,
+            EventKind::Conflict { .. } => self.conflicts += 1,
+            EventKind::Place => self.placements += 1,
+            EventKind::Remove => self.removals += 1,
+            EventKind::Backtrack => self.backtracks += 1,
+            EventKind::Solution => self.solutions += 1,
+            EventKind::Enqueue { .. } => {
+                self.enqueues += 1;
+                if col.is_some() {
+                    self.placements += 1;
+                }
+            }
+            EventKind::Dequeue { .. } => self.dequeues += 1,
+        }
+    }
+}
+
+/// How a traced run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// The counts of the events traced.
+    pub summary: Summary,
+    /// Whether the limit cut the trace while the search still had steps to take.
+    pub cut: bool,
+}
+
+/// A whole trace held in memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recording {
+    /// Every event, in order.
+    pub events: Vec<Event>,
+    /// Their counts.
+    pub summary: Summary,
+    /// Whether the limit cut the trace while the search still had steps to take.
+    pub cut: bool,
+}
+
+/// Runs `algorithm` on the `n` x `n` board with `tracer` watching, visiting every solution in
+/// lexicographic order until `visit` or the tracer breaks.
+pub fn for_each_solution<T: Tracer>(
+    algorithm: Algorithm,
+    n: usize,
+    options: &SearchOptions,
+    tracer: &mut T,
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<ControlFlow<()>, Error> {
+    algorithm.check_size(n)?;
+    Ok(match algorithm {
+        Algorithm::Backtrack => backtrack::for_each_solution_traced(n, tracer, visit),
+        Algorithm::Iterative => iterative::for_each_solution_traced(n, tracer, visit),
+        Algorithm::Recursive => recursive::for_each_solution_traced(n, tracer, visit),
+        Algorithm::Wirth => wirth::for_each_solution_traced(n, tracer, visit),
+        Algorithm::Bfs => bfs::for_each_solution_traced(n, options.max_memory, tracer, visit)?,
+        Algorithm::Bitboard => bitboard::for_each_solution_traced(n, tracer, visit),
+    })
+}
+
+/// Where [`run`] hands each event.
+type Sink<'f> = &'f mut dyn FnMut(&Event) -> ControlFlow<()>;
+
+/// The tracer behind [`run`]: numbers the steps, counts them, enforces the limit and hands
+/// each one, as an [`Event`], to the sink.
+struct Runner<'f> {
+    limit: Option<usize>,
+    outcome: Outcome,
+    event: Event,
+    sink: Option<Sink<'f>>,
+}
+
+impl Tracer for Runner<'_> {
+    fn step(&mut self, step: &Step<'_>) -> ControlFlow<()> {
+        if self
+            .limit
+            .is_some_and(|limit| self.outcome.summary.events >= limit as u64)
+        {
+            self.outcome.cut = true;
+            return ControlFlow::Break(());
+        }
+        self.outcome.summary.add(&step.kind, step.col);
+        match &mut self.sink {
+            Some(sink) => {
+                self.event.fill(self.outcome.summary.events, step);
+                sink(&self.event)
+            }
+            None => ControlFlow::Continue(()),
+        }
+    }
+}
+
+fn run_with(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    all: bool,
+    limit: Option<usize>,
+    sink: Option<Sink<'_>>,
+) -> Result<Outcome, Error> {
+    let mut runner = Runner {
+        limit,
+        outcome: Outcome {
+            summary: Summary::default(),
+            cut: false,
+        },
+        event: Event {
+            step: 0,
+            kind: EventKind::Try,
+            row: None,
+            col: None,
+            positions: Vec::with_capacity(n),
+            positions_by: Axis::of(algorithm),
+            untried: None,
+        },
+        sink,
+    };
+    let _ = for_each_solution(algorithm, n, options, &mut runner, &mut |_| {
+        if all {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    })?;
+    Ok(runner.outcome)
+}
+
+/// Traces `algorithm` on the `n` x `n` board, handing each event to `on_event` as it happens
+/// (the same `Event` value is reused, so copy what must be kept). The search stops after the
+/// first solution unless `all`, after `limit` events if given (the outcome then says the trace
+/// was cut), or when `on_event` breaks.
+///
+/// # Example
+/// ```
+/// use queens_core::trace;
+/// use queens_core::{Algorithm, SearchOptions};
+/// use std::ops::ControlFlow;
+/// let mut names = Vec::new();
+/// let outcome = trace::run(4, Algorithm::Backtrack, &SearchOptions::default(), false, Some(3), &mut |e| {
+///     names.push(e.kind.name());
+///     ControlFlow::Continue(())
+/// })
+/// .unwrap();
+/// assert_eq!(names, ["try", "place", "try"]);
+/// assert!(outcome.cut);
+/// ```
+pub fn run(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    all: bool,
+    limit: Option<usize>,
+    on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
+) -> Result<Outcome, Error> {
+    run_with(n, algorithm, options, all, limit, Some(on_event))
+}
+
+/// Counts the events of a trace without building them: `queens trace --summary`.
+///
+/// # Example
+/// ```
+/// use queens_core::trace;
+/// use queens_core::{Algorithm, SearchOptions};
+/// let first = trace::summarize(8, Algorithm::Recursive, &SearchOptions::default(), false, None).unwrap();
+/// assert_eq!((first.summary.tries, first.summary.placements), (876, 113));
+/// ```
+pub fn summarize(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    all: bool,
+    limit: Option<usize>,
+) -> Result<Outcome, Error> {
+    run_with(n, algorithm, options, all, limit, None)
+}
+
+/// Traces a search and keeps every event in memory: the call for viewers. Every event holds a
+/// copy of the board, so pass a `limit` unless the search is small (the whole 12x12 search
+/// takes about 30 million events).
+pub fn record(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    all: bool,
+    limit: Option<usize>,
+) -> Result<Recording, Error> {
+    let mut events = Vec::new();
+    let outcome = run(n, algorithm, options, all, limit, &mut |event| {
+        events.push(event.clone());
+        ControlFlow::Continue(())
+    })?;
+    Ok(Recording {
+        events,
+        summary: outcome.summary,
+        cut: outcome.cut,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::{BTreeSet, VecDeque};
+
+    const DEPTH_FIRST_BY_SQUARE: [Algorithm; 4] = [
+        Algorithm::Backtrack,
+        Algorithm::Iterative,
+        Algorithm::Recursive,
+        Algorithm::Wirth,
+    ];
+
+    fn options() -> SearchOptions {
+        SearchOptions::default()
+    }
+
+    fn counts(n: usize, algorithm: Algorithm, all: bool) -> Summary {
+        let outcome = summarize(n, algorithm, &options(), all, None).unwrap();
+        assert!(!outcome.cut);
+        outcome.summary
+    }
+
+    /// Two squares attack each other: an independent check that shares no code with the solvers.
+    fn attack(a: Square, b: Square) -> bool {
+        a.row == b.row || a.col == b.col || a.row.abs_diff(b.row) == a.col.abs_diff(b.col)
+    }
+
+    fn is_solution(n: usize, queens: &BTreeSet<Square>) -> bool {
+        queens.len() == n
+            && queens
+                .iter()
+                .all(|&a| queens.iter().all(|&b| a == b || !attack(a, b)))
+    }
+
+    #[test]
+    fn eight_queens_takes_876_tries_and_113_placements_to_the_first_solution() {
+        // The textbook figures for plain backtracking on 8x8 (Wirth 1971; the COMP 333 notes).
+        for algorithm in DEPTH_FIRST_BY_SQUARE {
+            let s = counts(8, algorithm, false);
+            assert_eq!(
+                (s.tries, s.placements, s.solutions),
+                (876, 113, 1),
+                "{algorithm}"
+            );
+            assert_eq!(s.conflicts, s.tries - s.placements, "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn the_whole_eight_queens_search_places_2056_queens() {
+        for algorithm in Algorithm::ALL {
+            let s = counts(8, algorithm, true);
+            assert_eq!((s.placements, s.solutions), (2056, 92), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn mask_solvers_try_only_free_squares() {
+        let s = counts(8, Algorithm::Bitboard, false);
+        assert_eq!((s.tries, s.placements, s.conflicts), (113, 113, 0));
+        let s = counts(8, Algorithm::Bfs, true);
+        assert_eq!(
+            (s.tries, s.conflicts, s.removals, s.backtracks),
+            (2056, 0, 0, 0)
+        );
+        assert_eq!(
+            (s.enqueues, s.dequeues),
+            (2057, 2057),
+            "every board, the empty one too"
+        );
+    }
+
+    /// Replays a trace on a model board and checks every event against it.
+    fn check_trace(n: usize, algorithm: Algorithm, events: &[Event], finished: bool) {
+        let mut board: BTreeSet<Square> = BTreeSet::new();
+        let mut queue: VecDeque<Vec<isize>> = VecDeque::new();
+        let mut previous: Option<&Event> = None;
+        for (i, e) in events.iter().enumerate() {
+            let what = format!("{algorithm} n={n} event {e:?}");
+            assert_eq!(e.step, i as u64 + 1, "steps count up from 1: {what}");
+            assert_eq!(e.positions.len(), n, "{what}");
+            assert_eq!(e.positions_by, Axis::of(algorithm), "{what}");
+            assert_eq!(
+                e.untried.is_some(),
+                algorithm == Algorithm::Backtrack,
+                "{what}"
+            );
+            if let Some(p) = previous {
+                if p.kind == EventKind::Backtrack {
+                    assert_eq!(e.kind, EventKind::Remove, "a backtrack takes back a queen");
+                    match algorithm {
+                        Algorithm::Backtrack => assert_eq!(e.col, p.col.map(|c| c - 1)),
+                        _ => assert_eq!(e.row, p.row.map(|r| r - 1)),
+                    }
+                }
+            }
+            let square = e.square();
+            match e.kind {
+                EventKind::Try => {
+                    let sq = square.expect("a try names its square");
+                    assert!(!board.contains(&sq), "{what}");
+                    if let Some(untried) = &e.untried {
+                        assert_eq!(untried[sq.col], sq.row, "the first untried row: {what}");
+                    }
+                    if algorithm == Algorithm::Bfs {
+                        assert!(board.iter().all(|&q| !attack(q, sq)), "{what}");
+                    }
+                }
+                EventKind::Conflict { with, line } => {
+                    let sq = square.expect("a conflict names its square");
+                    assert_eq!(previous.and_then(Event::square), Some(sq), "{what}");
+                    assert!(
+                        board.contains(&with),
+                        "the attacker is on the board: {what}"
+                    );
+                    let along = match line {
+                        ConflictLine::Row => with.row == sq.row,
+                        ConflictLine::Column => with.col == sq.col,
+                        ConflictLine::Diagonal => {
+                            with.row.abs_diff(sq.row) == with.col.abs_diff(sq.col)
+                        }
+                    };
+                    assert!(along, "{what}");
+                    let expected = match algorithm {
+                        Algorithm::Backtrack => ConflictLine::Column,
+                        _ => ConflictLine::Row,
+                    };
+                    assert_ne!(line, expected, "one queen per line by construction: {what}");
+                }
+                EventKind::Place => {
+                    let sq = square.expect("a place names its square");
+                    assert_eq!(previous.and_then(Event::square), Some(sq), "tried first");
+                    assert!(board.iter().all(|&q| !attack(q, sq)), "{what}");
+                    board.insert(sq);
+                }
+                EventKind::Remove => {
+                    let sq = square.expect("a remove names its square");
+                    assert!(board.remove(&sq), "only a placed queen is removed: {what}");
+                }
+                EventKind::Backtrack => {
+                    let line = match algorithm {
+                        Algorithm::Backtrack => {
+                            assert_eq!(e.row, None);
+                            e.col.unwrap()
+                        }
+                        _ => {
+                            assert_eq!(e.col, None);
+                            e.row.unwrap()
+                        }
+                    };
+                    assert!(line > 0 && board.len() == line, "{what}");
+                }
+                EventKind::Solution => {
+                    assert!(is_solution(n, &board), "{what}");
+                }
+                EventKind::Enqueue { queue: len } => {
+                    queue.push_back(e.positions.clone());
+                    assert_eq!(queue.len(), len, "{what}");
+                    if let Some(sq) = square {
+                        assert_eq!(previous.and_then(Event::square), Some(sq), "tried first");
+                    }
+                }
+                EventKind::Dequeue { queue: len } => {
+                    let front = queue.pop_front().expect("a board to dequeue");
+                    assert_eq!(front, e.positions, "first in, first out: {what}");
+                    assert_eq!(queue.len(), len, "{what}");
+                    board = e.queens().into_iter().collect();
+                }
+            }
+            // The snapshot shows the board; an enqueued board is the one dequeued last plus
+            // the square just tried.
+            let mut expected = board.clone();
+            if let (EventKind::Enqueue { .. }, Some(sq)) = (e.kind, square) {
+                expected.insert(sq);
+            }
+            let shown: BTreeSet<Square> = e.queens().into_iter().collect();
+            assert_eq!(shown, expected, "the snapshot shows the board: {what}");
+            previous = Some(e);
+        }
+        if algorithm != Algorithm::Bfs {
+            let last = events.last().map(|e| e.kind);
+            if finished {
+                assert!(
+                    board.is_empty(),
+                    "every queen placed was removed at the end"
+                );
+            } else if !board.is_empty() {
+                assert_eq!(
+                    last,
+                    Some(EventKind::Solution),
+                    "queens left are a solution"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_trace_replays_consistently_on_a_model_board() {
+        for algorithm in Algorithm::ALL {
+            for n in 1..=6 {
+                for all in [false, true] {
+                    let rec = record(n, algorithm, &options(), all, None).unwrap();
+                    let finished = all || rec.summary.solutions == 0;
+                    check_trace(n, algorithm, &rec.events, finished);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_eight_queens_trace_replays_consistently() {
+        for algorithm in Algorithm::ALL {
+            let rec = record(8, algorithm, &options(), false, None).unwrap();
+            check_trace(8, algorithm, &rec.events, false);
+        }
+    }
+
+    #[test]
+    fn row_wise_solvers_report_the_same_events() {
+        for n in 1..=7 {
+            let base = record(n, Algorithm::Recursive, &options(), true, None).unwrap();
+            for algorithm in [Algorithm::Iterative, Algorithm::Wirth] {
+                let other = record(n, algorithm, &options(), true, None).unwrap();
+                assert_eq!(other.events, base.events, "{algorithm} n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_column_wise_solver_reports_the_transposed_search() {
+        let transpose = |e: &Event| {
+            let kind = match e.kind {
+                EventKind::Conflict { with, line } => EventKind::Conflict {
+                    with: Square {
+                        row: with.col,
+                        col: with.row,
+                    },
+                    line: match line {
+                        ConflictLine::Row => ConflictLine::Column,
+                        other => other,
+                    },
+                },
+                other => other,
+            };
+            Event {
+                kind,
+                row: e.col,
+                col: e.row,
+                positions_by: Axis::Row,
+                untried: None,
+                ..e.clone()
+            }
+        };
+        for n in 1..=7 {
+            let rows = record(n, Algorithm::Recursive, &options(), true, None).unwrap();
+            let cols = record(n, Algorithm::Backtrack, &options(), true, None).unwrap();
+            let transposed: Vec<Event> = cols.events.iter().map(transpose).collect();
+            assert_eq!(transposed, rows.events, "n={n}");
+        }
+    }
+
+    #[test]
+    fn a_limit_cuts_the_trace_only_when_steps_remain() {
+        let full = record(4, Algorithm::Backtrack, &options(), false, None).unwrap();
+        let total = full.events.len();
+        let exact = record(4, Algorithm::Backtrack, &options(), false, Some(total)).unwrap();
+        assert!(!exact.cut);
+        assert_eq!(exact, full);
+        let short = record(4, Algorithm::Backtrack, &options(), false, Some(total - 1)).unwrap();
+        assert!(short.cut);
+        assert_eq!(short.events[..], full.events[..total - 1]);
+        assert_eq!(short.summary.events, total as u64 - 1);
+    }
+
+    #[test]
+    fn traced_runs_refuse_bad_sizes() {
+        assert_eq!(
+            summarize(0, Algorithm::Wirth, &options(), false, None),
+            Err(Error::ZeroSize)
+        );
+        assert!(matches!(
+            record(65, Algorithm::Bitboard, &options(), false, None),
+            Err(Error::TooLarge { .. })
+        ));
+    }
+
+    fn untraced(n: usize, algorithm: Algorithm) -> Vec<Vec<usize>> {
+        let mut all = Vec::new();
+        let _ = algorithm
+            .for_each_solution(n, &options(), &mut |q| {
+                all.push(q.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn traced_searches_find_what_untraced_ones_find(
+            n in 1usize..=8,
+            which in 0usize..6,
+            limit in 1usize..4000,
+        ) {
+            let algorithm = Algorithm::ALL[which];
+            let expected = untraced(n, algorithm);
+            // Traced with a recorder: the visitor sees the same solutions, and so do the
+            // solution events' snapshots.
+            let mut visited = Vec::new();
+            let mut snapshots = Vec::new();
+            let mut recorded = Vec::new();
+            let mut runner = Runner {
+                limit: None,
+                outcome: Outcome { summary: Summary::default(), cut: false },
+                event: Event {
+                    step: 0,
+                    kind: EventKind::Try,
+                    row: None,
+                    col: None,
+                    positions: Vec::new(),
+                    positions_by: Axis::of(algorithm),
+                    untried: None,
+                },
+                sink: Some(&mut |e: &Event| {
+                    if e.kind == EventKind::Solution {
+                        snapshots.push(e.positions.iter().map(|&p| p as usize).collect::<Vec<_>>());
+                    }
+                    recorded.push(e.clone());
+                    ControlFlow::Continue(())
+                }),
+            };
+            let _ = for_each_solution(algorithm, n, &options(), &mut runner, &mut |q| {
+                visited.push(q.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            let summary = runner.outcome.summary;
+            prop_assert_eq!(&visited, &expected);
+            prop_assert_eq!(&snapshots, &expected);
+            prop_assert_eq!(summary.solutions as usize, expected.len());
+            // A limited trace is a prefix of the whole one.
+            let cut = record(n, algorithm, &options(), true, Some(limit)).unwrap();
+            let keep = limit.min(recorded.len());
+            prop_assert_eq!(&cut.events[..], &recorded[..keep]);
+            prop_assert_eq!(cut.cut, recorded.len() > limit);
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! `queens trace [N]`: every step of a search, one line per event, as readable text or JSON.
+//!
+//! The events come from `queens_core::trace`; this module only prints them. [`event_json`] is
+//! the one JSON encoding of an event, shared with every other part of the binary that serves
+//! traces.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use queens_core::trace::{self, Axis, Event, EventKind, Summary};
+use queens_core::Algorithm;
+use serde_json::{json, Map, Value};
+
+use crate::cli::{TraceArgs, TraceFormat};
+use crate::status::Status;
+
+/// Runs `queens trace`.
+pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
+    let n = args.size.n;
+    let algorithm = args.algo.algorithm();
+    let options = args.search.options();
+    let limit = args.limit.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
+    let mut out = super::stdout();
+    let outcome = if args.summary {
+        trace::summarize(n, algorithm, &options, args.all, limit)?
+    } else {
+        algorithm.check_size(n)?;
+        if args.format == TraceFormat::Text {
+            write_header(&mut out, algorithm, n, args.all)?;
+        }
+        let mut failure: Option<io::Error> = None;
+        let outcome = trace::run(n, algorithm, &options, args.all, limit, &mut |event| {
+            let written = match args.format {
+                TraceFormat::Text => write_text(&mut out, event),
+                TraceFormat::Json => write_json_line(&mut out, &event_json(event)),
+            };
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    failure = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        })?;
+        if let Some(e) = failure {
+            return Err(e.into());
+        }
+        outcome
+    };
+    match args.format {
+        TraceFormat::Text => {
+            writeln!(
+                out,
+                "summary: {} ({}, N = {n}, {})",
+                summary_text(&outcome.summary, algorithm),
+                algorithm.name(),
+                if args.all {
+                    "whole search"
+                } else {
+                    "to the first solution"
+                }
+            )?;
+            if outcome.cut {
+                writeln!(
+                    out,
+                    "cut: the trace stops after {} events (--limit); the search had more steps",
+                    outcome.summary.events
+                )?;
+            }
+        }
+        TraceFormat::Json => {
+            write_json_line(
+                &mut out,
+                &summary_json(algorithm, n, args.all, &outcome.summary),
+            )?;
+            if outcome.cut {
+                write_json_line(
+                    &mut out,
+                    &json!({"event": "cut", "after": outcome.summary.events}),
+                )?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+/// The JSON encoding of one event: `{"event": "conflict", "step": 4, "row": 1, "col": 0,
+/// "with": {"row": 0, "col": 0}, "kind": "column", "positions": [0, -1, -1, -1],
+/// "positions_by": "row"}`.
+///
+/// Every event has `event` (its name), `step` (from 1), `row` and `col` (the square concerned,
+/// `null` when it names none: `backtrack` names only the row it leaves, or the column for the
+/// column-wise `backtrack` solver), `positions` (the board after the event, `-1` for empty)
+/// and `positions_by` (`"row"`: `positions[row]` is a column; `"column"`: `positions[col]` is a
+/// row). A `conflict` adds `with` (the attacking queen) and `kind` (`column`, `row` or
+/// `diagonal`); `enqueue` and `dequeue` add `queue` (the queue's length afterwards); the
+/// `backtrack` solver's events add `untried` (its first-untried array).
+pub fn event_json(event: &Event) -> Value {
+    let mut fields = Map::new();
+    fields.insert("event".into(), json!(event.kind.name()));
+    fields.insert("step".into(), json!(event.step));
+    fields.insert("row".into(), json!(event.row));
+    fields.insert("col".into(), json!(event.col));
+    match event.kind {
+        EventKind::Conflict { with, line } => {
+            fields.insert("with".into(), json!({"row": with.row, "col": with.col}));
+            fields.insert("kind".into(), json!(line.name()));
+        }
+        EventKind::Enqueue { queue } | EventKind::Dequeue { queue } => {
+            fields.insert("queue".into(), json!(queue));
+        }
+        _ => {}
+    }
+    fields.insert("positions".into(), json!(event.positions));
+    fields.insert("positions_by".into(), json!(event.positions_by.name()));
+    if let Some(untried) = &event.untried {
+        fields.insert("untried".into(), json!(untried));
+    }
+    Value::Object(fields)
+}
+
+/// The JSON encoding of a trace's counts: `{"event": "summary", "algo": "backtrack", "n": 8,
+/// "all": false, "tries": 876, "conflicts": 763, "placements": 113, ...}`.
+pub fn summary_json(algorithm: Algorithm, n: usize, all: bool, s: &Summary) -> Value {
+    json!({
+        "event": "summary",
+        "algo": algorithm.name(),
+        "n": n,
+        "all": all,
+        "tries": s.tries,
+        "conflicts": s.conflicts,
+        "placements": s.placements,
+        "removals": s.removals,
+        "backtracks": s.backtracks,
+        "solutions": s.solutions,
+        "enqueues": s.enqueues,
+        "dequeues": s.dequeues,
+        "events": s.events,
+    })
+}
+
+fn write_json_line(out: &mut impl Write, value: &Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")
+}
+
+/// Two comment lines saying how to read the snapshots.
+fn write_header(out: &mut impl Write, algorithm: Algorithm, n: usize, all: bool) -> io::Result<()> {
+    let until = if all {
+        "the whole search"
+    } else {
+        "up to the first solution"
+    };
+    writeln!(
+        out,
+        "# {} on the {n}x{n} board, {until}; squares are (row, column), 0-based from the top left",
+        algorithm.name()
+    )?;
+    match trace::Axis::of(algorithm) {
+        Axis::Column => writeln!(
+            out,
+            "# positions[c] = row of the queen in column c (-1: none); \
+             untried[c] = first row of column c not tried yet"
+        ),
+        Axis::Row => writeln!(
+            out,
+            "# positions[r] = column of the queen in row r (-1: none)"
+        ),
+    }
+}
+
+/// One readable line: step, what happened and where, then the snapshot.
+fn write_text(out: &mut impl Write, event: &Event) -> io::Result<()> {
+    let n = event.positions.len();
+    let what = describe(event);
+    // Wide enough for the longest description on this board: a conflict between two squares.
+    let digits = (n.saturating_sub(1)).to_string().len();
+    let width = 28 + 2 * (2 * digits + 4);
+    write!(out, "{:>5}  {what:<width$}  positions ", event.step)?;
+    // Entries padded to one width, so that the arrays of successive lines line up.
+    let cell = digits.max(2);
+    write_array(out, event.positions.iter(), cell)?;
+    if let Some(untried) = &event.untried {
+        out.write_all(b"  untried ")?;
+        write_array(out, untried.iter(), cell)?;
+    }
+    out.write_all(b"\n")
+}
+
+/// `[ 0, -1,  2]`: the entries right-aligned in `cell` characters.
+fn write_array<D: std::fmt::Display>(
+    out: &mut impl Write,
+    items: impl Iterator<Item = D>,
+    cell: usize,
+) -> io::Result<()> {
+    out.write_all(b"[")?;
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.write_all(b", ")?;
+        }
+        write!(out, "{item:>cell$}")?;
+    }
+    out.write_all(b"]")
+}
+
+/// What happened and where: `conflict  (1, 1) same diagonal as (0, 0)`.
+fn describe(event: &Event) -> String {
+    let square = match (event.row, event.col) {
+        (Some(r), Some(c)) => format!("({r}, {c})"),
+        _ => String::new(),
+    };
+    let name = event.kind.name();
+    match event.kind {
+        EventKind::Try | EventKind::Place | EventKind::Remove => format!("{name:<10}{square}"),
+        EventKind::Conflict { with, line } => format!(
+            "{name:<10}{square} same {} as ({}, {})",
+            line.name(),
+            with.row,
+            with.col
+        ),
+        EventKind::Backtrack => match (event.row, event.col) {
+            (Some(r), None) => format!("{name:<10}from row {r}"),
+            (None, Some(c)) => format!("{name:<10}from column {c}"),
+            _ => name.to_string(),
+        },
+        EventKind::Solution => name.to_string(),
+        EventKind::Enqueue { queue } if square.is_empty() => {
+            format!("{name:<10}empty board, queue {queue}")
+        }
+        EventKind::Enqueue { queue } => format!("{name:<10}{square}, queue {queue}"),
+        EventKind::Dequeue { queue } => format!("{name:<10}queue {queue}"),
+    }
+}
+
+/// The counts as words: `tries 26, conflicts 18, placements 8, ...`.
+fn summary_text(s: &Summary, algorithm: Algorithm) -> String {
+    let mut parts = vec![
+        format!("tries {}", s.tries),
+        format!("conflicts {}", s.conflicts),
+        format!("placements {}", s.placements),
+        format!("removals {}", s.removals),
+        format!("backtracks {}", s.backtracks),
+        format!("solutions {}", s.solutions),
+    ];
+    if algorithm == Algorithm::Bfs {
+        parts.push(format!("enqueues {}", s.enqueues));
+        parts.push(format!("dequeues {}", s.dequeues));
+    }
+    parts.push(format!("events {}", s.events));
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use queens_core::trace::ConflictLine;
+    use queens_core::{SearchOptions, Square};
+
+    fn first_events(algorithm: Algorithm, n: usize) -> Vec<Event> {
+        trace::record(n, algorithm, &SearchOptions::default(), false, None)
+            .unwrap()
+            .events
+    }
+
+    #[test]
+    fn a_conflict_encodes_its_attacker_and_line() {
+        let event = Event {
+            step: 4,
+            kind: EventKind::Conflict {
+                with: Square { row: 0, col: 0 },
+                line: ConflictLine::Column,
+            },
+            row: Some(1),
+            col: Some(0),
+            positions: vec![0, -1, -1, -1],
+            positions_by: Axis::Row,
+            untried: None,
+        };
+        assert_eq!(
+            event_json(&event),
+            json!({"event": "conflict", "step": 4, "row": 1, "col": 0,
+                   "with": {"row": 0, "col": 0}, "kind": "column",
+                   "positions": [0, -1, -1, -1], "positions_by": "row"})
+        );
+        assert_eq!(describe(&event), "conflict  (1, 0) same column as (0, 0)");
+    }
+
+    #[test]
+    fn backtrack_solver_events_carry_the_untried_array() {
+        let events = first_events(Algorithm::Backtrack, 4);
+        let v = event_json(&events[0]);
+        assert_eq!(v["event"], "try");
+        assert_eq!(v["untried"], json!([0, 0, 0, 0]));
+        assert_eq!(v["positions_by"], "column");
+        let mut line = Vec::new();
+        write_text(&mut line, &events[0]).unwrap();
+        let line = String::from_utf8(line).unwrap();
+        assert!(line.ends_with("positions [-1, -1, -1, -1]  untried [ 0,  0,  0,  0]\n"));
+        assert!(
+            line.trim_start().starts_with("1  try       (0, 0)"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn queue_events_encode_the_queue_length_and_backtracks_have_no_column() {
+        let events = first_events(Algorithm::Bfs, 4);
+        assert_eq!(event_json(&events[0])["queue"], 1);
+        assert_eq!(event_json(&events[0])["row"], Value::Null);
+        let events = first_events(Algorithm::Wirth, 4);
+        let backtrack = events
+            .iter()
+            .find(|e| e.kind == EventKind::Backtrack)
+            .unwrap();
+        let v = event_json(backtrack);
+        assert_eq!(v["col"], Value::Null);
+        assert!(v["row"].is_u64());
+        assert!(v.get("untried").is_none());
+    }
+}
