@@ -32,6 +32,8 @@ pub enum Command {
     Browse(BrowseArgs),
     /// Show every step of a search: squares tried, conflicts, placements, backtracks.
     Trace(TraceArgs),
+    /// Sum the results of `queens count --shard I/M --json`, refusing incomplete sets.
+    Merge(MergeArgs),
 }
 
 /// The board size N: a whole number of at least 1.
@@ -108,6 +110,9 @@ pub struct ListArgs {
     /// Stop after K solutions.
     #[arg(long, value_name = "K")]
     pub limit: Option<u64>,
+    /// List one solution per symmetry class: the smallest of its 8 rotations and reflections.
+    #[arg(long)]
+    pub unique: bool,
     /// How to print each solution.
     #[arg(long, value_enum, default_value_t = Format::Positions)]
     pub format: Format,
@@ -125,10 +130,46 @@ pub struct CountArgs {
     #[command(flatten)]
     pub size: Size,
     /// Count by listing every solution with this solver instead of the counting engine.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint"])]
     pub algo: Option<AlgoArg>,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Print the number of solutions distinct under rotations and reflections instead.
+    #[arg(long)]
+    pub unique: bool,
+    /// Print one JSON object: n, total, unique, seconds (and the shard, when counting one).
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads; 0 means one per core.
+    #[arg(long, short = 'j', value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+    /// Count only part I of M (0 <= I < M); `queens merge` sums the parts.
+    #[arg(long, value_name = "I/M")]
+    pub shard: Option<queens_core::count::Shard>,
+    /// Record finished work in FILE and resume from it when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoint saves.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0, requires = "checkpoint",
+          value_parser = parse_seconds)]
+    pub checkpoint_every: f64,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `queens merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard results (the JSON printed by `queens count --shard I/M --json`), one per file.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the number of symmetry classes instead of the total.
+    #[arg(long)]
+    pub unique: bool,
+    /// Print one JSON object: n, total, unique, shards, seconds.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `queens verify`.
@@ -194,6 +235,14 @@ pub fn parse_n(s: &str) -> Result<usize, String> {
         Ok(0) => Err("N must be at least 1".to_string()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("N must be a whole number of at least 1, not '{s}'")),
+    }
+}
+
+/// Parses a positive number of seconds.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
     }
 }
 

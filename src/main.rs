@@ -41,6 +41,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Verify(args) => cmd::verify::run(&args),
         Command::Browse(args) => cmd::browse::run(&args),
         Command::Trace(args) => cmd::trace::run(&args),
+        Command::Merge(args) => cmd::merge::run(&args),
     }
 }
 

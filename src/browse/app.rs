@@ -5,12 +5,13 @@
 
 use std::time::Duration;
 
+use queens_core::count::CountError;
 use queens_core::Algorithm;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::playback::Playback;
 use super::recording;
-use super::solutions::{Selection, Solutions};
+use super::solutions::{representative, totals, Selection, Solutions};
 
 /// How many solutions PageUp and PageDown move.
 pub const PAGE: u64 = 10;
@@ -18,6 +19,8 @@ pub const PAGE: u64 = 10;
 /// Everything the browser shows.
 #[derive(Debug)]
 pub struct App {
+    /// The number of solutions, and of symmetry classes.
+    totals: (u64, u64),
     solutions: Solutions,
     /// The other selection, kept once built so that toggling back costs nothing.
     other: Option<Solutions>,
@@ -31,9 +34,12 @@ pub struct App {
 
 impl App {
     /// A browser on the `n` x `n` board, at its first solution; `t` plays `algorithm`.
-    pub fn new(n: usize, selection: Selection, algorithm: Algorithm) -> Self {
-        App {
-            solutions: Solutions::new(n, selection),
+    /// Counts the solutions first.
+    pub fn new(n: usize, selection: Selection, algorithm: Algorithm) -> Result<Self, CountError> {
+        let totals = totals(n)?;
+        Ok(App {
+            totals,
+            solutions: Self::select(n, selection, totals),
             other: None,
             index: 0,
             algorithm,
@@ -41,6 +47,13 @@ impl App {
             playback: None,
             message: None,
             quit: false,
+        })
+    }
+
+    fn select(n: usize, selection: Selection, (total, unique): (u64, u64)) -> Solutions {
+        match selection {
+            Selection::All => Solutions::new(n, selection, total),
+            Selection::Unique => Solutions::new(n, selection, unique),
         }
     }
 
@@ -249,7 +262,7 @@ impl App {
     /// view: from every solution to the representative of its class, and back to that
     /// representative among every solution.
     pub fn toggle_unique(&mut self) {
-        let board = self.current().map(super::symmetry::representative);
+        let board = self.current().map(representative);
         let selection = match self.selection() {
             Selection::All => Selection::Unique,
             Selection::Unique => Selection::All,
@@ -257,7 +270,7 @@ impl App {
         let other = self
             .other
             .take()
-            .unwrap_or_else(|| Solutions::new(self.n(), selection));
+            .unwrap_or_else(|| Self::select(self.n(), selection, self.totals));
         self.other = Some(std::mem::replace(&mut self.solutions, other));
         self.index = board.and_then(|b| self.solutions.index_of(&b)).unwrap_or(0);
     }
@@ -274,7 +287,7 @@ mod tests {
     use crate::browse::playback::Frame;
 
     fn browser(n: usize) -> App {
-        App::new(n, Selection::All, Algorithm::Backtrack)
+        App::new(n, Selection::All, Algorithm::Backtrack).unwrap()
     }
 
     fn press(app: &mut App, code: KeyCode) {
@@ -330,7 +343,7 @@ mod tests {
         assert_eq!(app.selection(), Selection::Unique);
         assert_eq!(app.total(), 12);
         let shown = app.current().unwrap().to_vec();
-        assert_eq!(shown, super::super::symmetry::representative(&last));
+        assert_eq!(shown, representative(&last));
         press(&mut app, KeyCode::Char('u'));
         assert_eq!(app.selection(), Selection::All);
         assert_eq!(app.total(), 92);

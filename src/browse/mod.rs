@@ -9,7 +9,6 @@ pub mod app;
 pub mod playback;
 pub mod recording;
 pub mod solutions;
-pub mod symmetry;
 pub mod terminal;
 pub mod view;
 

@@ -9,8 +9,8 @@
 use std::ops::ControlFlow;
 
 use queens_core::bitboard;
-
-use super::symmetry;
+use queens_core::count::symmetry::{is_canonical, Symmetry};
+use queens_core::count::{self, CountError};
 
 /// How many placements are held at a time.
 pub const WINDOW: u64 = 256;
@@ -28,9 +28,32 @@ impl Selection {
     fn admits(self, queens: &[usize]) -> bool {
         match self {
             Selection::All => true,
-            Selection::Unique => symmetry::is_representative(queens),
+            Selection::Unique => is_canonical(queens),
         }
     }
+}
+
+/// The lexicographically smallest of the eight images of `queens`: the representative of its
+/// symmetry class.
+pub fn representative(queens: &[usize]) -> Vec<usize> {
+    let mut best = queens.to_vec();
+    let mut image = vec![0; queens.len()];
+    for g in Symmetry::ALL {
+        g.apply(queens, &mut image);
+        if image < best {
+            best.copy_from_slice(&image);
+        }
+    }
+    best
+}
+
+/// How many solutions the `n` x `n` board has, and how many symmetry classes, from the
+/// counting engine (on every core).
+pub fn totals(n: usize) -> Result<(u64, u64), CountError> {
+    let counts = count::count(n)?;
+    // Every board the browser takes has far fewer than 2^64 solutions.
+    let fit = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+    Ok((fit(counts.total), fit(counts.unique)))
 }
 
 /// The solutions of the `n` x `n` board in one selection, with a window of them in memory.
@@ -44,19 +67,9 @@ pub struct Solutions {
 }
 
 impl Solutions {
-    /// The solutions of the `n` x `n` board (1 <= n <= 64); counts them first.
-    pub fn new(n: usize, selection: Selection) -> Self {
-        let total = match selection {
-            Selection::All => bitboard::count(n),
-            Selection::Unique => {
-                let mut total = 0;
-                let _ = bitboard::for_each_solution(n, &mut |q| {
-                    total += u64::from(selection.admits(q));
-                    ControlFlow::Continue(())
-                });
-                total
-            }
-        };
+    /// The solutions of the `n` x `n` board (1 <= n <= 64) in `selection`, of which there are
+    /// `total` (see [`totals`]).
+    pub fn new(n: usize, selection: Selection, total: u64) -> Self {
         Solutions {
             n,
             selection,
@@ -195,23 +208,41 @@ mod tests {
         all
     }
 
-    #[test]
-    fn totals_match_the_known_counts() {
-        for (n, total, unique) in known_counts().into_iter().filter(|&(n, ..)| n <= 10) {
-            assert_eq!(Solutions::new(n, Selection::All).total(), total, "n = {n}");
-            assert_eq!(
-                Solutions::new(n, Selection::Unique).total(),
-                unique,
-                "n = {n}"
-            );
+    fn solutions(n: usize, selection: Selection) -> Solutions {
+        let (total, unique) = totals(n).unwrap();
+        match selection {
+            Selection::All => Solutions::new(n, selection, total),
+            Selection::Unique => Solutions::new(n, selection, unique),
         }
+    }
+
+    #[test]
+    fn the_selections_and_their_totals_match_the_known_counts() {
+        for (n, total, unique) in known_counts().into_iter().filter(|&(n, ..)| n <= 10) {
+            assert_eq!(listed(n, Selection::All).len() as u64, total, "n = {n}");
+            assert_eq!(listed(n, Selection::Unique).len() as u64, unique, "n = {n}");
+            assert_eq!(totals(n).unwrap(), (total, unique), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_representative_is_the_smallest_image_and_is_canonical() {
+        let all = listed(8, Selection::All);
+        let classes: std::collections::BTreeSet<Vec<usize>> =
+            all.iter().map(|q| representative(q)).collect();
+        assert_eq!(classes.len(), 12);
+        assert!(classes.iter().all(|q| is_canonical(q) && all.contains(q)));
+        assert_eq!(
+            representative(&[7, 3, 0, 2, 5, 1, 6, 4]),
+            [0, 4, 7, 5, 2, 6, 1, 3]
+        );
     }
 
     #[test]
     fn every_index_gives_the_listed_solution_in_any_order_of_visits() {
         for selection in [Selection::All, Selection::Unique] {
             let all = listed(10, selection);
-            let mut solutions = Solutions::new(10, selection);
+            let mut solutions = solutions(10, selection);
             let count = all.len();
             // Forwards, backwards, and big jumps across windows.
             let order = (0..count)
@@ -229,7 +260,7 @@ mod tests {
     fn the_mirrored_second_half_matches_the_listing_for_every_small_board() {
         for n in 1..=9 {
             let all = listed(n, Selection::All);
-            let mut solutions = Solutions::new(n, Selection::All);
+            let mut solutions = solutions(n, Selection::All);
             for i in (0..all.len()).rev() {
                 assert_eq!(
                     solutions.get(i as u64),
@@ -242,12 +273,12 @@ mod tests {
 
     #[test]
     fn index_of_finds_a_solution_and_refuses_others() {
-        let all = Solutions::new(8, Selection::All);
+        let all = solutions(8, Selection::All);
         assert_eq!(all.index_of(&[0, 4, 7, 5, 2, 6, 1, 3]), Some(0));
         assert_eq!(all.index_of(&[0, 5, 7, 2, 6, 3, 1, 4]), Some(1));
         assert_eq!(all.index_of(&[7, 3, 0, 2, 5, 1, 6, 4]), Some(91));
         assert_eq!(all.index_of(&[0, 1, 2, 3, 4, 5, 6, 7]), None);
-        let unique = Solutions::new(8, Selection::Unique);
+        let unique = solutions(8, Selection::Unique);
         assert_eq!(unique.index_of(&[0, 4, 7, 5, 2, 6, 1, 3]), Some(0));
         assert_eq!(unique.index_of(&[7, 3, 0, 2, 5, 1, 6, 4]), None);
     }

@@ -305,7 +305,7 @@ mod tests {
     use ratatui::Terminal;
 
     fn browser(n: usize) -> App {
-        App::new(n, Selection::All, queens_core::Algorithm::Backtrack)
+        App::new(n, Selection::All, queens_core::Algorithm::Backtrack).unwrap()
     }
 
     fn draw(app: &mut App, width: u16, height: u16) -> Buffer {

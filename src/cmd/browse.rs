@@ -30,7 +30,7 @@ pub fn run(args: &BrowseArgs) -> anyhow::Result<Status> {
     } else {
         Selection::All
     };
-    let mut app = App::new(n, selection, args.algo.algorithm());
+    let mut app = App::new(n, selection, args.algo.algorithm())?;
     terminal::run(&mut app)?;
     Ok(Status::Success)
 }

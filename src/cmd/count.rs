@@ -1,26 +1,227 @@
-//! `queens count [N]`: the number of solutions, as one integer line.
+//! `queens count [N]`: the number of solutions, as one integer line (or a JSON object).
+//!
+//! The counting engine of `queens_core::count` does the work; this module adds what a person
+//! at a terminal or a cluster scheduler needs around it: the shard to count, a checkpoint file
+//! saved at the start, every few seconds and at the end, a progress bar on a terminal, and
+//! SIGINT (Ctrl-C) saving the checkpoint and ending with status 130.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
 
-use queens_core::{bitboard, Algorithm};
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use queens_core::count::{self, Checkpoint, Control, Counts, Shard, Tally};
+use serde::Serialize;
 
 use crate::cli::CountArgs;
 use crate::status::Status;
 
+/// The JSON line of `queens count --json`; with `--shard`, `total` and `unique` are the
+/// shard's share and `queens merge` adds them up.
+#[derive(Debug, Serialize)]
+struct Report {
+    n: usize,
+    total: u128,
+    unique: u128,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shards: Option<u64>,
+    split: &'static str,
+    subproblems: usize,
+}
+
 /// Runs `queens count`.
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
-    let total = match args.algo {
-        Some(algo) => algo
+    if let Some(algo) = args.algo {
+        let total = algo
             .algorithm()
-            .count_by_enumeration(n, &args.search.options())?,
-        None => {
-            Algorithm::Bitboard.check_size(n)?;
-            bitboard::count(n)
-        }
-    };
+            .count_by_enumeration(n, &args.search.options())?;
+        let mut out = super::stdout();
+        writeln!(out, "{total}")?;
+        out.flush()?;
+        return Ok(Status::Success);
+    }
+    count::check_size(n)?;
+    let started = Instant::now();
+    let plan = count::subproblems(n);
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let todo = shard.select(plan.len());
+
+    let mut session = Session::open(args, n, plan.len(), shard)?;
+    let control = Arc::new(Control::new(session.take_tally()));
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let control = Arc::clone(&control);
+        let interrupted = Arc::clone(&interrupted);
+        ctrlc::set_handler(move || {
+            interrupted.store(true, Ordering::SeqCst);
+            control.cancel.store(true, Ordering::SeqCst);
+        })
+        .context("cannot install the Ctrl-C handler")?;
+    }
+
+    let bar = progress_bar(args, todo.len() as u64);
+    let finished_run = AtomicBool::new(false);
+    let outcome = thread::scope(|scope| {
+        let watcher = scope.spawn(|| session.watch(&control, &bar, &finished_run));
+        let result = if args.threads == 1 {
+            count::run_sequential(n, &plan, &todo, &control);
+            Ok(())
+        } else {
+            count::run_parallel(n, &plan, &todo, args.threads, &control)
+        };
+        finished_run.store(true, Ordering::SeqCst);
+        let watched = watcher.join().expect("the progress thread does not panic");
+        result.map_err(anyhow::Error::from).and(watched)
+    });
+    bar.finish_and_clear();
+    outcome?;
+    let tally = control.tally().clone();
+    session.save(&tally)?;
+
+    if interrupted.load(Ordering::SeqCst) || tally.finished < todo.len() as u64 {
+        let saved = match &session.path {
+            Some(path) => format!(
+                "; {} of {} subproblems are saved in {}: run the same command again to resume",
+                tally.finished,
+                todo.len(),
+                path.display()
+            ),
+            None => "; nothing was saved (use --checkpoint FILE to be able to resume)".to_string(),
+        };
+        eprintln!("queens: interrupted{saved}");
+        return Ok(Status::Interrupted);
+    }
+
+    let counts: Counts = tally.counts;
     let mut out = super::stdout();
-    writeln!(out, "{total}")?;
+    if args.json {
+        let sharded = args.shard.is_some();
+        let report = Report {
+            n,
+            total: counts.total,
+            unique: counts.unique,
+            seconds: started.elapsed().as_secs_f64(),
+            shard: sharded.then_some(shard.index),
+            shards: sharded.then_some(shard.count),
+            split: count::SPLIT,
+            subproblems: plan.len(),
+        };
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else if args.unique {
+        writeln!(out, "{}", counts.unique)?;
+    } else {
+        writeln!(out, "{}", counts.total)?;
+    }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// The checkpoint side of a run: the file, what it held, and when it was last written.
+struct Session {
+    path: Option<std::path::PathBuf>,
+    every: Duration,
+    n: usize,
+    subproblems: usize,
+    shard: Shard,
+    tally: Option<Tally>,
+    seconds_before: f64,
+    started: Instant,
+}
+
+impl Session {
+    /// Loads the checkpoint if there is one (refusing one of another run) and saves the
+    /// starting state, so that a bad path fails now rather than after hours.
+    fn open(args: &CountArgs, n: usize, subproblems: usize, shard: Shard) -> anyhow::Result<Self> {
+        let mut session = Session {
+            path: args.checkpoint.clone(),
+            every: Duration::from_secs_f64(args.checkpoint_every),
+            n,
+            subproblems,
+            shard,
+            tally: None,
+            seconds_before: 0.0,
+            started: Instant::now(),
+        };
+        let mut tally = Tally::new(subproblems);
+        if let Some(path) = &args.checkpoint {
+            if let Some(saved) = Checkpoint::load(path)? {
+                saved.check_matches(path, n, subproblems, shard)?;
+                if !args.quiet {
+                    eprintln!(
+                        "queens: resuming from {}: {} subproblems already counted",
+                        path.display(),
+                        saved.tally.finished
+                    );
+                }
+                tally = saved.tally;
+                session.seconds_before = saved.seconds;
+            }
+        }
+        session.save(&tally)?;
+        session.tally = Some(tally);
+        Ok(session)
+    }
+
+    fn take_tally(&mut self) -> Tally {
+        self.tally
+            .take()
+            .unwrap_or_else(|| Tally::new(self.subproblems))
+    }
+
+    /// Writes the checkpoint, if the run has one.
+    fn save(&self, tally: &Tally) -> anyhow::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let checkpoint = Checkpoint {
+            n: self.n,
+            split: count::SPLIT.to_string(),
+            subproblems: self.subproblems,
+            shard: self.shard,
+            tally: tally.clone(),
+            seconds: self.seconds_before + self.started.elapsed().as_secs_f64(),
+        };
+        checkpoint.save(Path::new(path))?;
+        Ok(())
+    }
+
+    /// Until the run ends: moves the progress bar and saves the checkpoint every interval.
+    fn watch(&self, control: &Control, bar: &ProgressBar, done: &AtomicBool) -> anyhow::Result<()> {
+        let already = control.tally().finished;
+        let mut last_save = Instant::now();
+        while !done.load(Ordering::SeqCst) {
+            thread::sleep(Duration::from_millis(50));
+            let finished = control.tally().finished;
+            bar.set_position(finished.saturating_sub(already));
+            if self.path.is_some() && last_save.elapsed() >= self.every {
+                let tally = control.tally().clone();
+                self.save(&tally)?;
+                last_save = Instant::now();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A bar on standard error when it is a terminal and `--quiet` is absent; hidden otherwise.
+fn progress_bar(args: &CountArgs, len: u64) -> ProgressBar {
+    if args.quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, {per_sec}, ETA {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }

@@ -3,6 +3,8 @@
 use std::io;
 use std::ops::ControlFlow;
 
+use queens_core::count::symmetry::is_canonical;
+
 use crate::cli::ListArgs;
 use crate::output::ListOutput;
 use crate::status::Status;
@@ -19,6 +21,9 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
             args.algo
                 .algorithm()
                 .for_each_solution(n, &args.search.options(), &mut |queens| {
+                    if args.unique && !is_canonical(queens) {
+                        return ControlFlow::Continue(());
+                    }
                     if let Err(e) = out.write(queens) {
                         failure = Some(e);
                         return ControlFlow::Break(());

@@ -3,6 +3,7 @@
 pub mod browse;
 pub mod count;
 pub mod list;
+pub mod merge;
 pub mod solve;
 pub mod trace;
 pub mod verify;

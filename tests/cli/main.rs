@@ -4,5 +4,6 @@ mod common;
 
 mod basics;
 mod browse;
+mod counting;
 mod svg;
 mod trace;

@@ -14,6 +14,7 @@ pub mod backtrack;
 pub mod bfs;
 pub mod bitboard;
 pub mod check;
+pub mod count;
 pub mod error;
 pub mod iterative;
 pub mod parse;

@@ -1,0 +1,64 @@
+//! The counting paths side by side on N = 10..14: the plain bitmask search
+//! (`bitboard::count`, no symmetry), a classic mirror-only counter (defined here, as the
+//! reference the targets name), and the engine on one thread and on every core.
+//!
+//! Run with `cargo bench -p queens-core --bench counting`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use queens_core::{bitboard, count};
+
+/// The classic single-threaded bitmask counter with mirror symmetry only: queens of the first
+/// row in the left half are counted twice, the middle column of an odd board once.
+fn mirror_count(n: usize) -> u64 {
+    let full = (1u64 << n) - 1;
+    let mut total = 0;
+    for c in 0..n / 2 {
+        let bit = 1u64 << c;
+        total += 2 * descend(full, bit, bit << 1, bit >> 1);
+    }
+    if n % 2 == 1 {
+        let bit = 1u64 << (n / 2);
+        total += descend(full, bit, bit << 1, bit >> 1);
+    }
+    total
+}
+
+fn descend(full: u64, cols: u64, left: u64, right: u64) -> u64 {
+    if cols == full {
+        return 1;
+    }
+    let mut free = full & !(cols | left | right);
+    let mut total = 0;
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        total += descend(full, cols | bit, (left | bit) << 1, (right | bit) >> 1);
+    }
+    total
+}
+
+fn counting(c: &mut Criterion) {
+    let mut group = c.benchmark_group("count");
+    group.sample_size(10);
+    for n in 10..=14usize {
+        assert_eq!(mirror_count(n), bitboard::count(n));
+        group.bench_with_input(BenchmarkId::new("bitboard_baseline", n), &n, |b, &n| {
+            b.iter(|| bitboard::count(black_box(n)))
+        });
+        group.bench_with_input(BenchmarkId::new("mirror_classic", n), &n, |b, &n| {
+            b.iter(|| mirror_count(black_box(n)))
+        });
+        group.bench_with_input(BenchmarkId::new("engine_sequential", n), &n, |b, &n| {
+            b.iter(|| count::count_sequential(black_box(n)).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("engine_parallel", n), &n, |b, &n| {
+            b.iter(|| count::count_parallel(black_box(n), 0).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, counting);
+criterion_main!(benches);

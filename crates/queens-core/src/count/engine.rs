@@ -1,0 +1,143 @@
+//! Running the subproblems: one thread or many, with a shared tally, progress and cancellation.
+//!
+//! The idea: the subproblems (canonical frames, see `frame`) are independent, so they are
+//! handed out one at a time — to a plain loop in [`run_sequential`], to a rayon pool that
+//! steals work at the granularity of one subproblem in [`run_parallel`]. Each finished
+//! subproblem is added to a [`Tally`] under a mutex (a few thousand times per run, never in the
+//! inner loop), which the caller may read at any moment to show progress or to write a
+//! checkpoint; raising [`Control::cancel`] makes every search stop soon, leaving the tally exact
+//! for the subproblems it lists as done. Source: the usual fork-join decomposition of
+//! parallel backtracking; rayon's work stealing (Blumofe and Leiserson, 1999). Cost: the
+//! searches themselves; memory is the plan (tens of bytes per subproblem) and one fixed stack
+//! per thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use rayon::prelude::*;
+
+use super::frame::Subproblem;
+use super::{kernel, CountError, Counts};
+
+/// What a run has finished so far: which subproblems, and the sum of their contributions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// One bit per subproblem of the whole plan, set when it is counted.
+    pub done: Vec<u64>,
+    /// How many bits of `done` are set.
+    pub finished: u64,
+    /// The sum of the finished subproblems' contributions.
+    pub counts: Counts,
+}
+
+impl Tally {
+    /// An empty tally for a plan of `subproblems` subproblems.
+    pub fn new(subproblems: usize) -> Tally {
+        Tally {
+            done: vec![0; subproblems.div_ceil(64)],
+            finished: 0,
+            counts: Counts::default(),
+        }
+    }
+
+    /// Whether subproblem `i` is counted.
+    pub fn is_done(&self, i: usize) -> bool {
+        self.done[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Adds the contribution of subproblem `i` (once).
+    pub fn record(&mut self, i: usize, part: Counts) {
+        if !self.is_done(i) {
+            self.done[i / 64] |= 1 << (i % 64);
+            self.finished += 1;
+            self.counts.total += part.total;
+            self.counts.unique += part.unique;
+        }
+    }
+}
+
+/// Shared between the searching threads and whoever watches them.
+#[derive(Debug)]
+pub struct Control {
+    /// Raise to stop the run soon; the tally stays exact.
+    pub cancel: AtomicBool,
+    tally: Mutex<Tally>,
+}
+
+impl Control {
+    /// A control over a tally (empty, or loaded from a checkpoint).
+    pub fn new(tally: Tally) -> Control {
+        Control {
+            cancel: AtomicBool::new(false),
+            tally: Mutex::new(tally),
+        }
+    }
+
+    /// The tally, locked; a copy is cheap enough to write a checkpoint from.
+    pub fn tally(&self) -> MutexGuard<'_, Tally> {
+        self.tally.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the run was cancelled.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    fn work(&self, n: usize, plan: &[Subproblem], i: usize) {
+        if self.cancelled() || self.tally().is_done(i) {
+            return;
+        }
+        if let Some(part) = solve(n, &plan[i], &self.cancel) {
+            self.tally().record(i, part);
+        }
+    }
+}
+
+/// The contribution of one subproblem to the total and to the number of classes, or `None`
+/// when cancelled.
+pub fn solve(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<Counts> {
+    let orbit = u128::from(sub.orbit_size());
+    if sub.fixed_by.is_empty() {
+        let found = u128::from(kernel::count_completions(n, sub, cancel)?);
+        Some(Counts {
+            total: found * orbit,
+            unique: found,
+        })
+    } else {
+        let (found, stab_sum) = kernel::count_with_stabilizers(n, sub, cancel)?;
+        let frame_stab = 1 + sub.fixed_by.len() as u64;
+        debug_assert_eq!(stab_sum % frame_stab, 0);
+        Some(Counts {
+            total: u128::from(found) * orbit,
+            unique: u128::from(stab_sum / frame_stab),
+        })
+    }
+}
+
+/// Counts the subproblems `todo` of `plan` on the calling thread, recording each in `control`.
+pub fn run_sequential(n: usize, plan: &[Subproblem], todo: &[usize], control: &Control) {
+    for &i in todo {
+        control.work(n, plan, i);
+    }
+}
+
+/// Counts the subproblems `todo` of `plan` on a pool of `threads` threads (0: one per core),
+/// recording each in `control`.
+pub fn run_parallel(
+    n: usize,
+    plan: &[Subproblem],
+    todo: &[usize],
+    threads: usize,
+    control: &Control,
+) -> Result<(), CountError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CountError::Threads(e.to_string()))?;
+    pool.install(|| {
+        todo.par_iter()
+            .with_max_len(1)
+            .for_each(|&i| control.work(n, plan, i));
+    });
+    Ok(())
+}

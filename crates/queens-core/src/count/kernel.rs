@@ -1,0 +1,186 @@
+//! The inner search: fill the rows the frame left free, on 32-bit masks, without recursion.
+//!
+//! The idea: with the frame's queens fixed, the remaining queens go in the free rows, top to
+//! bottom. The columns taken so far and the two diagonal directions are bits of three words; the
+//! queens of the frame attack fixed squares of each free row, precomputed once per subproblem
+//! (`extra`), so a row's free squares are one `!(cols | left | right | extra[row])`. Rows taken
+//! by the frame are skipped by shifting the diagonal words by the gap. The search keeps an
+//! explicit stack of four words per level, so a node costs a few register operations and no
+//! call; the last row is counted with a population count instead of being visited. Source: the
+//! bitmask formulation of Martin Richards (BCPL, 1997) with the frame treatment of the Q27
+//! project. Cost: exponential in N, about one eighth of the plain search's nodes overall.
+//!
+//! Frames fixed by some symmetry need more than a count: each solution found is checked
+//! against those symmetries, so that the number of symmetry classes can be summed exactly.
+//! That slower path (with a recorded placement) runs on a tiny fraction of the subproblems.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::frame::{Square, Subproblem};
+
+/// The widest board the kernel handles: one bit of a `u32` per column.
+pub const MAX_N: usize = 32;
+
+/// The precomputed state of one subproblem.
+struct Setup {
+    /// Free rows, top to bottom.
+    rows: Vec<usize>,
+    /// The frame's attacks on each free row (diagonals only).
+    extra: [u32; MAX_N],
+    /// The row distance from free row `i` to free row `i + 1`.
+    gap: [u32; MAX_N],
+    /// The columns of the frame.
+    cols: u32,
+    /// All columns of the board.
+    full: u32,
+}
+
+impl Setup {
+    fn new(n: usize, frame: &[Square]) -> Setup {
+        let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let mut taken_rows = 0u64;
+        let mut cols = 0u32;
+        for &(r, c) in frame {
+            taken_rows |= 1 << r;
+            cols |= 1 << c;
+        }
+        let rows: Vec<usize> = (0..n).filter(|r| taken_rows >> r & 1 == 0).collect();
+        let mut extra = [0u32; MAX_N];
+        let mut gap = [0u32; MAX_N];
+        for (i, &row) in rows.iter().enumerate() {
+            for &(r, c) in frame {
+                let dist = row.abs_diff(r as usize);
+                let c = c as usize;
+                if c + dist < n {
+                    extra[i] |= 1 << (c + dist);
+                }
+                if c >= dist {
+                    extra[i] |= 1 << (c - dist);
+                }
+            }
+            if i + 1 < rows.len() {
+                gap[i] = (rows[i + 1] - row) as u32;
+            }
+        }
+        Setup {
+            rows,
+            extra,
+            gap,
+            cols,
+            full,
+        }
+    }
+}
+
+/// Counts the completions of a frame. Returns `None` when `cancel` was raised before the end.
+pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
+    let s = Setup::new(n, &sub.oriented);
+    let m = s.rows.len();
+    if m == 0 {
+        return Some(1);
+    }
+    let full = s.full;
+    let extra = &s.extra;
+    let gap = &s.gap;
+    let last = m - 1;
+    let mut f = full & !(s.cols | extra[0]);
+    if last == 0 {
+        return Some(u64::from(f.count_ones()));
+    }
+    let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
+    let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N];
+    let mut sp = 0usize;
+    let mut total = 0u64;
+    loop {
+        if f == 0 {
+            if sp == 0 {
+                break;
+            }
+            sp -= 1;
+            (f, c, l, r) = stack[sp];
+            if sp < 2 && cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            continue;
+        }
+        let bit = f & f.wrapping_neg();
+        f ^= bit;
+        let g = gap[sp];
+        let nc = c | bit;
+        let nl = (l | bit) << g;
+        let nr = (r | bit) >> g;
+        let nf = full & !(nc | nl | nr | extra[sp + 1]);
+        if sp + 1 == last {
+            total += u64::from(nf.count_ones());
+        } else if nf != 0 {
+            stack[sp] = (f, c, l, r);
+            sp += 1;
+            (f, c, l, r) = (nf, nc, nl, nr);
+        }
+    }
+    Some(total)
+}
+
+/// For a frame fixed by some symmetries: the number of completions, and the sum over them of
+/// how many symmetries of the whole group fix the solution. Returns `None` when cancelled.
+pub fn count_with_stabilizers(
+    n: usize,
+    sub: &Subproblem,
+    cancel: &AtomicBool,
+) -> Option<(u64, u64)> {
+    let s = Setup::new(n, &sub.queens);
+    let mut queens = vec![0usize; n];
+    for &(r, c) in &sub.queens {
+        queens[r as usize] = c as usize;
+    }
+    let mut walk = Walk {
+        s: &s,
+        sub,
+        queens,
+        image: vec![0; n],
+        count: 0,
+        stab_sum: 0,
+        cancel,
+    };
+    walk.descend(0, s.cols, 0, 0)?;
+    Some((walk.count, walk.stab_sum))
+}
+
+struct Walk<'a> {
+    s: &'a Setup,
+    sub: &'a Subproblem,
+    queens: Vec<usize>,
+    image: Vec<usize>,
+    count: u64,
+    stab_sum: u64,
+    cancel: &'a AtomicBool,
+}
+
+impl Walk<'_> {
+    fn descend(&mut self, i: usize, c: u32, l: u32, r: u32) -> Option<()> {
+        if i == self.s.rows.len() {
+            self.count += 1;
+            let mut fixed = 1;
+            for g in &self.sub.fixed_by {
+                g.apply(&self.queens, &mut self.image);
+                if self.image == self.queens {
+                    fixed += 1;
+                }
+            }
+            self.stab_sum += fixed;
+            return Some(());
+        }
+        if i < 2 && self.cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut f = self.s.full & !(c | l | r | self.s.extra[i]);
+        let g = self.s.gap[i];
+        while f != 0 {
+            let bit = f & f.wrapping_neg();
+            f ^= bit;
+            self.queens[self.s.rows[i]] = bit.trailing_zeros() as usize;
+            self.descend(i + 1, c | bit, (l | bit) << g, (r | bit) >> g)?;
+        }
+        Some(())
+    }
+}
