@@ -158,3 +158,20 @@ fn svg_refuses_boards_too_large_to_draw() {
         .stdout("")
         .stderr(predicates::str::contains("N = 801"));
 }
+
+#[test]
+fn list_unique_writes_one_svg_file_per_symmetry_class() {
+    let dir = tempfile::tempdir().unwrap();
+    queens()
+        .args(["list", "8", "--unique", "--format", "svg", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let listed = stdout_of(queens().args(["list", "8", "--unique"]));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 12);
+    for (i, line) in listed.lines().enumerate() {
+        let name = format!("solution-{:06}.svg", i + 1);
+        let svg = fs::read_to_string(dir.path().join(&name)).unwrap();
+        assert_eq!(placement_in(&svg, 8), positions(line), "{name}");
+    }
+}
