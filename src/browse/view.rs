@@ -403,6 +403,20 @@ mod tests {
     }
 
     #[test]
+    fn a_number_being_typed_shows_in_the_status_line() {
+        use ratatui::crossterm::event::{KeyCode, KeyEvent};
+        let mut app = browser(8);
+        app.handle_key(KeyEvent::from(KeyCode::Char('4')));
+        app.handle_key(KeyEvent::from(KeyCode::Char('2')));
+        let buf = draw(&mut app, 80, 16);
+        assert!((0..16).any(|y| line(&buf, y).contains("go to solution 42_ of 92")));
+        app.handle_key(KeyEvent::from(KeyCode::Enter));
+        let buf = draw(&mut app, 80, 16);
+        assert_eq!(board_in(&buf, 8), [3, 6, 4, 1, 5, 0, 2, 7]);
+        assert!((0..16).any(|y| line(&buf, y).contains("solution 42 of 92")));
+    }
+
+    #[test]
     fn a_board_without_solutions_says_so() {
         let mut app = browser(3);
         let buf = draw(&mut app, 80, 12);
