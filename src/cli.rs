@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use queens_core::Algorithm;
+use queens_core::{Algorithm, Square};
 
 use crate::format::Format;
 
@@ -20,7 +20,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print the lexicographically first solution of the N x N board.
+    /// Print one solution of the N x N board: the lexicographically first where that is fast,
+    /// else one built by a formula (N up to 10^8 and more).
     Solve(SolveArgs),
     /// List every solution in lexicographic order, streamed.
     List(ListArgs),
@@ -34,6 +35,8 @@ pub enum Command {
     Trace(TraceArgs),
     /// Sum the results of `queens count --shard I/M --json`, refusing incomplete sets.
     Merge(MergeArgs),
+    /// Complete a partly filled board: one solution containing the given queens, or how many.
+    Complete(CompleteArgs),
 }
 
 /// The board size N: a whole number of at least 1.
@@ -75,6 +78,42 @@ impl AlgoArg {
     }
 }
 
+/// The solvers `solve` can use: the six that enumerate, plus two made for huge boards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolveAlgo {
+    /// Column-by-column backtracking with explicit state (COMP 333).
+    Backtrack,
+    /// The textbook loop with find_position / is_valid.
+    Iterative,
+    /// Recursive backtracking (Horowitz-Sahni).
+    Recursive,
+    /// Recursive backtracking with O(1) boolean-array tests (Wirth).
+    Wirth,
+    /// Breadth-first search over partial boards (bounded by --max-memory).
+    Bfs,
+    /// Depth-first search on bitmasks (fast; N up to 64).
+    Bitboard,
+    /// An explicit construction (Hoffman-Loessi-Moore): any N >= 4 in O(N), streamed.
+    Construct,
+    /// Min-conflicts local search (Sosic-Gu), reproducible with --seed; N up to 4294967295.
+    MinConflicts,
+}
+
+impl SolveAlgo {
+    /// The enumerating algorithm, or `None` for construct and min-conflicts.
+    pub fn algorithm(self) -> Option<Algorithm> {
+        Some(match self {
+            SolveAlgo::Backtrack => Algorithm::Backtrack,
+            SolveAlgo::Iterative => Algorithm::Iterative,
+            SolveAlgo::Recursive => Algorithm::Recursive,
+            SolveAlgo::Wirth => Algorithm::Wirth,
+            SolveAlgo::Bfs => Algorithm::Bfs,
+            SolveAlgo::Bitboard => Algorithm::Bitboard,
+            SolveAlgo::Construct | SolveAlgo::MinConflicts => return None,
+        })
+    }
+}
+
 /// Flags shared by the commands that run a solver.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
@@ -89,10 +128,16 @@ pub struct SearchArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub size: Size,
-    /// The solver; by default the fastest that finds the lexicographically first solution.
-    #[arg(long, value_enum)]
-    pub algo: Option<AlgoArg>,
-    /// How to print the solution.
+    /// The solver. By default: bitboard (the lexicographically first solution) for N <= 29,
+    /// where it takes under 0.1 s; construct for N >= 30, where finding the first solution
+    /// takes a second or, from N = 34 on, far longer.
+    #[arg(long, value_enum, verbatim_doc_comment)]
+    pub algo: Option<SolveAlgo>,
+    /// The seed of --algo min-conflicts (the same seed gives the same solution); random when
+    /// absent, and then printed on standard error.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// How to print the solution (board only up to N = 10000).
     #[arg(long, value_enum, default_value_t = Format::Board)]
     pub format: Format,
     #[command(flatten)]
@@ -229,6 +274,39 @@ pub enum TraceFormat {
     Json,
 }
 
+/// `queens complete`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 a completion exists, 1 none does (also when two given \
+queens attack each other), 2 a queen off the board, malformed input or another error."
+)]
+pub struct CompleteArgs {
+    /// The board size N, or a file holding the instance (`-` for standard input): CSPLib
+    /// problem 79 parameters (`letting n = 8` / `letting init = [[r, c], ...]`, 0-based) or one
+    /// drawn board (Q for the given queens, . elsewhere). A whole number is read as N.
+    #[arg(value_name = "N|FILE")]
+    pub target: String,
+    /// The given queens as 0-based ROW:COLUMN pairs separated by commas (only with N).
+    #[arg(long, value_name = "R:C[,R:C...]", value_delimiter = ',', value_parser = parse_square)]
+    pub fixed: Vec<Square>,
+    /// Print the number of completions instead of one of them.
+    #[arg(long, conflicts_with = "format")]
+    pub count: bool,
+    /// How to print the completed board (board only up to N = 10000).
+    #[arg(long, value_enum, default_value_t = Format::Board)]
+    pub format: Format,
+}
+
+/// Parses a square written `ROW:COLUMN`, both 0-based.
+pub fn parse_square(s: &str) -> Result<Square, String> {
+    let bad = || format!("'{s}' is not a square: write ROW:COLUMN, both 0-based, such as 0:3");
+    let (row, col) = s.trim().split_once(':').ok_or_else(bad)?;
+    Ok(Square {
+        row: row.trim().parse().map_err(|_| bad())?,
+        col: col.trim().parse().map_err(|_| bad())?,
+    })
+}
+
 /// Parses a board size: a whole number of at least 1.
 pub fn parse_n(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
@@ -295,6 +373,14 @@ mod tests {
         assert_eq!(parse_bytes("1000"), Ok(1000));
         assert!(parse_bytes("lots").is_err());
         assert!(parse_bytes("1X").is_err());
+    }
+
+    #[test]
+    fn squares_are_row_colon_column() {
+        assert_eq!(parse_square("2:5"), Ok(Square { row: 2, col: 5 }));
+        assert!(parse_square("2,5").unwrap_err().contains("'2,5'"));
+        assert!(parse_square("-1:0").is_err());
+        assert!(parse_square("1:").is_err());
     }
 
     #[test]

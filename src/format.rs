@@ -23,6 +23,9 @@ pub enum Format {
 /// The widest board the algebraic format can name: one file letter per column.
 pub const MAX_ALGEBRAIC_N: usize = 26;
 
+/// The widest board the board format draws: N x (N + 1) characters, 100 MB at this size.
+pub const MAX_BOARD_N: usize = 10_000;
+
 impl Format {
     /// Refuses sizes the format cannot write, before anything is printed.
     pub fn check_size(self, n: usize) -> anyhow::Result<()> {
@@ -39,6 +42,13 @@ impl Format {
                 crate::svg::MAX_N
             );
         }
+        if self == Format::Board && n > MAX_BOARD_N {
+            bail!(
+                "the board format would draw N x N = {} characters for N = {n}; it handles N up \
+                 to {MAX_BOARD_N}: use --format positions or --format json",
+                (n as u128) * (n as u128)
+            );
+        }
         Ok(())
     }
 
@@ -50,6 +60,63 @@ impl Format {
             Format::Json => write_json(out, queens),
             Format::Algebraic => write_algebraic(out, queens),
             Format::Svg => crate::svg::write_svg(out, queens),
+        }
+    }
+}
+
+/// Writes one placement given as a stream of `n` columns, row 0 first, without collecting
+/// it: huge boards are written in O(1) memory. The output is the same as [`Format::write`].
+pub fn write_stream(
+    format: Format,
+    out: &mut impl Write,
+    n: usize,
+    columns: impl Iterator<Item = usize>,
+) -> io::Result<()> {
+    let mut buf = [0u8; 21];
+    match format {
+        Format::Positions | Format::Json => {
+            let sep = if format == Format::Json {
+                write!(out, "{{\"n\":{n},\"queens\":[")?;
+                b','
+            } else {
+                b' '
+            };
+            for (i, c) in columns.enumerate() {
+                let start = if i == 0 { 1 } else { 0 };
+                let digits = decimal(c, &mut buf[1..]);
+                let first = buf.len() - digits - 1;
+                buf[first] = sep;
+                out.write_all(&buf[first + start..])?;
+            }
+            out.write_all(if format == Format::Json {
+                b"]}\n"
+            } else {
+                b"\n"
+            })
+        }
+        Format::Board => {
+            let mut row = vec![b'.'; n + 1];
+            row[n] = b'\n';
+            for c in columns {
+                row[c] = b'Q';
+                out.write_all(&row)?;
+                row[c] = b'.';
+            }
+            out.write_all(b"\n")
+        }
+        _ => format.write(out, &columns.collect::<Vec<_>>()),
+    }
+}
+
+/// Writes `value` in decimal at the end of `buf`; returns how many digits it took.
+fn decimal(mut value: usize, buf: &mut [u8]) -> usize {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            return buf.len() - at;
         }
     }
 }
@@ -139,5 +206,32 @@ mod tests {
         );
         assert!(Format::Algebraic.check_size(26).is_ok());
         assert!(Format::Algebraic.check_size(27).is_err());
+    }
+
+    #[test]
+    fn the_board_format_refuses_boards_too_large_to_draw() {
+        assert!(Format::Board.check_size(MAX_BOARD_N).is_ok());
+        let err = Format::Board.check_size(MAX_BOARD_N + 1).unwrap_err();
+        assert!(err.to_string().contains("--format positions"), "{err}");
+        assert!(Format::Positions.check_size(100_000_000).is_ok());
+    }
+
+    #[test]
+    fn streamed_output_matches_the_collected_writer() {
+        for format in [
+            Format::Positions,
+            Format::Json,
+            Format::Board,
+            Format::Algebraic,
+        ] {
+            for queens in [&FIRST[..], &[0], &[1, 3, 0, 2], &[10, 0, 1000, 7]] {
+                if format != Format::Positions && queens.iter().any(|&c| c >= queens.len()) {
+                    continue;
+                }
+                let mut streamed = Vec::new();
+                write_stream(format, &mut streamed, queens.len(), queens.iter().copied()).unwrap();
+                assert_eq!(String::from_utf8(streamed).unwrap(), render(format, queens));
+            }
+        }
     }
 }

@@ -42,6 +42,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Browse(args) => cmd::browse::run(&args),
         Command::Trace(args) => cmd::trace::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
+        Command::Complete(args) => cmd::complete::run(&args),
     }
 }
 

@@ -1,55 +1,63 @@
 //! `queens verify [FILE]`: says for each placement read whether it is a solution.
+//!
+//! The input is streamed: each entry is parsed as its bytes arrive, checked, and reported
+//! before the next is read. A positions line is held as one `u32` per queen (4 bytes) plus the
+//! checker's 5 bits per queen, so a 10^8-queen line needs about 460 MB however long its text.
 
-use std::fs;
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::Context;
-use queens_core::parse::{parse_entries, Entry};
-use queens_core::{find_flaw, find_flaw_in_squares};
+use queens_core::check::find_flaw_in_columns;
+use queens_core::find_flaw_in_squares;
+use queens_core::parse::{CompactEntry, EntryReader};
 
 use crate::cli::VerifyArgs;
 use crate::status::Status;
 
 /// Runs `queens verify`.
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
-    let (name, text) = match args.file.as_deref() {
+    match args.file.as_deref() {
         Some(path) if path.as_os_str() != "-" => {
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            (path.display().to_string(), text)
+            let file =
+                File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+            verify(
+                BufReader::with_capacity(1 << 16, file),
+                &path.display().to_string(),
+                args.quiet,
+            )
         }
-        _ => {
-            let mut text = String::new();
-            io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read standard input")?;
-            ("standard input".to_string(), text)
-        }
-    };
-    let entries = parse_entries(&text).with_context(|| format!("in {name}"))?;
-    if entries.is_empty() {
-        anyhow::bail!("{name} holds no placement (expected positions lines or board blocks)");
+        _ => verify(io::stdin().lock(), "standard input", args.quiet),
     }
+}
+
+fn verify(input: impl BufRead, name: &str, quiet: bool) -> anyhow::Result<Status> {
     let mut out = super::stdout();
     let mut all_good = true;
-    for located in &entries {
-        let flaw = match &located.entry {
-            Entry::Positions(queens) => find_flaw(queens),
-            Entry::Board { n, queens } => find_flaw_in_squares(*n, queens.iter().copied()),
+    let mut seen = 0u64;
+    for item in EntryReader::new(input) {
+        let (line, entry) = item.with_context(|| format!("in {name}"))?;
+        seen += 1;
+        let flaw = match &entry {
+            CompactEntry::Positions(queens) => find_flaw_in_columns(queens),
+            CompactEntry::Board { n, queens } => find_flaw_in_squares(*n, queens.iter().copied()),
         };
         all_good &= flaw.is_none();
-        if args.quiet {
+        if quiet {
             continue;
         }
-        let n = located.entry.size();
+        let n = entry.size();
         match flaw {
-            None => writeln!(out, "line {}: {n}x{n}: solution", located.line)?,
-            Some(flaw) => writeln!(
-                out,
-                "line {}: {n}x{n}: not a solution: {flaw}",
-                located.line
-            )?,
+            None => writeln!(out, "line {line}: {n}x{n}: solution")?,
+            Some(flaw) => writeln!(out, "line {line}: {n}x{n}: not a solution: {flaw}")?,
         }
+        // A verdict on a large board is worth seeing at once; small ones go out in batches.
+        if n >= 4096 {
+            out.flush()?;
+        }
+    }
+    if seen == 0 {
+        anyhow::bail!("{name} holds no placement (expected positions lines or board blocks)");
     }
     out.flush()?;
     Ok(if all_good {

@@ -204,7 +204,7 @@ fn verify_reports_each_placement_of_mixed_input() {
             "line 1: 8x8: solution\n\
              line 3: 4x4: solution\n\
              line 8: 8x8: not a solution: the queens at row 2, column 7 and row 6, column 3 \
-             share an anti-diagonal\n",
+             attack each other along an anti-diagonal\n",
         );
 }
 
@@ -216,7 +216,7 @@ fn verify_names_a_shared_column_and_a_crowded_board_row() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "row 0, column 1 and row 3, column 1 share a column",
+            "row 0, column 1 and row 3, column 1 attack each other along a column",
         ));
     queens()
         .arg("verify")
@@ -224,7 +224,7 @@ fn verify_names_a_shared_column_and_a_crowded_board_row() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "row 0, column 0 and row 0, column 2 share a row",
+            "row 0, column 0 and row 0, column 2 attack each other along a row",
         ));
 }
 

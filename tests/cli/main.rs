@@ -5,5 +5,6 @@ mod common;
 mod basics;
 mod browse;
 mod counting;
+mod huge;
 mod svg;
 mod trace;

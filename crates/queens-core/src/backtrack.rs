@@ -40,32 +40,38 @@ impl Backtracker {
     }
 
     /// The row of the queen in `col`, or `None` when the column is empty.
+    #[inline]
     pub fn get_position(&self, col: usize) -> Option<usize> {
         usize::try_from(self.positions[col]).ok()
     }
 
     /// Puts the queen of `col` on `row`, or clears the column with `None`.
+    #[inline]
     pub fn set_position(&mut self, col: usize, row: Option<usize>) {
         self.positions[col] = row.map_or(-1, |r| r as isize);
     }
 
     /// The first row of `col` not tried yet.
+    #[inline]
     pub fn get_untried(&self, col: usize) -> usize {
         self.untried[col]
     }
 
     /// Marks the first untried row of `col` as tried.
+    #[inline]
     pub fn mark_tried(&mut self, col: usize) {
         self.untried[col] += 1;
     }
 
     /// Makes every row of `col` untried again.
+    #[inline]
     pub fn reset_untried(&mut self, col: usize) {
         self.untried[col] = 0;
     }
 
     /// Whether the queens of columns `a` and `b` attack each other (same row or diagonal).
     /// Two empty-or-same columns never conflict.
+    #[inline]
     pub fn conflict(&self, a: usize, b: usize) -> bool {
         match (self.get_position(a), self.get_position(b)) {
             (Some(ra), Some(rb)) if a != b => ra == rb || ra.abs_diff(rb) == a.abs_diff(b),
@@ -75,6 +81,7 @@ impl Backtracker {
 
     /// The first earlier column whose queen attacks the queen of `col`, if any: the cumulative
     /// conflict check.
+    #[inline]
     pub fn conflict_with_earlier(&self, col: usize) -> Option<usize> {
         (0..col).find(|&c| self.conflict(c, col))
     }
@@ -151,22 +158,21 @@ pub fn for_each_solution_traced<T: Tracer>(
         if let Some(earlier) = state.conflict_with_earlier(col) {
             state.set_position(col, None);
             state.mark_tried(col);
-            let their_row = state.get_position(earlier).unwrap_or_default();
-            let line = if their_row == row {
-                ConflictLine::Row
-            } else {
-                ConflictLine::Diagonal
-            };
-            let with = Square {
-                row: their_row,
-                col: earlier,
-            };
-            state.report(
-                tracer,
-                EventKind::Conflict { with, line },
-                Some(row),
-                Some(col),
-            )?;
+            // Only a tracer that looks needs to know who attacks.
+            if T::ACTIVE {
+                let their_row = state.get_position(earlier).unwrap_or_default();
+                let line = if their_row == row {
+                    ConflictLine::Row
+                } else {
+                    ConflictLine::Diagonal
+                };
+                let with = Square {
+                    row: their_row,
+                    col: earlier,
+                };
+                let conflict = EventKind::Conflict { with, line };
+                state.report(tracer, conflict, Some(row), Some(col))?;
+            }
         } else {
             state.report(tracer, EventKind::Place, Some(row), Some(col))?;
             col += 1;

@@ -104,9 +104,12 @@ pub fn for_each_solution_traced<T: Tracer>(
                 next.extend_from_slice(state);
                 next.push(col);
                 waiting += 1;
-                let made = &next[next.len() - (k + 1)..];
-                let enqueue = EventKind::Enqueue { queue: waiting };
-                report!(enqueue, Some(k), Some(col.into()), made);
+                if T::ACTIVE {
+                    // Slicing out the new board costs a bounds check: only when traced.
+                    let made = &next[next.len() - (k + 1)..];
+                    let enqueue = EventKind::Enqueue { queue: waiting };
+                    report!(enqueue, Some(k), Some(col.into()), made);
+                }
             }
         }
         level = next;

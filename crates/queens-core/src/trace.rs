@@ -527,7 +527,7 @@ pub fn summarize(
 
 /// Traces a search and keeps every event in memory: the call for viewers. Every event holds a
 /// copy of the board, so pass a `limit` unless the search is small (the whole 12x12 search
-/// takes about 30 million events).
+/// takes about 22 million events).
 pub fn record(
     n: usize,
     algorithm: Algorithm,
