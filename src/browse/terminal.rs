@@ -3,6 +3,7 @@
 
 use std::io::{self, Stdout};
 use std::panic;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
@@ -20,9 +21,17 @@ use super::view;
 /// How long to wait for a key before looking at the clock again.
 const IDLE: Duration = Duration::from_millis(250);
 
+/// Whether the terminal is in the browser's state (raw mode, alternate screen).
+static TAKEN: AtomicBool = AtomicBool::new(false);
+
 /// Puts the terminal back as it was: leaves the alternate screen, shows the cursor, ends raw
-/// mode. Safe to call more than once.
+/// mode. Only the first call after [`run`] took the terminal does anything: leaving the
+/// alternate screen twice would move the cursor back over what was printed in between (such as
+/// a panic message).
 pub fn restore() {
+    if !TAKEN.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let _ = execute!(
         io::stdout(),
@@ -57,6 +66,7 @@ fn install_panic_hook() {
 pub fn run(app: &mut App) -> anyhow::Result<()> {
     install_panic_hook();
     let _guard = Guard;
+    TAKEN.store(true, Ordering::SeqCst);
     enable_raw_mode()?;
     execute!(io::stdout(), EnterAlternateScreen)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
