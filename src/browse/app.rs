@@ -97,7 +97,7 @@ impl App {
         self.message.as_deref()
     }
 
-    /// How long until the next automatic step, when a trace is playing.
+    /// The delay between two automatic steps, while a trace is playing.
     pub fn tick_interval(&self) -> Option<Duration> {
         self.playback
             .as_ref()
