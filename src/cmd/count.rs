@@ -108,7 +108,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             n,
             total: counts.total,
             unique: counts.unique,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: round_ms(started.elapsed().as_secs_f64()),
             shard: sharded.then_some(shard.index),
             shards: sharded.then_some(shard.count),
             split: count::SPLIT,
@@ -123,6 +123,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// Seconds to the millisecond, for readable JSON.
+pub fn round_ms(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
 
 /// The checkpoint side of a run: the file, what it held, and when it was last written.
