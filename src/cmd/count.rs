@@ -8,6 +8,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -68,16 +69,16 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
 
     let bar = progress_bar(args, todo.len() as u64);
-    let finished_run = AtomicBool::new(false);
+    let (finished_run, run_ended) = mpsc::channel::<()>();
     let outcome = thread::scope(|scope| {
-        let watcher = scope.spawn(|| session.watch(&control, &bar, &finished_run));
+        let watcher = scope.spawn(|| session.watch(&control, &bar, run_ended));
         let result = if args.threads == 1 {
             count::run_sequential(n, &plan, &todo, &control);
             Ok(())
         } else {
             count::run_parallel(n, &plan, &todo, args.threads, &control)
         };
-        finished_run.store(true, Ordering::SeqCst);
+        drop(finished_run);
         let watched = watcher.join().expect("the progress thread does not panic");
         result.map_err(anyhow::Error::from).and(watched)
     });
@@ -200,11 +201,15 @@ impl Session {
     }
 
     /// Until the run ends: moves the progress bar and saves the checkpoint every interval.
-    fn watch(&self, control: &Control, bar: &ProgressBar, done: &AtomicBool) -> anyhow::Result<()> {
+    fn watch(
+        &self,
+        control: &Control,
+        bar: &ProgressBar,
+        ended: Receiver<()>,
+    ) -> anyhow::Result<()> {
         let already = control.tally().finished;
         let mut last_save = Instant::now();
-        while !done.load(Ordering::SeqCst) {
-            thread::sleep(Duration::from_millis(50));
+        while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
             let finished = control.tally().finished;
             bar.set_position(finished.saturating_sub(already));
             if self.path.is_some() && last_save.elapsed() >= self.every {
