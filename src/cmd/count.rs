@@ -207,11 +207,12 @@ impl Session {
         bar: &ProgressBar,
         ended: Receiver<()>,
     ) -> anyhow::Result<()> {
-        let already = control.tally().finished;
+        bar.set_position(control.tally().finished);
+        bar.reset_eta();
         let mut last_save = Instant::now();
         while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
             let finished = control.tally().finished;
-            bar.set_position(finished.saturating_sub(already));
+            bar.set_position(finished);
             if self.path.is_some() && last_save.elapsed() >= self.every {
                 let tally = control.tally().clone();
                 self.save(&tally)?;

@@ -7,8 +7,9 @@
 //! the images of the solutions with one chosen frame of that orbit. Only one frame per orbit —
 //! the one whose `(top, bottom, left, right)` positions are smallest — is searched, and its
 //! count is multiplied by the orbit's size (8 divided by the number of symmetries fixing the
-//! frame). That visits about one eighth of the search space, and each frame is one independent
-//! subproblem, about N^4/16 of them, far more than there are threads. Source: the
+//! frame). That leaves one eighth of the solutions to find (and about a fifth of the plain
+//! search's nodes, since a frame prunes less than a full board does). Each frame is one
+//! independent subproblem, about N^4/16 of them, far more than there are threads. Source: the
 //! pre-placement of outer rows and columns is the method of the Q27 project (T. B. Preußer and
 //! M. R. Engelhardt, "Putting Queens in Carry Chains, No 27", 2017), here with a frame of width
 //! one. Cost: building the plan is O(N^4) and negligible; the searches are in `kernel`.
