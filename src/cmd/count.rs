@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use queens_core::count::{self, Checkpoint, Control, Counts, Shard, Tally};
 use serde::Serialize;
 
@@ -230,9 +230,17 @@ fn progress_bar(args: &CountArgs, len: u64) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, {per_sec}, ETA {eta}",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, {rate}/s, ETA {eta}",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        let style = style
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}", state.per_sec());
+                },
+            )
+            .progress_chars("=> ");
+        bar.set_style(style);
     }
     bar
 }
