@@ -212,7 +212,7 @@ pub struct MergeArgs {
     /// Print the number of symmetry classes instead of the total.
     #[arg(long)]
     pub unique: bool,
-    /// Print one JSON object: n, total, unique, shards, seconds.
+    /// Print one JSON object: n, total, unique, shards, and seconds (the sum over the shards).
     #[arg(long)]
     pub json: bool,
 }
