@@ -3,6 +3,8 @@
 mod common;
 
 mod basics;
+mod browse;
 mod counting;
 mod huge;
+mod svg;
 mod trace;
