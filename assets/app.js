@@ -48,6 +48,7 @@ function drawBoard(n, queens, title) {
     viewBox: `0 0 ${side} ${side}`,
     width: px,
     height: px,
+    role: "img",
   });
   el("title", {}, svg).textContent = title;
   if (n <= SQUARES_MAX_N) {
@@ -699,6 +700,11 @@ function onTabKey(event) {
 function download() {
   if (!board.n) return;
   const svg = drawBoard(board.n, board.queens, board.title);
+  // The squares' coordinates serve the page's hovering only: the file is the plain drawing.
+  for (const rect of svg.querySelectorAll("rect.square")) {
+    rect.removeAttribute("data-row");
+    rect.removeAttribute("data-col");
+  }
   const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg) + "\n";
   const blob = new Blob([text], { type: "image/svg+xml" });
   const a = document.createElement("a");

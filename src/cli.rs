@@ -29,6 +29,8 @@ pub enum Command {
     Count(CountArgs),
     /// Read placements (positions lines or board blocks) and say whether each is a solution.
     Verify(VerifyArgs),
+    /// Step through the solutions in the terminal (arrow keys or j/k, u unique only, q quits).
+    Browse(BrowseArgs),
     /// Show every step of a search: squares tried, conflicts, placements, backtracks.
     Trace(TraceArgs),
     /// Sum the results of `queens count --shard I/M --json`, refusing incomplete sets.
@@ -161,6 +163,10 @@ pub struct ListArgs {
     /// How to print each solution.
     #[arg(long, value_enum, default_value_t = Format::Positions)]
     pub format: Format,
+    /// With --format svg: the directory (created when missing) that receives one file per
+    /// solution, DIR/solution-000001.svg, DIR/solution-000002.svg, ...
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
 }
@@ -208,7 +214,7 @@ pub struct MergeArgs {
     /// Print the number of symmetry classes instead of the total.
     #[arg(long)]
     pub unique: bool,
-    /// Print one JSON object: n, total, unique, shards, seconds.
+    /// Print one JSON object: n, total, unique, shards, and seconds (the sum over the shards).
     #[arg(long)]
     pub json: bool,
 }
@@ -222,6 +228,19 @@ pub struct VerifyArgs {
     /// Print nothing; only the exit status tells (0: all are solutions, 1: some are not).
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `queens browse`.
+#[derive(Debug, Args)]
+pub struct BrowseArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// Start with only the solutions distinct under rotations and reflections (`u` toggles).
+    #[arg(long)]
+    pub unique: bool,
+    /// The solver whose search `t` plays (`a` switches to the next one while playing).
+    #[arg(long, value_enum, default_value_t = AlgoArg::Backtrack)]
+    pub algo: AlgoArg,
 }
 
 /// `queens trace`.

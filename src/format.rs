@@ -1,4 +1,4 @@
-//! The output formats of a placement: `positions`, `board`, `json` and `algebraic`.
+//! The output formats of a placement: `positions`, `board`, `json`, `algebraic` and `svg`.
 
 use std::io::{self, Write};
 
@@ -16,6 +16,8 @@ pub enum Format {
     Json,
     /// Chess squares in row order, files a.. for columns, rank N for row 0 (N <= 26).
     Algebraic,
+    /// An SVG picture of the board (`list` writes one file per solution into --out DIR).
+    Svg,
 }
 
 /// The widest board the algebraic format can name: one file letter per column.
@@ -31,6 +33,13 @@ impl Format {
             bail!(
                 "the algebraic format names files a to z, so it handles N up to {MAX_ALGEBRAIC_N} \
                  (got N = {n}); use --format positions"
+            );
+        }
+        if self == Format::Svg && n > crate::svg::MAX_N {
+            bail!(
+                "the svg format draws boards up to N = {} (one pixel per square at 800 pixels; \
+                 got N = {n}); use --format positions",
+                crate::svg::MAX_N
             );
         }
         if self == Format::Board && n > MAX_BOARD_N {
@@ -50,6 +59,7 @@ impl Format {
             Format::Board => write_board(out, queens),
             Format::Json => write_json(out, queens),
             Format::Algebraic => write_algebraic(out, queens),
+            Format::Svg => crate::svg::write_svg(out, queens),
         }
     }
 }

@@ -5,11 +5,14 @@
 //! 130 when interrupted. A closed standard output (`queens list 14 | head -1`) ends the program
 //! quietly with status 0.
 
+mod browse;
 mod cli;
 mod cmd;
 mod format;
+mod output;
 mod serve;
 mod status;
+mod svg;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -37,6 +40,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::List(args) => cmd::list::run(&args),
         Command::Count(args) => cmd::count::run(&args),
         Command::Verify(args) => cmd::verify::run(&args),
+        Command::Browse(args) => cmd::browse::run(&args),
         Command::Trace(args) => cmd::trace::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Complete(args) => cmd::complete::run(&args),

@@ -8,12 +8,13 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use queens_core::count::{self, Checkpoint, Control, Counts, Shard, Tally};
 use serde::Serialize;
 
@@ -68,16 +69,16 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
 
     let bar = progress_bar(args, todo.len() as u64);
-    let finished_run = AtomicBool::new(false);
+    let (finished_run, run_ended) = mpsc::channel::<()>();
     let outcome = thread::scope(|scope| {
-        let watcher = scope.spawn(|| session.watch(&control, &bar, &finished_run));
+        let watcher = scope.spawn(|| session.watch(&control, &bar, run_ended));
         let result = if args.threads == 1 {
             count::run_sequential(n, &plan, &todo, &control);
             Ok(())
         } else {
             count::run_parallel(n, &plan, &todo, args.threads, &control)
         };
-        finished_run.store(true, Ordering::SeqCst);
+        drop(finished_run);
         let watched = watcher.join().expect("the progress thread does not panic");
         result.map_err(anyhow::Error::from).and(watched)
     });
@@ -108,7 +109,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             n,
             total: counts.total,
             unique: counts.unique,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: round_ms(started.elapsed().as_secs_f64()),
             shard: sharded.then_some(shard.index),
             shards: sharded.then_some(shard.count),
             split: count::SPLIT,
@@ -123,6 +124,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// Seconds to the millisecond, for readable JSON.
+pub fn round_ms(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
 
 /// The checkpoint side of a run: the file, what it held, and when it was last written.
@@ -195,13 +201,18 @@ impl Session {
     }
 
     /// Until the run ends: moves the progress bar and saves the checkpoint every interval.
-    fn watch(&self, control: &Control, bar: &ProgressBar, done: &AtomicBool) -> anyhow::Result<()> {
-        let already = control.tally().finished;
+    fn watch(
+        &self,
+        control: &Control,
+        bar: &ProgressBar,
+        ended: Receiver<()>,
+    ) -> anyhow::Result<()> {
+        bar.set_position(control.tally().finished);
+        bar.reset_eta();
         let mut last_save = Instant::now();
-        while !done.load(Ordering::SeqCst) {
-            thread::sleep(Duration::from_millis(50));
+        while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
             let finished = control.tally().finished;
-            bar.set_position(finished.saturating_sub(already));
+            bar.set_position(finished);
             if self.path.is_some() && last_save.elapsed() >= self.every {
                 let tally = control.tally().clone();
                 self.save(&tally)?;
@@ -219,9 +230,17 @@ fn progress_bar(args: &CountArgs, len: u64) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, {per_sec}, ETA {eta}",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} subproblems, {rate}/s, ETA {eta}",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        let style = style
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}", state.per_sec());
+                },
+            )
+            .progress_chars("=> ");
+        bar.set_style(style);
     }
     bar
 }

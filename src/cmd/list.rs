@@ -1,18 +1,19 @@
 //! `queens list [N]`: every solution in lexicographic order, streamed to standard output.
 
-use std::io::{self, Write};
+use std::io;
 use std::ops::ControlFlow;
 
 use queens_core::count::symmetry::is_canonical;
 
 use crate::cli::ListArgs;
+use crate::output::ListOutput;
 use crate::status::Status;
 
 /// Runs `queens list`.
 pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
     args.format.check_size(n)?;
-    let mut out = super::stdout();
+    let mut out = ListOutput::new(args.format, args.out.as_deref())?;
     let mut written = 0u64;
     let mut failure: Option<io::Error> = None;
     if args.limit != Some(0) {
@@ -23,7 +24,7 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
                     if args.unique && !is_canonical(queens) {
                         return ControlFlow::Continue(());
                     }
-                    if let Err(e) = args.format.write(&mut out, queens) {
+                    if let Err(e) = out.write(queens) {
                         failure = Some(e);
                         return ControlFlow::Break(());
                     }

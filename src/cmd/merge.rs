@@ -1,8 +1,10 @@
 //! `queens merge FILE...`: adds up the shard results of `queens count --shard I/M --json`.
 //!
-//! Every file must hold one result of the same board, split and number of shards, and every
-//! shard must be present exactly once; otherwise the merge refuses, naming the files or the
-//! shards at fault, so that a lost or repeated shard never yields a silently wrong total.
+//! A file holds one result or several, one JSON object per line (as collected from many
+//! machines by GNU parallel). Every result must be of the same board, split and number of
+//! shards, and every shard must be present exactly once; otherwise the merge refuses, naming
+//! the files or the shards at fault, so that a lost or repeated shard never yields a silently
+//! wrong total.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -44,9 +46,10 @@ struct Merged {
 pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
     let mut parts: Vec<(PathBuf, Part)> = Vec::new();
     for path in &args.files {
-        parts.push((path.clone(), read_part(path)?));
+        parts.extend(read_parts(path)?);
     }
-    let merged = merge(&parts)?;
+    let mut merged = merge(&parts)?;
+    merged.seconds = super::count::round_ms(merged.seconds);
     let mut out = super::stdout();
     if args.json {
         serde_json::to_writer(&mut out, &merged)?;
@@ -60,15 +63,36 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-fn read_part(path: &Path) -> anyhow::Result<Part> {
+/// The shard results of a file: one JSON object per line (blank lines skipped). Each is
+/// labelled with the file's name, and the line number when the file holds several.
+fn read_parts(path: &Path) -> anyhow::Result<Vec<(PathBuf, Part)>> {
     let text =
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(text.trim()).with_context(|| {
-        format!(
-            "{} is not a shard result of `queens count --shard I/M --json`",
-            path.display()
-        )
-    })
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    if lines.is_empty() {
+        bail!("{} is empty: it holds no shard result", path.display());
+    }
+    lines
+        .iter()
+        .map(|&(i, line)| {
+            let label = if lines.len() == 1 {
+                path.to_path_buf()
+            } else {
+                PathBuf::from(format!("{} line {}", path.display(), i + 1))
+            };
+            let part = serde_json::from_str(line.trim()).with_context(|| {
+                format!(
+                    "{} is not a shard result of `queens count --shard I/M --json`",
+                    label.display()
+                )
+            })?;
+            Ok((label, part))
+        })
+        .collect()
 }
 
 fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {

@@ -1,5 +1,6 @@
 //! One module per subcommand; each exposes `run(&Args) -> anyhow::Result<Status>`.
 
+pub mod browse;
 pub mod complete;
 pub mod count;
 pub mod list;

@@ -119,6 +119,31 @@ fn shards_merge_into_the_known_total_and_unique_count() {
 }
 
 #[test]
+fn merge_reads_many_results_from_one_file_one_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), "11", 3);
+    let mut lines = String::new();
+    for f in &files {
+        lines.push_str(&std::fs::read_to_string(f).unwrap());
+    }
+    let all = dir.path().join("all.jsonl");
+    std::fs::write(&all, &lines).unwrap();
+    queens()
+        .args(["merge", "--unique"])
+        .arg(&all)
+        .assert()
+        .success()
+        .stdout(format!("{}\n", known_for(11).1));
+    std::fs::write(&all, format!("{lines}{lines}")).unwrap();
+    queens()
+        .arg("merge")
+        .arg(&all)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("all.jsonl line 4"));
+}
+
+#[test]
 fn merge_refuses_missing_duplicated_and_mismatched_shards() {
     let dir = tempfile::tempdir().unwrap();
     let twelve = shard_files(dir.path(), "12", 3);

@@ -3,7 +3,9 @@
 mod common;
 
 mod basics;
+mod browse;
 mod counting;
 mod huge;
 mod serve;
+mod svg;
 mod trace;

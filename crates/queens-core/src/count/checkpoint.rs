@@ -15,7 +15,7 @@
 //! queens-count-checkpoint 1
 //! n 18
 //! split frame1-v1
-//! subproblems 5336
+//! subproblems 5728
 //! shard 0/1
 //! finished 2
 //! total 480

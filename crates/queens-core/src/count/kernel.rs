@@ -6,9 +6,10 @@
 //! (`extra`), so a row's free squares are one `!(cols | left | right | extra[row])`. Rows taken
 //! by the frame are skipped by shifting the diagonal words by the gap. The search keeps an
 //! explicit stack of four words per level, so a node costs a few register operations and no
-//! call; the last row is counted with a population count instead of being visited. Source: the
+//! call; the last row is counted with one test instead of being visited. Source: the
 //! bitmask formulation of Martin Richards (BCPL, 1997) with the frame treatment of the Q27
-//! project. Cost: exponential in N, about one eighth of the plain search's nodes overall.
+//! project. Cost: exponential in N; over all canonical frames, about five times fewer nodes than
+//! the plain search of the whole board (measured for N = 12..15), at the same cost per node.
 //!
 //! Frames fixed by some symmetry need more than a count: each solution found is checked
 //! against those symmetries, so that the number of symmetry classes can be summed exactly.
@@ -79,11 +80,14 @@ pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Opt
     if m == 0 {
         return Some(1);
     }
-    let full = s.full;
-    let extra = &s.extra;
+    // The squares of each free row that the frame leaves open.
+    let mut open = [0u32; MAX_N];
+    for (o, e) in open.iter_mut().zip(&s.extra) {
+        *o = s.full & !e;
+    }
     let gap = &s.gap;
     let last = m - 1;
-    let mut f = full & !(s.cols | extra[0]);
+    let mut f = open[0] & !s.cols;
     if last == 0 {
         return Some(u64::from(f.count_ones()));
     }
@@ -109,9 +113,11 @@ pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Opt
         let nc = c | bit;
         let nl = (l | bit) << g;
         let nr = (r | bit) >> g;
-        let nf = full & !(nc | nl | nr | extra[sp + 1]);
+        let nf = open[sp + 1] & !(nc | nl | nr);
         if sp + 1 == last {
-            total += u64::from(nf.count_ones());
+            // One column is left for the last row, so `nf` has at most one bit: a test, not a
+            // population count (which is a dozen instructions without the POPCNT extension).
+            total += u64::from(nf != 0);
         } else if nf != 0 {
             stack[sp] = (f, c, l, r);
             sp += 1;

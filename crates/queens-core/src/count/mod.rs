@@ -64,7 +64,7 @@ pub enum CountError {
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
     /// A checkpoint file could not be read or written.
-    #[error("checkpoint file {path}: {source}")]
+    #[error("cannot read or write the checkpoint file {path}")]
     CheckpointIo {
         /// The file.
         path: String,

@@ -1,0 +1,131 @@
+//! Where `queens list` writes: standard output, or one SVG file per solution in a directory.
+//!
+//! `--format svg` needs `--out DIR` (a stream of SVG documents would be no file anyone can open),
+//! and `--out` works only with `--format svg`. The files are numbered from 1 in listing order,
+//! with six digits so that they sort in order up to 999,999 files:
+//! `DIR/solution-000001.svg`, `DIR/solution-000002.svg`, ... (past that the numbers just grow).
+
+use std::fs;
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+use crate::format::Format;
+
+/// The digits of a file number.
+pub const FILE_NUMBER_WIDTH: usize = 6;
+
+/// The destination of listed placements.
+pub enum ListOutput {
+    /// Every placement to standard output, one after the other.
+    Stdout {
+        /// The buffered standard output.
+        out: BufWriter<StdoutLock<'static>>,
+        /// How each placement is written.
+        format: Format,
+    },
+    /// One SVG file per placement in a directory.
+    Files {
+        /// The directory.
+        dir: PathBuf,
+        /// The number of files written so far.
+        written: u64,
+    },
+}
+
+impl ListOutput {
+    /// Checks that the format and `--out` go together, and creates the directory when needed.
+    pub fn new(format: Format, dir: Option<&Path>) -> anyhow::Result<Self> {
+        match (format, dir) {
+            (Format::Svg, Some(dir)) => {
+                fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+                Ok(ListOutput::Files {
+                    dir: dir.to_path_buf(),
+                    written: 0,
+                })
+            }
+            (Format::Svg, None) => bail!(
+                "--format svg writes one file per solution and needs a directory: add --out DIR"
+            ),
+            (_, Some(dir)) => bail!(
+                "--out {} is for --format svg only; the other formats go to standard output",
+                dir.display()
+            ),
+            (format, None) => Ok(ListOutput::Stdout {
+                out: crate::cmd::stdout(),
+                format,
+            }),
+        }
+    }
+
+    /// The path of the `number`-th file (from 1) in `dir`.
+    pub fn file_path(dir: &Path, number: u64) -> PathBuf {
+        dir.join(format!(
+            "solution-{number:0width$}.svg",
+            width = FILE_NUMBER_WIDTH
+        ))
+    }
+
+    /// Writes one placement.
+    pub fn write(&mut self, queens: &[usize]) -> io::Result<()> {
+        match self {
+            ListOutput::Stdout { out, format } => format.write(out, queens),
+            ListOutput::Files { dir, written } => {
+                let path = Self::file_path(dir, *written + 1);
+                write_file(&path, queens).map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+                })?;
+                *written += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// Flushes standard output (files are complete once written).
+    pub fn flush(&mut self) -> io::Result<()> {
+        match self {
+            ListOutput::Stdout { out, .. } => out.flush(),
+            ListOutput::Files { .. } => Ok(()),
+        }
+    }
+}
+
+fn write_file(path: &Path, queens: &[usize]) -> io::Result<()> {
+    let mut file = BufWriter::new(fs::File::create(path)?);
+    crate::svg::write_svg(&mut file, queens)?;
+    file.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_numbers_are_padded_to_six_digits() {
+        let dir = Path::new("out");
+        assert_eq!(
+            ListOutput::file_path(dir, 1),
+            Path::new("out/solution-000001.svg")
+        );
+        assert_eq!(
+            ListOutput::file_path(dir, 1_234_567),
+            Path::new("out/solution-1234567.svg")
+        );
+    }
+
+    #[test]
+    fn svg_and_out_go_together() {
+        let err = ListOutput::new(Format::Svg, None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("--out DIR"), "{err}");
+        let err = ListOutput::new(Format::Json, Some(Path::new("x")))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("--out x"), "{err}");
+    }
+}
