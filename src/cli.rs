@@ -37,6 +37,8 @@ pub enum Command {
     Merge(MergeArgs),
     /// Complete a partly filled board: one solution containing the given queens, or how many.
     Complete(CompleteArgs),
+    /// Serve the board viewer: a web page to browse every solution, and its JSON API.
+    Serve(ServeArgs),
 }
 
 /// The board size N: a whole number of at least 1.
@@ -305,6 +307,21 @@ pub fn parse_square(s: &str) -> Result<Square, String> {
         row: row.trim().parse().map_err(|_| bad())?,
         col: col.trim().parse().map_err(|_| bad())?,
     })
+}
+
+/// `queens serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (the address is printed on standard error).
+    #[arg(long, short, value_name = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on: the default serves only this machine; 0.0.0.0 serves the
+    /// network.
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default web browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// Parses a board size: a whole number of at least 1.

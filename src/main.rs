@@ -10,6 +10,7 @@ mod cli;
 mod cmd;
 mod format;
 mod output;
+mod serve;
 mod status;
 mod svg;
 
@@ -43,6 +44,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Trace(args) => cmd::trace::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Complete(args) => cmd::complete::run(&args),
+        Command::Serve(args) => cmd::serve::run(&args),
     }
 }
 

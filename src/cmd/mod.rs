@@ -5,6 +5,7 @@ pub mod complete;
 pub mod count;
 pub mod list;
 pub mod merge;
+pub mod serve;
 pub mod solve;
 pub mod trace;
 pub mod verify;

@@ -6,5 +6,6 @@ mod basics;
 mod browse;
 mod counting;
 mod huge;
+mod serve;
 mod svg;
 mod trace;

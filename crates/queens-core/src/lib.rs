@@ -21,6 +21,7 @@ pub mod error;
 pub mod iterative;
 pub mod min_conflicts;
 pub mod parse;
+pub mod rank;
 pub mod recursive;
 pub mod trace;
 pub mod wirth;

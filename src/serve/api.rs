@@ -1,0 +1,443 @@
+//! The JSON endpoints. Each handler checks its query into plain values (400 on anything wrong),
+//! runs the search on the blocking pool and answers JSON.
+//!
+//! Limits on N, per endpoint (a larger N is a 400 that says the limit):
+//! - `/api/solutions`: N up to 32, the largest board the page draws; `limit` up to 100 per page;
+//!   with `unique=true`, N up to [`UNIQUE_MAX_N`] since the representatives are found by listing
+//!   every solution. The total is given when N is at most [`COUNT_MAX_N`] or the page reached
+//!   the end of the list. Reaching a deep offset of a large board may need more than the step
+//!   budget: that is a 422.
+//! - `/api/count`: N up to [`COUNT_MAX_N`] (the total and the number of symmetry classes, both
+//!   counted by the counting engine on one thread, then remembered).
+//! - `/api/solve`: N up to each algorithm's limit in [`solve_max_n`].
+//! - `/api/trace`: N up to [`TRACE_MAX_N`], at most [`TRACE_EVENTS_MAX`] events (default
+//!   [`TRACE_EVENTS_DEFAULT`]); the trace stops at the first solution unless `all=true`.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use axum::extract::{Query, State};
+use axum::Json;
+use queens_core::count::{self, symmetry};
+use queens_core::rank::{self, RankError};
+use queens_core::{trace as tracing, Algorithm, SearchOptions};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::error::ApiError;
+use super::AppState;
+use crate::cmd::trace::{event_json, summary_json};
+
+/// The largest board `/api/solutions` lists.
+pub const SOLUTIONS_MAX_N: usize = 32;
+/// The most solutions one `/api/solutions` request returns.
+pub const PAGE_MAX: u64 = 100;
+/// The largest board `/api/count` counts, and whose total `/api/solutions` gives: the counting
+/// engine takes about 0.7 s for N = 15 on one thread, 4 s for N = 16.
+pub const COUNT_MAX_N: usize = 15;
+/// The largest board whose symmetry classes `/api/solutions?unique=true` lists (by listing
+/// every solution: 2.3 million for N = 15).
+pub const UNIQUE_MAX_N: usize = 15;
+/// The largest board `/api/trace` traces.
+pub const TRACE_MAX_N: usize = 12;
+/// The most events one `/api/trace` request returns.
+pub const TRACE_EVENTS_MAX: u64 = 100_000;
+/// The events `/api/trace` returns when `limit` is not given.
+pub const TRACE_EVENTS_DEFAULT: u64 = 20_000;
+
+/// The largest board `/api/solve` hands to each enumerating algorithm: up to there the first
+/// solution comes within about two seconds (measured; N = 30 and 32 take ten times longer than
+/// N = 29 and 31 for the array-based solvers, and breadth-first search holds whole levels in
+/// memory).
+pub fn solve_max_n(algorithm: Algorithm) -> usize {
+    match algorithm {
+        Algorithm::Bitboard => 32,
+        Algorithm::Wirth | Algorithm::Recursive | Algorithm::Backtrack | Algorithm::Iterative => 29,
+        Algorithm::Bfs => 12,
+    }
+}
+
+/// The largest board `/api/solve` builds with `construct` or `min-conflicts`: the page still
+/// draws ten thousand queens smoothly, and the answer stays under 60 KB.
+pub const SOLVE_BIG_MAX_N: usize = 10_000;
+
+/// The ways `/api/solve` can find one solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Solver {
+    /// The lexicographically first solution, by an enumerating algorithm.
+    First(Algorithm),
+    /// The explicit construction (`queens_core::construct`).
+    Construct,
+    /// Min-conflicts local search (`queens_core::min_conflicts`).
+    MinConflicts,
+}
+
+impl Solver {
+    fn name(self) -> &'static str {
+        match self {
+            Solver::First(algorithm) => algorithm.name(),
+            Solver::Construct => "construct",
+            Solver::MinConflicts => "min-conflicts",
+        }
+    }
+
+    fn max_n(self) -> usize {
+        match self {
+            Solver::First(algorithm) => solve_max_n(algorithm),
+            Solver::Construct | Solver::MinConflicts => SOLVE_BIG_MAX_N,
+        }
+    }
+}
+
+/// The query of one request, checked parameter by parameter.
+struct Params<'a> {
+    endpoint: String,
+    map: &'a HashMap<String, String>,
+}
+
+impl<'a> Params<'a> {
+    fn new(
+        endpoint: impl Into<String>,
+        map: &'a HashMap<String, String>,
+        known: &[&str],
+    ) -> Result<Self, ApiError> {
+        let mut names: Vec<&String> = map.keys().collect();
+        names.sort();
+        let endpoint = endpoint.into();
+        if let Some(name) = names.into_iter().find(|k| !known.contains(&k.as_str())) {
+            return Err(ApiError::bad_request(format!(
+                "unknown parameter '{name}' for {endpoint} (expected {})",
+                known.join(", ")
+            )));
+        }
+        Ok(Params { endpoint, map })
+    }
+
+    fn get(&self, name: &str) -> Option<&'a str> {
+        self.map.get(name).map(|v| v.trim())
+    }
+
+    fn number(&self, name: &str, value: &str) -> Result<u64, ApiError> {
+        value.parse().map_err(|_| {
+            ApiError::bad_request(format!(
+                "{name} must be a whole number, not '{}'",
+                shorten(value)
+            ))
+        })
+    }
+
+    /// The board size: required, 1..=max.
+    fn n(&self, max: usize) -> Result<usize, ApiError> {
+        let endpoint = &self.endpoint;
+        let value = self.get("n").ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "missing parameter n (the board size, a whole number from 1 to {max})"
+            ))
+        })?;
+        let n = self.number("n", value)?;
+        if n == 0 {
+            return Err(ApiError::bad_request("n must be at least 1 (got 0)"));
+        }
+        if n > max as u64 {
+            return Err(ApiError::bad_request(format!(
+                "n = {n} is above the limit of {max} for {endpoint}"
+            )));
+        }
+        Ok(n as usize)
+    }
+
+    fn optional_number(&self, name: &str, default: u64) -> Result<u64, ApiError> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(value) => self.number(name, value),
+        }
+    }
+
+    fn flag(&self, name: &str) -> Result<bool, ApiError> {
+        match self.get(name) {
+            None | Some("false" | "0" | "no") => Ok(false),
+            Some("" | "true" | "1" | "yes") => Ok(true),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "{name} must be true or false, not '{}'",
+                shorten(other)
+            ))),
+        }
+    }
+
+    fn algorithm(&self, default: Algorithm) -> Result<Algorithm, ApiError> {
+        match self.get("algo") {
+            None | Some("") => Ok(default),
+            Some(name) => name
+                .parse()
+                .map_err(|e: queens_core::algorithm::UnknownAlgorithm| {
+                    ApiError::bad_request(format!("algo: {e}"))
+                }),
+        }
+    }
+}
+
+fn shorten(value: &str) -> String {
+    if value.chars().count() > 24 {
+        format!("{}...", value.chars().take(24).collect::<String>())
+    } else {
+        value.to_string()
+    }
+}
+
+/// Runs a search on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?
+}
+
+/// One solution and its 0-based index in the list.
+#[derive(Debug, Serialize)]
+struct Indexed {
+    index: u64,
+    queens: Vec<usize>,
+}
+
+/// `GET /api/solutions?n=N&offset=K&limit=L&unique=BOOL`: solutions K..K+L-1 in lexicographic
+/// order (of the symmetry-class representatives when `unique` is true).
+pub async fn solutions(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let params = Params::new(
+        "/api/solutions",
+        &query,
+        &["n", "offset", "limit", "unique"],
+    )?;
+    let unique = params.flag("unique")?;
+    let n = params.n(if unique {
+        UNIQUE_MAX_N
+    } else {
+        SOLUTIONS_MAX_N
+    })?;
+    let offset = params.optional_number("offset", 0)?;
+    let limit = params.optional_number("limit", 1)?;
+    if limit == 0 {
+        return Err(ApiError::bad_request("limit must be at least 1 (got 0)"));
+    }
+    if limit > PAGE_MAX {
+        return Err(ApiError::bad_request(format!(
+            "limit = {limit} is above the limit of {PAGE_MAX} solutions per request"
+        )));
+    }
+    let limit = limit as usize;
+    let steps = state.limits.steps;
+    let known = state.known_total(n, unique);
+    let (found, total) = blocking(move || {
+        if unique {
+            Ok(unique_page(n, offset, limit))
+        } else {
+            ranked_page(n, offset, limit, known, steps)
+        }
+    })
+    .await?;
+    if let Some(total) = total {
+        state.remember_total(n, unique, total);
+    }
+    if found.is_empty() {
+        let what = if unique {
+            "classes of solutions"
+        } else {
+            "solutions"
+        };
+        let message = match total {
+            Some(total) => format!(
+                "offset {offset} is past the last solution: the {n}x{n} board has {total} {what}"
+            ),
+            None => format!("offset {offset} is past the last solution of the {n}x{n} board"),
+        };
+        return Err(ApiError::not_found(message));
+    }
+    let solutions: Vec<Indexed> = found
+        .into_iter()
+        .zip(offset..)
+        .map(|(queens, index)| Indexed { index, queens })
+        .collect();
+    Ok(Json(json!({
+        "n": n,
+        "offset": offset,
+        "unique": unique,
+        "total": total,
+        "solutions": solutions,
+    })))
+}
+
+type Found = (Vec<Vec<usize>>, Option<u64>);
+
+fn ranked_page(
+    n: usize,
+    offset: u64,
+    limit: usize,
+    known: Option<u64>,
+    steps: u64,
+) -> Result<Found, ApiError> {
+    if let Some(total) = known {
+        if offset >= total {
+            return Ok((Vec::new(), Some(total)));
+        }
+    }
+    let page = rank::solutions_from(n, offset, limit, steps).map_err(|e| match e {
+        RankError::OverBudget(_) => ApiError::too_much_work(format!(
+            "offset {offset} of the {n}x{n} board is too deep to reach quickly: {e}"
+        )),
+        RankError::BadSize(_) => ApiError::bad_request(e.to_string()),
+    })?;
+    let total = known.or(page.total).or_else(|| counted(n).map(|c| c.0));
+    Ok((page.solutions, total))
+}
+
+/// The total and the number of classes from the counting engine, for N up to [`COUNT_MAX_N`].
+fn counted(n: usize) -> Option<(u64, u64)> {
+    if n > COUNT_MAX_N {
+        return None;
+    }
+    let counts = count::count_sequential(n).ok()?;
+    Some((
+        u64::try_from(counts.total).ok()?,
+        u64::try_from(counts.unique).ok()?,
+    ))
+}
+
+/// The representatives of the symmetry classes, by listing every solution in order and keeping
+/// each that comes first among its images. Always runs to the end, so the total is known.
+fn unique_page(n: usize, offset: u64, limit: usize) -> Found {
+    let mut found = Vec::new();
+    let mut seen = 0u64;
+    let _ = symmetry::for_each_canonical(n, &mut |q| {
+        if seen >= offset && found.len() < limit {
+            found.push(q.to_vec());
+        }
+        seen += 1;
+        ControlFlow::Continue(())
+    });
+    (found, Some(seen))
+}
+
+/// `GET /api/count?n=N`: the number of solutions and of classes under the board's symmetries.
+pub async fn count(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let params = Params::new("/api/count", &query, &["n"])?;
+    let n = params.n(COUNT_MAX_N)?;
+    let (total, unique) = match (state.known_total(n, false), state.known_total(n, true)) {
+        (Some(total), Some(unique)) => (total, unique),
+        _ => {
+            blocking(move || {
+                counted(n).ok_or_else(|| ApiError::internal(format!("cannot count N = {n}")))
+            })
+            .await?
+        }
+    };
+    state.remember_total(n, false, total);
+    state.remember_total(n, true, unique);
+    Ok(Json(json!({ "n": n, "total": total, "unique": unique })))
+}
+
+/// `GET /api/solve?n=N&algo=A&seed=S`: one solution (`queens` is null when the board has
+/// none). Without `algo`: bitboard up to N = 29, the construction above (as `queens solve`).
+/// `seed` is only for min-conflicts; without it a seed is drawn and returned.
+pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
+    let mut params = Params::new("/api/solve", &query, &["n", "algo", "seed"])?;
+    let solver = match params.get("algo") {
+        None | Some("") => None,
+        Some("construct") => Some(Solver::Construct),
+        Some("min-conflicts") => Some(Solver::MinConflicts),
+        Some(name) => Some(Solver::First(name.parse().map_err(|_| {
+            ApiError::bad_request(format!(
+                "algo: unknown algorithm '{}' (expected one of backtrack, iterative, recursive, \
+                 wirth, bfs, bitboard, construct, min-conflicts)",
+                shorten(name)
+            ))
+        })?)),
+    };
+    let n = match solver {
+        Some(solver) => {
+            params.endpoint = format!("/api/solve with algo={}", solver.name());
+            params.n(solver.max_n())?
+        }
+        None => params.n(SOLVE_BIG_MAX_N)?,
+    };
+    let solver = solver.unwrap_or(if n <= crate::cmd::solve::FAST_FIRST_N {
+        Solver::First(Algorithm::Bitboard)
+    } else {
+        Solver::Construct
+    });
+    let seed = match (solver, params.get("seed")) {
+        (Solver::MinConflicts, None) => Some(random_seed()),
+        (Solver::MinConflicts, Some(value)) => Some(params.number("seed", value)?),
+        (_, None) => None,
+        (_, Some(_)) => {
+            return Err(ApiError::bad_request(
+                "seed only applies to algo=min-conflicts",
+            ))
+        }
+    };
+    let queens = blocking(move || match solver {
+        Solver::First(algorithm) => algorithm
+            .first_solution(n, &SearchOptions::default())
+            .map_err(|e| ApiError::too_much_work(e.to_string())),
+        Solver::Construct => Ok(queens_core::construct::solution(n)),
+        Solver::MinConflicts => Ok(queens_core::min_conflicts::solve(n, seed.unwrap_or(0))
+            .map(|q| q.into_iter().map(|c| c as usize).collect())),
+    })
+    .await?;
+    let mut answer = json!({ "n": n, "algo": solver.name(), "queens": queens });
+    if let Some(seed) = seed {
+        answer["seed"] = json!(seed);
+    }
+    Ok(Json(answer))
+}
+
+/// A seed for min-conflicts when the request gives none: the clock's nanoseconds.
+fn random_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// `GET /api/trace?n=N&algo=A&limit=S&all=BOOL`: the events of `queens trace --format json`,
+/// up to the first solution (the whole search with `all=true`), at most `limit` of them.
+pub async fn trace(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
+    let params = Params::new("/api/trace", &query, &["n", "algo", "limit", "all"])?;
+    let algorithm = params.algorithm(Algorithm::Backtrack)?;
+    let n = params.n(TRACE_MAX_N)?;
+    let all = params.flag("all")?;
+    let limit = params.optional_number("limit", TRACE_EVENTS_DEFAULT)?;
+    if limit == 0 {
+        return Err(ApiError::bad_request("limit must be at least 1 (got 0)"));
+    }
+    if limit > TRACE_EVENTS_MAX {
+        return Err(ApiError::bad_request(format!(
+            "limit = {limit} is above the limit of {TRACE_EVENTS_MAX} events per request"
+        )));
+    }
+    blocking(move || {
+        let recording = tracing::record(
+            n,
+            algorithm,
+            &SearchOptions::default(),
+            all,
+            Some(limit as usize),
+        )
+        .map_err(|e| ApiError::too_much_work(e.to_string()))?;
+        let events: Vec<Value> = recording.events.iter().map(event_json).collect();
+        Ok(Json(json!({
+            "n": n,
+            "algo": algorithm.name(),
+            "all": all,
+            "positions_by": tracing::Axis::of(algorithm).name(),
+            "cut": recording.cut,
+            "summary": summary_json(algorithm, n, all, &recording.summary),
+            "events": events,
+        })))
+    })
+    .await
+}

@@ -1,0 +1,109 @@
+//! `queens serve`: the board viewer as a web page and the JSON API it reads.
+//!
+//! [`app`] builds the whole router, apart from any socket, so tests drive it with `oneshot`.
+//! The page (`assets/`) is embedded in the binary and needs no network. Every API handler checks
+//! its parameters into plain values first (a 400 naming the bad one), then runs the search on
+//! the blocking pool with a step budget, so one request cannot hold a core for minutes.
+
+mod api;
+mod error;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+
+pub use error::ApiError;
+
+/// How much work the API does for one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most search steps (nodes of the search tree) one request may take.
+    pub steps: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        // About two to three seconds of one core (measured: roughly 100 to 150 million steps a
+        // second); enough for the first solutions of every board up to 32x32.
+        Limits { steps: 300_000_000 }
+    }
+}
+
+/// What the handlers share: the limits and the totals already counted.
+#[derive(Debug, Clone, Default)]
+pub struct AppState {
+    limits: Limits,
+    totals: Arc<Mutex<HashMap<(usize, bool), u64>>>,
+}
+
+impl AppState {
+    fn known_total(&self, n: usize, unique: bool) -> Option<u64> {
+        self.totals.lock().ok()?.get(&(n, unique)).copied()
+    }
+
+    fn remember_total(&self, n: usize, unique: bool, total: u64) {
+        if let Ok(mut totals) = self.totals.lock() {
+            totals.insert((n, unique), total);
+        }
+    }
+}
+
+/// The viewer with the default limits.
+pub fn app() -> Router {
+    app_with(Limits::default())
+}
+
+/// The viewer with the given limits.
+pub fn app_with(limits: Limits) -> Router {
+    let state = AppState {
+        limits,
+        ..AppState::default()
+    };
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(script))
+        .route("/style.css", get(style))
+        .route("/api/solutions", get(api::solutions))
+        .route("/api/count", get(api::count))
+        .route("/api/solve", get(api::solve))
+        .route("/api/trace", get(api::trace))
+        .fallback(not_found)
+        .with_state(state)
+}
+
+const INDEX: &str = include_str!("../../assets/index.html");
+const SCRIPT: &str = include_str!("../../assets/app.js");
+const STYLE: &str = include_str!("../../assets/style.css");
+
+async fn index() -> impl IntoResponse {
+    asset("text/html; charset=utf-8", INDEX)
+}
+
+async fn script() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", SCRIPT)
+}
+
+async fn style() -> impl IntoResponse {
+    asset("text/css; charset=utf-8", STYLE)
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::not_found(format!("there is nothing at {}", uri.path()))
+}

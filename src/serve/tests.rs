@@ -1,0 +1,366 @@
+//! The API driven through the router with `oneshot`: no socket, no network.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+
+use super::{app, app_with, Limits};
+
+async fn get(uri: &str) -> (StatusCode, Value) {
+    get_from(app(), uri).await
+}
+
+async fn get_from(router: axum::Router, uri: &str) -> (StatusCode, Value) {
+    let response = router
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, value)
+}
+
+async fn get_text(uri: &str) -> (StatusCode, String, String) {
+    let response = app()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, kind, String::from_utf8(bytes.to_vec()).unwrap())
+}
+
+/// Asserts a 400 whose message contains every one of `words`.
+async fn bad_request(uri: &str, words: &[&str]) {
+    let (status, body) = get(uri).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+    let message = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{uri}: {body}"));
+    for word in words {
+        assert!(message.contains(word), "{uri}: '{message}' lacks '{word}'");
+    }
+}
+
+fn queens(value: &Value) -> Vec<usize> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap() as usize)
+        .collect()
+}
+
+/// An independent pairwise check, sharing no code with the library.
+fn is_solution(q: &[usize]) -> bool {
+    let n = q.len();
+    q.iter().all(|&c| c < n)
+        && (0..n).all(|i| (i + 1..n).all(|j| q[i] != q[j] && q[i].abs_diff(q[j]) != j - i))
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_from_the_binary() {
+    let (status, kind, html) = get_text("/").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/html"));
+    assert!(html.contains("app.js") && html.contains("style.css"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no outside resources"
+    );
+    let (status, kind, _) = get_text("/app.js").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/javascript"));
+    let (status, kind, _) = get_text("/style.css").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kind.starts_with("text/css"));
+}
+
+#[tokio::test]
+async fn the_second_solution_of_eight_is_the_one_after_the_first() {
+    let (status, body) = get("/api/solutions?n=8&offset=1").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 92);
+    assert_eq!(body["solutions"][0]["index"], 1);
+    assert_eq!(
+        queens(&body["solutions"][0]["queens"]),
+        [0, 5, 7, 2, 6, 3, 1, 4]
+    );
+}
+
+#[tokio::test]
+async fn a_page_of_solutions_is_in_lexicographic_order_and_valid() {
+    let (status, body) = get("/api/solutions?n=10&offset=700&limit=100").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let list = body["solutions"].as_array().unwrap();
+    assert_eq!(list.len(), 24, "724 solutions, so 24 from offset 700");
+    let all: Vec<Vec<usize>> = list.iter().map(|s| queens(&s["queens"])).collect();
+    assert!(all.iter().all(|q| is_solution(q)));
+    assert!(all.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(list[23]["index"], 723);
+    assert_eq!(body["total"], 724);
+}
+
+#[tokio::test]
+async fn solution_fourteen_thousand_of_twelve_is_reached() {
+    let (status, body) = get("/api/solutions?n=12&offset=14000&limit=2").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 14200);
+    let q = queens(&body["solutions"][0]["queens"]);
+    assert!(is_solution(&q));
+}
+
+#[tokio::test]
+async fn the_unique_listing_has_one_solution_per_symmetry_class() {
+    let (status, body) = get("/api/solutions?n=8&unique=true&limit=100").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 12);
+    let list = body["solutions"].as_array().unwrap();
+    assert_eq!(list.len(), 12);
+    assert_eq!(queens(&list[0]["queens"]), [0, 4, 7, 5, 2, 6, 1, 3]);
+    assert!(list.iter().all(|s| is_solution(&queens(&s["queens"]))));
+    let (status, _) = get("/api/solutions?n=8&unique=1&offset=12").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // ../shared/data/queens-counts.tsv: 1787 classes for N = 12.
+    let (status, body) = get("/api/solutions?n=12&unique=true&offset=1786").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 1787);
+}
+
+#[tokio::test]
+async fn an_offset_past_the_last_solution_is_not_found() {
+    let (status, body) = get("/api/solutions?n=8&offset=92").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["error"].as_str().unwrap().contains("92"));
+    let (status, _) = get("/api/solutions?n=3").await;
+    assert_eq!(
+        status,
+        StatusCode::NOT_FOUND,
+        "the 3x3 board has no solution"
+    );
+}
+
+#[tokio::test]
+async fn a_deep_offset_of_a_big_board_over_the_step_budget_is_refused() {
+    let router = app_with(Limits { steps: 10_000 });
+    let (status, body) = get_from(router, "/api/solutions?n=20&offset=1000000000").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("too deep"));
+}
+
+#[tokio::test]
+async fn a_big_board_lists_its_first_solutions_without_a_total() {
+    let (status, body) = get("/api/solutions?n=31&limit=2").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body["total"].is_null());
+    for s in body["solutions"].as_array().unwrap() {
+        assert!(is_solution(&queens(&s["queens"])));
+    }
+}
+
+#[tokio::test]
+async fn counts_give_the_total_and_the_symmetry_classes() {
+    // ../shared/data/queens-counts.tsv (OEIS A000170 and A002562).
+    for (n, total, unique) in [
+        (1, 1, 1),
+        (2, 0, 0),
+        (6, 4, 1),
+        (8, 92, 12),
+        (10, 724, 92),
+        (15, 2279184, 285053),
+    ] {
+        let (status, body) = get(&format!("/api/count?n={n}")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["total"], total, "n = {n}");
+        assert_eq!(body["unique"], unique, "n = {n}");
+    }
+}
+
+#[tokio::test]
+async fn solve_finds_a_solution_with_every_enumerating_algorithm() {
+    for algo in [
+        "backtrack",
+        "iterative",
+        "recursive",
+        "wirth",
+        "bfs",
+        "bitboard",
+    ] {
+        let (status, body) = get(&format!("/api/solve?n=8&algo={algo}")).await;
+        assert_eq!(status, StatusCode::OK, "{algo}: {body}");
+        assert_eq!(body["algo"], algo);
+        assert_eq!(queens(&body["queens"]), [0, 4, 7, 5, 2, 6, 1, 3], "{algo}");
+    }
+    let (status, body) = get("/api/solve?n=3").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["queens"].is_null(), "the 3x3 board has no solution");
+    let (status, body) = get("/api/solve?n=20").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(is_solution(&queens(&body["queens"])));
+}
+
+#[tokio::test]
+async fn solve_builds_big_boards_by_construction_and_local_search() {
+    for n in [
+        4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 20, 21, 1000, 1001, 1002,
+    ] {
+        let (status, body) = get(&format!("/api/solve?n={n}&algo=construct")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert_eq!(body["algo"], "construct");
+        let q = queens(&body["queens"]);
+        assert_eq!(q.len(), n);
+        assert!(is_solution(&q), "construct, n = {n}");
+    }
+    let (status, body) = get("/api/solve?n=3&algo=construct").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["queens"].is_null());
+    let (_, first) = get("/api/solve?n=500&algo=min-conflicts&seed=7").await;
+    let (_, again) = get("/api/solve?n=500&algo=min-conflicts&seed=7").await;
+    assert_eq!(first["seed"], 7);
+    assert!(is_solution(&queens(&first["queens"])));
+    assert_eq!(
+        first["queens"], again["queens"],
+        "the same seed gives the same solution"
+    );
+    let (status, body) = get("/api/solve?n=300&algo=min-conflicts").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body["seed"].is_u64(), "a drawn seed is returned: {body}");
+    let (_, body) = get("/api/solve?n=100").await;
+    assert_eq!(body["algo"], "construct", "the default above N = 29");
+    let (_, body) = get("/api/solve?n=29").await;
+    assert_eq!(body["algo"], "bitboard", "the default up to N = 29");
+}
+
+#[tokio::test]
+async fn the_trace_of_eight_has_the_textbook_counts_and_ends_on_the_first_solution() {
+    // 876 squares tried and 113 queens placed to the first 8x8 solution (issue 5).
+    for algo in ["recursive", "wirth", "iterative"] {
+        let (status, body) = get(&format!("/api/trace?n=8&algo={algo}")).await;
+        assert_eq!(status, StatusCode::OK, "{algo}: {body}");
+        let events = body["events"].as_array().unwrap();
+        let named = |name: &str| events.iter().filter(|e| e["event"] == name).count();
+        assert_eq!((named("try"), named("place")), (876, 113), "{algo}");
+        assert_eq!(body["cut"], false);
+        let last = events.last().unwrap();
+        assert_eq!(last["event"], "solution");
+        assert_eq!(queens(&last["positions"]), [0, 4, 7, 5, 2, 6, 1, 3]);
+        assert_eq!(body["summary"]["tries"], 876);
+    }
+}
+
+#[tokio::test]
+async fn the_backtrack_trace_has_columns_and_the_first_untried_array() {
+    let (status, body) = get("/api/trace?n=4&algo=backtrack&limit=6").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["positions_by"], "column");
+    assert_eq!(body["cut"], true);
+    let events = body["events"].as_array().unwrap();
+    assert_eq!(events.len(), 6);
+    let conflict = &events[3];
+    assert_eq!(conflict["event"], "conflict");
+    assert_eq!(conflict["with"]["row"], 0);
+    assert_eq!(conflict["with"]["col"], 0);
+    assert!(conflict["untried"].is_array());
+}
+
+#[tokio::test]
+async fn a_missing_n_is_a_bad_request_on_every_endpoint() {
+    for endpoint in ["/api/solutions", "/api/count", "/api/solve", "/api/trace"] {
+        bad_request(endpoint, &["missing", "n"]).await;
+        bad_request(&format!("{endpoint}?offset=0"), &[]).await;
+    }
+}
+
+#[tokio::test]
+async fn an_n_that_is_not_a_number_is_a_bad_request() {
+    for endpoint in ["/api/solutions", "/api/count", "/api/solve", "/api/trace"] {
+        bad_request(&format!("{endpoint}?n=eight"), &["whole number", "'eight'"]).await;
+        bad_request(&format!("{endpoint}?n=-1"), &["whole number", "'-1'"]).await;
+        bad_request(&format!("{endpoint}?n=8.5"), &["whole number"]).await;
+        bad_request(&format!("{endpoint}?n="), &["whole number"]).await;
+    }
+}
+
+#[tokio::test]
+async fn an_n_of_zero_is_a_bad_request() {
+    for endpoint in ["/api/solutions", "/api/count", "/api/solve", "/api/trace"] {
+        bad_request(&format!("{endpoint}?n=0"), &["at least 1"]).await;
+    }
+}
+
+#[tokio::test]
+async fn an_n_above_the_endpoint_limit_is_a_bad_request() {
+    bad_request(
+        "/api/solutions?n=33",
+        &["33", "limit of 32", "/api/solutions"],
+    )
+    .await;
+    bad_request("/api/solutions?n=16&unique=true", &["16", "limit of 15"]).await;
+    bad_request("/api/count?n=16", &["16", "limit of 15", "/api/count"]).await;
+    bad_request("/api/trace?n=13", &["13", "limit of 12", "/api/trace"]).await;
+    bad_request(
+        "/api/solve?n=33&algo=bitboard",
+        &["33", "limit of 32", "bitboard"],
+    )
+    .await;
+    bad_request("/api/solve?n=10001", &["10001", "limit of 10000"]).await;
+    bad_request(
+        "/api/solve?n=10001&algo=construct",
+        &["limit of 10000", "construct"],
+    )
+    .await;
+    bad_request("/api/solve?n=10001&algo=min-conflicts", &["limit of 10000"]).await;
+    bad_request("/api/solve?n=13&algo=bfs", &["13", "limit of 12", "bfs"]).await;
+    bad_request(
+        "/api/solve?n=30&algo=wirth",
+        &["30", "limit of 29", "wirth"],
+    )
+    .await;
+    bad_request(
+        "/api/solutions?n=99999999999999999999999",
+        &["whole number"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn bad_offsets_limits_flags_and_algorithms_are_bad_requests() {
+    bad_request("/api/solutions?n=8&offset=x", &["offset", "'x'"]).await;
+    bad_request("/api/solutions?n=8&offset=-2", &["offset", "'-2'"]).await;
+    bad_request("/api/solutions?n=8&limit=0", &["limit", "at least 1"]).await;
+    bad_request("/api/solutions?n=8&limit=101", &["limit", "100"]).await;
+    bad_request("/api/solutions?n=8&limit=lots", &["limit", "'lots'"]).await;
+    bad_request("/api/solutions?n=8&unique=maybe", &["unique", "'maybe'"]).await;
+    bad_request(
+        "/api/solve?n=8&algo=quantum",
+        &["algo", "'quantum'", "construct"],
+    )
+    .await;
+    bad_request(
+        "/api/solve?n=8&algo=wirth&seed=3",
+        &["seed", "min-conflicts"],
+    )
+    .await;
+    bad_request("/api/solve?n=8&algo=min-conflicts&seed=x", &["seed", "'x'"]).await;
+    bad_request(
+        "/api/solutions?n=8&ofset=3",
+        &["unknown parameter", "'ofset'"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn unknown_paths_are_json_not_found() {
+    let (status, body) = get("/api/nothing").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["error"].as_str().unwrap().contains("/api/nothing"));
+}
