@@ -23,3 +23,37 @@ pub fn positions(line: &str) -> Vec<usize> {
         .map(|w| w.parse().expect("a column"))
         .collect()
 }
+
+/// The standard output of a successful run of `queens` with `args`.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = queens().args(args).output().expect("queens runs");
+    assert!(out.status.success(), "queens {args:?} failed: {out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The one JSON object printed by a successful run of `queens` with `args`.
+pub fn json_of(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(stdout_of(args).trim()).expect("one JSON object")
+}
+
+/// `(n, total, unique)` rows of `shared/data/queens-counts.tsv` beside the repository (OEIS
+/// A000170 and A002562).
+pub fn known() -> Vec<(usize, u128, u128)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/queens-counts.tsv"
+    );
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("the known counts must be at {path}: {e}"));
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}

@@ -8,45 +8,9 @@ use std::time::{Duration, Instant};
 use crate::common::*;
 use predicates::prelude::*;
 
-/// `(n, total, unique)` rows of `shared/data/queens-counts.tsv` (OEIS A000170, A002562).
-fn known() -> Vec<(usize, u128, u128)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/queens-counts.tsv"
-    );
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("the known counts must be at {path}: {e}"));
-    text.lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            (
-                f[0].parse().unwrap(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-            )
-        })
-        .collect()
-}
-
 fn known_for(n: usize) -> (u128, u128) {
     let row = known().into_iter().find(|k| k.0 == n).expect("a known row");
     (row.1, row.2)
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = queens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
-
-fn json_of(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(stdout_of(args).trim()).expect("one JSON object")
 }
 
 fn number(v: &serde_json::Value) -> u128 {

@@ -3,17 +3,6 @@
 
 use crate::common::*;
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = queens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("utf-8 output")
-}
-
 #[test]
 fn construct_solves_every_board_from_4_to_60() {
     for n in 4..=60 {

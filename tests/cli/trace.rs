@@ -16,12 +16,6 @@ const ALGORITHMS: [&str; 6] = [
     "bitboard",
 ];
 
-fn stdout_of(args: &[&str]) -> String {
-    let out = queens().args(args).output().expect("queens runs");
-    assert!(out.status.success(), "queens {args:?} failed: {out:?}");
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
 fn json_lines(args: &[&str]) -> Vec<Value> {
     stdout_of(args)
         .lines()
