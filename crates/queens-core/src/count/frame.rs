@@ -99,10 +99,15 @@ fn compatible((r1, c1): Square, (r2, c2): Square) -> bool {
     (r1, c1) == (r2, c2) || (r1 != r2 && c1 != c2 && r1.abs_diff(r2) != c1.abs_diff(c2))
 }
 
-/// The image of a frame whose search visits the fewest nodes, by a rule measured on N = 12..15
-/// (it visits about 1.55 times fewer nodes than searching the canonical frame as it stands):
-/// search along the axis where the two side queens' rows are closest, and in the direction
-/// where the top queen is nearest the middle and the bottom queen nearest an edge.
+/// The image of a frame whose search is expected to visit the fewest nodes. The search fills
+/// the free rows top to bottom, and its tree is small when its upper rows have few squares
+/// left: each image is scored by the product of the numbers of squares its frame leaves open
+/// in the upper half of the free rows and two more (an empty row counting as one), ties
+/// broken by an older rule (search along the axis where the two side queens' rows are
+/// closest, and in the direction where the top queen is nearest the middle and the bottom
+/// queen nearest an edge). Measured on N = 12..15, the score visits about 8 % fewer nodes
+/// (7.4 to 8.5 %) than the older rule alone, which itself visits about 1.55 times fewer nodes
+/// than searching the canonical frame as it stands.
 fn cheapest_image(n: usize, queens: &[Square]) -> Vec<Square> {
     let middle = |x: u8| (2 * i32::from(x) - (n as i32 - 1)).abs();
     Symmetry::ALL
@@ -111,11 +116,36 @@ fn cheapest_image(n: usize, queens: &[Square]) -> Vec<Square> {
             let image: Vec<Square> = queens.iter().map(|&q| map(g, n, q)).collect();
             let [a, b, c, d] = key_of(n, image.iter().copied());
             let score = 100 * i32::from(c.abs_diff(d)) + middle(a) - middle(b);
-            (score, image)
+            ((upper_half_openness(n, &image), score), image)
         })
         .min_by_key(|(score, _)| *score)
         .map(|(_, image)| image)
         .unwrap_or_default()
+}
+
+/// The product, over the upper half (and two more) of the rows a frame leaves free, of the
+/// number of squares of the row that no frame queen attacks (at least one per row).
+fn upper_half_openness(n: usize, frame: &[Square]) -> u128 {
+    let full = (1u64 << n) - 1;
+    let (mut rows, mut cols) = (0u64, 0u64);
+    for &(r, c) in frame {
+        rows |= 1 << r;
+        cols |= 1 << c;
+    }
+    let free_rows = n - rows.count_ones() as usize;
+    let mut product = 1u128;
+    for r in (0..n)
+        .filter(|r| rows >> r & 1 == 0)
+        .take(free_rows / 2 + 2)
+    {
+        let mut attacked = cols;
+        for &(qr, qc) in frame {
+            let dist = r.abs_diff(usize::from(qr));
+            attacked |= (1u64 << qc << dist) | (1u64 << qc >> dist);
+        }
+        product *= u128::from((full & !attacked).count_ones().max(1));
+    }
+    product
 }
 
 fn map(g: Symmetry, n: usize, (r, c): Square) -> Square {
