@@ -12,7 +12,6 @@ pub enum Status {
     /// 2: bad usage, malformed input, or another error.
     Failure = 2,
     /// 130: interrupted by SIGINT after saving what could be saved.
-    #[allow(dead_code)]
     Interrupted = 130,
 }
 
