@@ -12,6 +12,10 @@
 //! the plain search of the whole board (N = 14: 5.19 million placements against 27.4
 //! million), at about the same cost per node.
 //!
+//! Since the join of [`super::join`], this search fills only the upper rows of most frames;
+//! it still fills all of them for frames with few free rows and on 32-column boards, and it
+//! is the reference the join is tested against.
+//!
 //! Frames fixed by some symmetry need more than a count: each solution found is checked
 //! against those symmetries, so that the number of symmetry classes can be summed exactly.
 //! That slower path (with a recorded placement) runs on a tiny fraction of the subproblems.
@@ -19,26 +23,28 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::frame::{Square, Subproblem};
+use super::join;
 
 /// The widest board the kernel handles: one bit of a `u32` per column.
 pub const MAX_N: usize = 32;
 
 /// The precomputed state of one subproblem.
-struct Setup {
+#[derive(Debug)]
+pub(super) struct Setup {
     /// Free rows, top to bottom.
-    rows: Vec<usize>,
+    pub(super) rows: Vec<usize>,
     /// The frame's attacks on each free row (diagonals only).
-    extra: [u32; MAX_N],
+    pub(super) extra: [u32; MAX_N],
     /// The row distance from free row `i` to free row `i + 1`.
-    gap: [u32; MAX_N],
+    pub(super) gap: [u32; MAX_N],
     /// The columns of the frame.
-    cols: u32,
+    pub(super) cols: u32,
     /// All columns of the board.
-    full: u32,
+    pub(super) full: u32,
 }
 
 impl Setup {
-    fn new(n: usize, frame: &[Square]) -> Setup {
+    pub(super) fn new(n: usize, frame: &[Square]) -> Setup {
         let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let mut taken_rows = 0u64;
         let mut cols = 0u32;
@@ -74,9 +80,26 @@ impl Setup {
     }
 }
 
-/// Counts the completions of a frame. Returns `None` when `cancel` was raised before the end.
+/// Counts the completions of a frame: by the join of [`super::join`] where it applies (every
+/// frame with six free rows or more, N <= 31), else by the search alone. Returns `None` when
+/// `cancel` was raised before the end.
 pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
     let s = Setup::new(n, &sub.oriented);
+    if join::applies(n, &s) {
+        join::count(&s, cancel)
+    } else {
+        search_completions(&s, cancel)
+    }
+}
+
+/// Counts the completions of a frame by the search alone, without the join (the engine's path
+/// before the join existed; kept for small frames, N = 32, and to check the join against).
+pub fn count_completions_searched(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
+    search_completions(&Setup::new(n, &sub.oriented), cancel)
+}
+
+/// The search of every free row, top to bottom.
+pub(super) fn search_completions(s: &Setup, cancel: &AtomicBool) -> Option<u64> {
     let m = s.rows.len();
     if m == 0 {
         return Some(1);

@@ -17,6 +17,7 @@
 pub mod checkpoint;
 pub mod engine;
 pub mod frame;
+pub mod join;
 pub mod kernel;
 pub mod shard;
 pub mod symmetry;
