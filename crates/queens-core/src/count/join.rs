@@ -1,4 +1,4 @@
-//! Completing a frame from both ends: search the upper rows, look the last rows up.
+//! Completing a frame from both ends: search the upper rows, look the last five up.
 //!
 //! The idea: split the free rows of a subproblem into the upper ones and the last
 //! [`JOIN_ROWS`]. First list every way to fill the last rows alone (respecting the frame),
@@ -27,11 +27,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::kernel::{Setup, MAX_N};
 
-/// How many of the last free rows are filled by the join rather than the search. Four was
-/// fastest on N = 15..18 (three and five cost 5 to 15 % more; choosing per frame the best of
+/// How many of the last free rows are filled by the join rather than the search. Five was
+/// fastest on N = 17 and 18 (measured side by side: N = 18 in 59.6 s with five, 64.1 s with
+/// four, 71.0 s with six; N = 16 the same with four or five; choosing per frame the best of
 /// three to six would save about 5 %). With more rows the bottoms of a frame outnumber the
 /// upper placements that look them up, so listing them costs more than it saves.
-pub const JOIN_ROWS: usize = 4;
+pub const JOIN_ROWS: usize = 5;
 
 /// The widest board the join handles: bit 31 of the upper side's mask is its sentinel.
 pub const MAX_JOIN_N: usize = 31;
@@ -122,6 +123,10 @@ fn count_with(s: &Setup, scratch: &mut Scratch, cancel: &AtomicBool) -> Option<u
         let nl = (l | bit) << g;
         let nr = (r | bit) >> g;
         if sp == last {
+            // No bottom can follow when the split row has no square left.
+            if open[split] & !(nc | nl | nr) == 0 {
+                continue;
+            }
             // The squares of the split row the upper queens see, with the sentinel bit 31
             // that no bottom has (so a padding entry, all ones, never matches).
             let seen = u64::from(nl & full) | u64::from(nr) << 32 | 1 << 31;
