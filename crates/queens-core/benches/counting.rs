@@ -1,12 +1,18 @@
 //! The counting paths side by side on N = 10..14: the plain bitmask search
 //! (`bitboard::count`, no symmetry), a classic mirror-only counter (defined here, as the
-//! reference the targets name), and the engine on one thread and on every core.
+//! reference the targets name), and the engine on one thread and on every core. A
+//! second group compares, on N = 13..16, the engine's two ways of completing a frame over
+//! the same frames: the search of every free row (`searched`) and the search of the upper
+//! rows joined with a table of the last five (`joined`, the default).
 //!
 //! Run with `cargo bench -p queens-core --bench counting`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use std::sync::atomic::AtomicBool;
+
+use queens_core::count::kernel;
 use queens_core::{bitboard, count};
 
 /// The classic single-threaded bitmask counter with mirror symmetry only: queens of the first
@@ -60,5 +66,42 @@ fn counting(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, counting);
+/// The frames that no symmetry fixes (the others take a separate, slower path in both cases).
+fn free_frames(n: usize) -> Vec<count::Subproblem> {
+    count::subproblems(n)
+        .into_iter()
+        .filter(|sub| sub.fixed_by.is_empty())
+        .collect()
+}
+
+fn completion(c: &mut Criterion) {
+    let mut group = c.benchmark_group("frames");
+    group.sample_size(10);
+    let never = AtomicBool::new(false);
+    for n in 13..=16usize {
+        let frames = free_frames(n);
+        let searched = |frames: &[count::Subproblem]| -> u64 {
+            frames
+                .iter()
+                .map(|sub| kernel::count_completions_searched(n, sub, &never).unwrap())
+                .sum()
+        };
+        let joined = |frames: &[count::Subproblem]| -> u64 {
+            frames
+                .iter()
+                .map(|sub| kernel::count_completions(n, sub, &never).unwrap())
+                .sum()
+        };
+        assert_eq!(searched(&frames), joined(&frames));
+        group.bench_with_input(BenchmarkId::new("searched", n), &frames, |b, frames| {
+            b.iter(|| searched(black_box(frames)))
+        });
+        group.bench_with_input(BenchmarkId::new("joined", n), &frames, |b, frames| {
+            b.iter(|| joined(black_box(frames)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, counting, completion);
 criterion_main!(benches);

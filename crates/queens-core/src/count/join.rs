@@ -1,38 +1,57 @@
-//! Completing a frame from both ends: search the upper rows, look the last five up.
+//! Completing a frame from both ends: search the upper rows, look the last few up.
 //!
-//! The idea: split the free rows of a subproblem into the upper ones and the last
-//! [`JOIN_ROWS`]. First list every way to fill the last rows alone (respecting the frame),
-//! searching upwards from the bottom row; each such *bottom* is stored under the set of columns
-//! it uses, together with the squares of the split row that its queens see along the two
-//! diagonals (looking upwards). Then search the upper rows top to bottom as the plain kernel
-//! does; when they are all filled, the columns left free name exactly one group of bottoms, and
-//! a bottom completes the placement when none of its diagonals meets one of the upper queens' —
-//! two 32-bit masks per side, one AND and one comparison per pair, with no branch. So the
-//! deepest rows of the search tree, where it has most of its nodes and most of its mispredicted
-//! branches, become a short, branch-free scan of a small table (grouped columns, padded to four
-//! entries so the scan vectorises). Grouping uses no sort: one pass counts the groups in an
-//! open-addressing table, one places them, one scatters the masks. Source: the meet-in-the-middle split of the board into parts
-//! that are solved apart and joined on their common constraints, known from N-Queens counters
-//! that join board quarters (for example the "deepgreen" counter); here only the last rows of
-//! each frame are split off. Cost: the upper search (exponential, but shallower by four rows),
-//! plus one hash probe per upper placement and one AND per compatible-column pair; memory is the
-//! bottoms of one frame, a few thousand entries (12 bytes each) for N = 16 to 18.
+//! The idea: split the free rows of a subproblem into the upper ones and the last few (five
+//! from N = 16 on, see [`join_rows`]). First list every way to fill the last rows alone
+//! (respecting the frame), searching upwards from the bottom row; each such *bottom* is stored
+//! under the set of columns it uses, with the squares of the split row that its queens see
+//! along the two diagonals, looking upwards. Then search the upper rows top to bottom as the
+//! plain kernel does; when they are all filled, the columns left free name exactly one group of
+//! bottoms, and a bottom completes the placement when none of its diagonals meets one of the
+//! upper queens' — two 32-bit masks per side, one AND and one comparison per pair, no branch.
+//! So the deepest rows of the search tree, where it has most of its nodes and its least
+//! predictable branches, become a short, branch-free scan (each group padded to four entries so
+//! the scan vectorises). Grouping needs no sort: one pass counts the groups in an
+//! open-addressing table, one gives each its place, one scatters the masks.
 //!
-//! Measured (release, this project's 2-core machine, one thread, the two builds run side by
-//! side): `queens count 17 -j 1` takes 9.1 to 9.6 s against 11.0 to 11.7 s with the search
-//! alone, about 1.2 times less.
+//! Source: the meet-in-the-middle idea of counters that solve parts of the board apart and join
+//! them on their shared diagonals (for example the quadrant-joining counters of M. Kluev and of
+//! the "deepgreen" pages); here only the last rows of each frame are split off, which keeps
+//! the memory per thread small and the subproblems unchanged.
+//!
+//! Cost: the upper search (exponential, but shallower by five rows), one hash probe per upper
+//! placement, one AND per pair of matching columns, and listing the bottoms once per frame
+//! (about a tenth of the time for N = 17). Memory: the bottoms of one frame per thread, some
+//! thousands of entries of about 40 bytes (table, masks and grouping) for N = 16 to 18.
+//! Measured (release, one thread, the two builds run side by side on the 2-core machine):
+//! `queens count 17 -j 1` takes 9.1 to 9.6 s against 11.0 to 11.7 s with the search alone.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{Setup, MAX_N};
+use super::frame::Subproblem;
+use super::kernel::{self, Setup, MAX_N};
 
-/// How many of the last free rows are filled by the join rather than the search. Five was
-/// fastest on N = 17 and 18 (measured side by side: N = 18 in 59.6 s with five, 64.1 s with
-/// four, 71.0 s with six; N = 16 the same with four or five; choosing per frame the best of
-/// three to six would save about 5 %). With more rows the bottoms of a frame outnumber the
-/// upper placements that look them up, so listing them costs more than it saves.
-pub const JOIN_ROWS: usize = 5;
+/// How many of the last free rows the engine joins on an `n` x `n` board (0: none, the search
+/// fills every row). Measured over all the frames of one board, the best of the search alone
+/// and of joining three to six rows, in one run (release build, one thread, best of five):
+///
+/// | N | search alone | 3 | 4 | 5 | 6 |
+/// |---|---|---|---|---|---|
+/// | 13 | 5.8 ms | 9.2 ms | 10.2 ms | 12.9 ms | 12.8 ms |
+/// | 14 | 34.5 ms | 39.4 ms | 45.7 ms | 55.0 ms | 61.7 ms |
+/// | 15 | 225 ms | 228 ms | 209 ms | 231 ms | 323 ms |
+/// | 16 | 1.46 s | 1.60 s | 1.43 s | 1.32 s | 1.53 s |
+/// | 17 | 10.66 s | 12.06 s | 10.06 s | 9.04 s | 9.74 s |
+///
+/// and, side by side, N = 18 in 59.6 s with five rows, 64.1 s with four, 71.0 s with six.
+/// Small boards have too few upper placements per frame to pay for listing the bottoms.
+pub fn join_rows(n: usize) -> usize {
+    match n {
+        0..=14 => 0,
+        15 => 4,
+        _ => 5,
+    }
+}
 
 /// The widest board the join handles: bit 31 of the upper side's mask is its sentinel.
 pub const MAX_JOIN_N: usize = 31;
@@ -65,19 +84,36 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
-/// Whether the join applies to this setup: a board of at most [`MAX_JOIN_N`] columns with
-/// enough free rows for an upper part of at least two rows.
-pub(super) fn applies(n: usize, s: &Setup) -> bool {
-    n <= MAX_JOIN_N && s.rows.len() >= JOIN_ROWS + 2
+/// Whether a join of `rows` rows applies to this setup: a board of at most [`MAX_JOIN_N`]
+/// columns with enough free rows for an upper part of at least two rows.
+pub(super) fn applies(n: usize, s: &Setup, rows: usize) -> bool {
+    rows >= 1 && n <= MAX_JOIN_N && s.rows.len() >= rows + 2
 }
 
-/// Counts the completions of the frame in `s` by the join. Returns `None` when `cancel` was
-/// raised before the end. Call only when [`applies`] holds.
-pub(super) fn count(s: &Setup, cancel: &AtomicBool) -> Option<u64> {
-    SCRATCH.with(|scratch| count_with(s, &mut scratch.borrow_mut(), cancel))
+/// Counts the completions of the frame in `s` by the join of its last `rows` free rows.
+/// Returns `None` when `cancel` was raised before the end. Call only when [`applies`] holds.
+pub(super) fn count(s: &Setup, rows: usize, cancel: &AtomicBool) -> Option<u64> {
+    SCRATCH.with(|scratch| count_with(s, rows, &mut scratch.borrow_mut(), cancel))
 }
 
-fn count_with(s: &Setup, scratch: &mut Scratch, cancel: &AtomicBool) -> Option<u64> {
+/// Counts the completions of a frame with the last `rows` free rows joined (the search alone
+/// when the join does not apply: `rows` is 0, the frame has fewer than `rows + 2` free rows,
+/// or N = 32). The engine uses [`join_rows`]; this is for measuring other choices.
+pub fn count_completions_joining(
+    n: usize,
+    sub: &Subproblem,
+    rows: usize,
+    cancel: &AtomicBool,
+) -> Option<u64> {
+    let s = Setup::new(n, &sub.oriented);
+    if applies(n, &s, rows) {
+        count(&s, rows, cancel)
+    } else {
+        kernel::search_completions(&s, cancel)
+    }
+}
+
+fn count_with(s: &Setup, rows: usize, scratch: &mut Scratch, cancel: &AtomicBool) -> Option<u64> {
     let m = s.rows.len();
     let full = s.full;
     // The squares of each free row open to the inner queens: not attacked by the frame, and
@@ -86,7 +122,7 @@ fn count_with(s: &Setup, scratch: &mut Scratch, cancel: &AtomicBool) -> Option<u
     for (o, e) in open.iter_mut().zip(&s.extra).take(m) {
         *o = full & !e & !s.cols;
     }
-    let split = m - JOIN_ROWS;
+    let split = m - rows;
     collect_bottoms(s, &open, split, &mut scratch.bottoms);
     if scratch.bottoms.is_empty() {
         return Some(0);
@@ -272,7 +308,7 @@ fn disjoint(masks: &[u64], seen: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::{kernel, subproblems};
+    use crate::count::subproblems;
 
     #[test]
     fn the_join_counts_what_the_search_counts_for_every_frame() {
@@ -281,12 +317,12 @@ mod tests {
         for n in 4..=13 {
             for sub in subproblems(n) {
                 let s = Setup::new(n, &sub.oriented);
-                if !applies(n, &s) {
+                if !applies(n, &s, 5) {
                     continue;
                 }
                 joined += 1;
                 assert_eq!(
-                    count(&s, &never),
+                    count(&s, 5, &never),
                     kernel::search_completions(&s, &never),
                     "n = {n}, frame {:?}",
                     sub.oriented
@@ -294,6 +330,24 @@ mod tests {
             }
         }
         assert!(joined > 1000, "only {joined} frames were joined");
+    }
+
+    #[test]
+    fn any_number_of_joined_rows_gives_the_same_count() {
+        let never = AtomicBool::new(false);
+        for n in [9, 11, 12] {
+            for sub in subproblems(n) {
+                let searched = kernel::count_completions_searched(n, &sub, &never);
+                for rows in 0..=8 {
+                    assert_eq!(
+                        count_completions_joining(n, &sub, rows, &never),
+                        searched,
+                        "n = {n}, {rows} rows joined, frame {:?}",
+                        sub.oriented
+                    );
+                }
+            }
+        }
     }
 
     #[test]
@@ -305,8 +359,8 @@ mod tests {
             .find(|sub| sub.fixed_by.is_empty())
             .unwrap();
         let s = Setup::new(n, &sub.oriented);
-        assert!(applies(n, &s));
-        assert_eq!(count(&s, &raised), None);
+        assert!(applies(n, &s, 5));
+        assert_eq!(count(&s, 5, &raised), None);
     }
 
     #[test]

@@ -80,13 +80,14 @@ impl Setup {
     }
 }
 
-/// Counts the completions of a frame: by the join of [`super::join`] where it applies (every
-/// frame with six free rows or more, N <= 31), else by the search alone. Returns `None` when
+/// Counts the completions of a frame: by the join of [`super::join`] where it applies (N from
+/// 15 to 31, frames with enough free rows), else by the search alone. Returns `None` when
 /// `cancel` was raised before the end.
 pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
     let s = Setup::new(n, &sub.oriented);
-    if join::applies(n, &s) {
-        join::count(&s, cancel)
+    let rows = join::join_rows(n);
+    if join::applies(n, &s, rows) {
+        join::count(&s, rows, cancel)
     } else {
         search_completions(&s, cancel)
     }
