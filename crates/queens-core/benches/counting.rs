@@ -3,7 +3,7 @@
 //! reference the targets name), and the engine on one thread and on every core. A
 //! second group compares, on N = 13..16, the engine's two ways of completing a frame over
 //! the same frames: the search of every free row (`searched`) and the search of the upper
-//! rows joined with a table of the last five (`joined`, the default).
+//! rows joined with a table of the last ones (`joined`, the default; see `count::join`).
 //!
 //! Run with `cargo bench -p queens-core --bench counting`.
 

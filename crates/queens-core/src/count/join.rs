@@ -1,7 +1,7 @@
 //! Completing a frame from both ends: search the upper rows, look the last few up.
 //!
-//! The idea: split the free rows of a subproblem into the upper ones and the last few (five
-//! from N = 16 on, see [`join_rows`]). First list every way to fill the last rows alone
+//! The idea: split the free rows of a subproblem into the upper ones and the last few (four
+//! to six from N = 15 on, see [`join_rows`]). First list every way to fill the last rows alone
 //! (respecting the frame), searching upwards from the bottom row; each such *bottom* is stored
 //! under the set of columns it uses, with the squares of the split row that its queens see
 //! along the two diagonals, looking upwards. Then search the upper rows top to bottom as the
@@ -18,7 +18,7 @@
 //! the "deepgreen" pages); here only the last rows of each frame are split off, which keeps
 //! the memory per thread small and the subproblems unchanged.
 //!
-//! Cost: the upper search (exponential, but shallower by five rows), one hash probe per upper
+//! Cost: the upper search (exponential, but shallower by the joined rows), one hash probe per upper
 //! placement, one AND per pair of matching columns, and listing the bottoms once per frame
 //! (about a tenth of the time for N = 17). Memory: the bottoms of one frame per thread, some
 //! thousands of entries of about 40 bytes (table, masks and grouping) for N = 16 to 18.
@@ -32,24 +32,27 @@ use super::frame::Subproblem;
 use super::kernel::{self, Setup, MAX_N};
 
 /// How many of the last free rows the engine joins on an `n` x `n` board (0: none, the search
-/// fills every row). Measured over all the frames of one board, the best of the search alone
-/// and of joining three to six rows, in one run (release build, one thread, best of five):
+/// fills every row). Measured over all the frames of one board that no symmetry fixes, in one
+/// run per line (release build with the AVX2 copy, one thread, best of five up to N = 15, of
+/// three for N = 16, two for N = 17, one for N = 18):
 ///
-/// | N | search alone | 3 | 4 | 5 | 6 |
-/// |---|---|---|---|---|---|
-/// | 13 | 5.8 ms | 9.2 ms | 10.2 ms | 12.9 ms | 12.8 ms |
-/// | 14 | 34.5 ms | 39.4 ms | 45.7 ms | 55.0 ms | 61.7 ms |
-/// | 15 | 225 ms | 228 ms | 209 ms | 231 ms | 323 ms |
-/// | 16 | 1.46 s | 1.60 s | 1.43 s | 1.32 s | 1.53 s |
-/// | 17 | 10.66 s | 12.06 s | 10.06 s | 9.04 s | 9.74 s |
+/// | N | search alone | 3 rows | 4 rows | 5 rows | 6 rows | 7 rows |
+/// |---|---|---|---|---|---|---|
+/// | 13 | 8.1 ms | 10.8 ms | 12.5 ms | 15.4 ms | | |
+/// | 14 | 45.7 ms | 48.0 ms | 50.7 ms | 61.3 ms | | |
+/// | 15 | 209 ms | 214 ms | 184 ms | 203 ms | | |
+/// | 16 | | | 1.34 s | 1.18 s | 1.30 s | |
+/// | 17 | | | | 7.57 s | 7.05 s | |
+/// | 18 | | | | 55.1 s | 49.7 s | 58.2 s |
 ///
-/// and, side by side, N = 18 in 59.6 s with five rows, 64.1 s with four, 71.0 s with six.
-/// Small boards have too few upper placements per frame to pay for listing the bottoms.
+/// Small boards have too few upper placements per frame to pay for listing the bottoms; the
+/// larger the board, the more rows pay. Six is used past N = 18 too, where it is not measured.
 pub fn join_rows(n: usize) -> usize {
     match n {
         0..=14 => 0,
         15 => 4,
-        _ => 5,
+        16 => 5,
+        _ => 6,
     }
 }
 
