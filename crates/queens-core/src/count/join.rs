@@ -20,10 +20,11 @@
 //!
 //! Cost: the upper search (exponential, but shallower by the joined rows), one hash probe per upper
 //! placement, one AND per pair of matching columns, and listing the bottoms once per frame
-//! (about a tenth of the time for N = 17). Memory: the bottoms of one frame per thread, some
-//! thousands of entries of about 40 bytes (table, masks and grouping) for N = 16 to 18.
-//! Measured (release, one thread, the two builds run side by side on the 2-core machine):
-//! `queens count 17 -j 1` takes 9.1 to 9.6 s against 11.0 to 11.7 s with the search alone.
+//! (about a tenth of the time for N = 17). Memory: the bottoms of one frame per thread, tens of
+//! thousands for N = 17 and 18, at most [`MAX_BOTTOMS`] (about 10 MiB) whatever N.
+//! Measured (release, one thread, the two builds run side by side on the 2-core machine): with
+//! five rows joined and without the AVX2 copy, `queens count 17 -j 1` took 9.1 to 9.6 s against
+//! 11.0 to 11.7 s with the search alone; the AVX2 copy and six rows took N = 17 to about 7.4 s.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,6 +56,14 @@ pub fn join_rows(n: usize) -> usize {
         _ => 6,
     }
 }
+
+/// The most bottoms one frame may have; a frame with more joins fewer rows (down to the search
+/// alone). Each bottom costs 54 to 78 bytes of scratch memory (its entry, its mask, its slot
+/// and 2 to 4 table slots), so this bounds the memory of a thread at about 10 MiB whatever N.
+/// With six rows joined, the frames of N = 17 have up to 122,563 bottoms (none over the
+/// limit); for N = 18 the median is 67,147 and 115 frames of 5,664 are over it; for N = 20
+/// and 22 nearly every frame is, and joins five rows or fewer.
+pub const MAX_BOTTOMS: usize = 1 << 17;
 
 /// The widest board the join handles: bit 31 of the upper side's mask is its sentinel.
 pub const MAX_JOIN_N: usize = 31;
@@ -153,8 +162,14 @@ fn count_with(s: &Setup, rows: usize, scratch: &mut Scratch, cancel: &AtomicBool
     for (o, e) in open.iter_mut().zip(&s.extra).take(m) {
         *o = full & !e & !s.cols;
     }
-    let split = m - rows;
-    collect_bottoms(s, &open, split, &mut scratch.bottoms);
+    // Join fewer rows when the bottoms of this frame would not fit in the budget.
+    let mut split = m - rows;
+    while !collect_bottoms(s, &open, split, &mut scratch.bottoms) {
+        split += 1;
+        if split == m {
+            return kernel::search_completions(s, cancel);
+        }
+    }
     if scratch.bottoms.is_empty() {
         return Some(0);
     }
@@ -226,9 +241,15 @@ fn count_with(s: &Setup, rows: usize, scratch: &mut Scratch, cancel: &AtomicBool
 /// Lists every filling of the free rows `split..` (bottom row first, going up), each as its
 /// columns and the squares of row `split` its queens see along the two diagonals, including
 /// its own queen there: bits of the low word for the diagonal going up and to the left, of the
-/// high word for the one going up and to the right.
+/// high word for the one going up and to the right. Returns `false`, with `out` incomplete,
+/// when there are more than [`MAX_BOTTOMS`].
 #[inline(always)]
-fn collect_bottoms(s: &Setup, open: &[u32; MAX_N], split: usize, out: &mut Vec<(u32, u64)>) {
+fn collect_bottoms(
+    s: &Setup,
+    open: &[u32; MAX_N],
+    split: usize,
+    out: &mut Vec<(u32, u64)>,
+) -> bool {
     out.clear();
     let top = s.rows.len() - 1;
     let full = s.full;
@@ -248,6 +269,9 @@ fn collect_bottoms(s: &Setup, open: &[u32; MAX_N], split: usize, out: &mut Vec<(
         let bit = f & f.wrapping_neg();
         f ^= bit;
         if sp == split {
+            if out.len() == MAX_BOTTOMS {
+                return false;
+            }
             out.push((c | bit, u64::from(l | bit) | u64::from(r | bit) << 32));
             continue;
         }
@@ -264,6 +288,7 @@ fn collect_bottoms(s: &Setup, open: &[u32; MAX_N], split: usize, out: &mut Vec<(
             (f, c, l, r) = (nf, nc, nl, nr);
         }
     }
+    true
 }
 
 /// Groups the bottoms by columns into `masks` (each group padded with all-ones entries to a
