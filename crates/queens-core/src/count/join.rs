@@ -154,6 +154,18 @@ pub fn count_completions_joining(
 
 #[inline(always)]
 fn count_with(s: &Setup, rows: usize, scratch: &mut Scratch, cancel: &AtomicBool) -> Option<u64> {
+    count_limited(s, rows, MAX_BOTTOMS, scratch, cancel)
+}
+
+/// [`count_with`] with `limit` bottoms at most.
+#[inline(always)]
+fn count_limited(
+    s: &Setup,
+    rows: usize,
+    limit: usize,
+    scratch: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Option<u64> {
     let m = s.rows.len();
     let full = s.full;
     // The squares of each free row open to the inner queens: not attacked by the frame, and
@@ -164,7 +176,7 @@ fn count_with(s: &Setup, rows: usize, scratch: &mut Scratch, cancel: &AtomicBool
     }
     // Join fewer rows when the bottoms of this frame would not fit in the budget.
     let mut split = m - rows;
-    while !collect_bottoms(s, &open, split, &mut scratch.bottoms) {
+    while !collect_bottoms(s, &open, split, limit, &mut scratch.bottoms) {
         split += 1;
         if split == m {
             return kernel::search_completions(s, cancel);
@@ -242,12 +254,13 @@ fn count_with(s: &Setup, rows: usize, scratch: &mut Scratch, cancel: &AtomicBool
 /// columns and the squares of row `split` its queens see along the two diagonals, including
 /// its own queen there: bits of the low word for the diagonal going up and to the left, of the
 /// high word for the one going up and to the right. Returns `false`, with `out` incomplete,
-/// when there are more than [`MAX_BOTTOMS`].
+/// when there are more than `limit`.
 #[inline(always)]
 fn collect_bottoms(
     s: &Setup,
     open: &[u32; MAX_N],
     split: usize,
+    limit: usize,
     out: &mut Vec<(u32, u64)>,
 ) -> bool {
     out.clear();
@@ -269,7 +282,7 @@ fn collect_bottoms(
         let bit = f & f.wrapping_neg();
         f ^= bit;
         if sp == split {
-            if out.len() == MAX_BOTTOMS {
+            if out.len() == limit {
                 return false;
             }
             out.push((c | bit, u64::from(l | bit) | u64::from(r | bit) << 32));
@@ -424,6 +437,29 @@ mod tests {
                         sub.oriented
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn frames_with_too_many_bottoms_join_fewer_rows_and_still_count_right() {
+        let never = AtomicBool::new(false);
+        let mut scratch = Scratch::default();
+        let n = 12;
+        for sub in subproblems(n) {
+            let s = Setup::new(n, &sub.oriented);
+            if !applies(n, &s, 6) {
+                continue;
+            }
+            let searched = kernel::search_completions(&s, &never);
+            for limit in [0, 1, 5, 40, 300] {
+                assert_eq!(
+                    count_limited(&s, 6, limit, &mut scratch, &never),
+                    searched,
+                    "limit {limit}, frame {:?}",
+                    sub.oriented
+                );
+                assert!(scratch.bottoms.len() <= limit);
             }
         }
     }
