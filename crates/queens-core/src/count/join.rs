@@ -27,7 +27,7 @@
 //! 11.0 to 11.7 s with the search alone; the AVX2 copy and six rows took N = 17 to about 7.4 s.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::frame::Subproblem;
 use super::kernel::{self, Setup, MAX_N};
@@ -76,7 +76,7 @@ struct Slot {
     len: u32,
 }
 
-/// Marks an unused slot (no group uses every column of a 32-column board here).
+/// Marks an unused slot (no group uses all 32 columns: the join runs on 31 at most).
 const EMPTY: u32 = u32::MAX;
 
 /// The per-thread buffers, kept between subproblems so that a run allocates once per thread.
@@ -189,40 +189,22 @@ fn count_limited(
     let table = &scratch.table[..];
     let masks = &scratch.masks[..];
     let inner = full & !s.cols;
-    let gap = &s.gap;
 
     // The upper search, rows 0..split; a leaf is a queen in row split - 1.
-    let last = split - 1;
-    let mut total = 0u64;
-    let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N];
-    let mut sp = 0usize;
-    let (mut c, mut l, mut r) = (0u32, 0u32, 0u32);
-    let mut f = open[0];
-    loop {
-        if f == 0 {
-            if sp == 0 {
-                break;
-            }
-            sp -= 1;
-            (f, c, l, r) = stack[sp];
-            if sp < 2 && cancel.load(Ordering::Relaxed) {
-                return None;
-            }
-            continue;
-        }
-        let bit = f & f.wrapping_neg();
-        f ^= bit;
-        let g = gap[sp];
-        let nc = c | bit;
-        let nl = (l | bit) << g;
-        let nr = (r | bit) >> g;
-        if sp == last {
+    kernel::descend(
+        &open,
+        &s.gap,
+        0,
+        open[0],
+        split - 1,
+        cancel,
+        |nc, nl, nr| {
             // No bottom can follow when the split row has no square left.
             if open[split] & !(nc | nl | nr) == 0 {
-                continue;
+                return 0;
             }
-            // The squares of the split row the upper queens see, with the sentinel bit 31
-            // that no bottom has (so a padding entry, all ones, never matches).
+            // The squares of the split row the upper queens see, with the sentinel bit 31 that no
+            // bottom has (so a padding entry, all ones, never matches).
             let seen = u64::from(nl & full) | u64::from(nr) << 32 | 1 << 31;
             let want = inner & !nc;
             let mut h = slot_of(want, shift);
@@ -230,24 +212,15 @@ fn count_limited(
                 let slot = table[h];
                 if slot.cols == want {
                     let start = slot.start as usize;
-                    total += disjoint(&masks[start..start + slot.len as usize], seen);
-                    break;
+                    return disjoint(&masks[start..start + slot.len as usize], seen);
                 }
                 if slot.cols == EMPTY {
-                    break;
+                    return 0;
                 }
                 h = (h + 1) & mask;
             }
-            continue;
-        }
-        let nf = open[sp + 1] & !(nc | nl | nr);
-        if nf != 0 {
-            stack[sp] = (f, c, l, r);
-            sp += 1;
-            (f, c, l, r) = (nf, nc, nl, nr);
-        }
-    }
-    Some(total)
+        },
+    )
 }
 
 /// Lists every filling of the free rows `split..` (bottom row first, going up), each as its

@@ -110,13 +110,34 @@ pub(super) fn search_completions(s: &Setup, cancel: &AtomicBool) -> Option<u64> 
     for (o, e) in open.iter_mut().zip(&s.extra) {
         *o = s.full & !e;
     }
-    let gap = &s.gap;
     let last = m - 1;
-    let mut f = open[0] & !s.cols;
+    let f = open[0] & !s.cols;
     if last == 0 {
         return Some(u64::from(f.count_ones()));
     }
-    let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
+    // A queen in the row before the last leaves at most one column for the last row: a test,
+    // not a population count (which is a dozen instructions without the POPCNT extension).
+    descend(&open, &s.gap, s.cols, f, last - 1, cancel, |c, l, r| {
+        u64::from(open[last] & !(c | l | r) != 0)
+    })
+}
+
+/// The loop shared by the plain search and the join's upper part: fills the free rows
+/// `0..=depth` top to bottom, starting from `f`, the open squares of row 0, with the columns
+/// `c` already taken; each placement in row `depth` is handed to `leaf` (the columns taken, and
+/// the two diagonal words shifted to the next free row) instead of being descended into, and
+/// what `leaf` returns is summed. Returns `None` when `cancel` was raised before the end.
+#[inline(always)]
+pub(super) fn descend(
+    open: &[u32; MAX_N],
+    gap: &[u32; MAX_N],
+    c: u32,
+    f: u32,
+    depth: usize,
+    cancel: &AtomicBool,
+    mut leaf: impl FnMut(u32, u32, u32) -> u64,
+) -> Option<u64> {
+    let (mut f, mut c, mut l, mut r) = (f, c, 0u32, 0u32);
     let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N];
     let mut sp = 0usize;
     let mut total = 0u64;
@@ -138,12 +159,12 @@ pub(super) fn search_completions(s: &Setup, cancel: &AtomicBool) -> Option<u64> 
         let nc = c | bit;
         let nl = (l | bit) << g;
         let nr = (r | bit) >> g;
+        if sp == depth {
+            total += leaf(nc, nl, nr);
+            continue;
+        }
         let nf = open[sp + 1] & !(nc | nl | nr);
-        if sp + 1 == last {
-            // One column is left for the last row, so `nf` has at most one bit: a test, not a
-            // population count (which is a dozen instructions without the POPCNT extension).
-            total += u64::from(nf != 0);
-        } else if nf != 0 {
+        if nf != 0 {
             stack[sp] = (f, c, l, r);
             sp += 1;
             (f, c, l, r) = (nf, nc, nl, nr);
