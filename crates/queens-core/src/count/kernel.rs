@@ -84,13 +84,7 @@ impl Setup {
 /// 15 to 31, frames with enough free rows), else by the search alone. Returns `None` when
 /// `cancel` was raised before the end.
 pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
-    let s = Setup::new(n, &sub.oriented);
-    let rows = join::join_rows(n);
-    if join::applies(n, &s, rows) {
-        join::count(&s, rows, cancel)
-    } else {
-        search_completions(&s, cancel)
-    }
+    join::count_completions_joining(n, sub, join::join_rows(n), cancel)
 }
 
 /// Counts the completions of a frame by the search alone, without the join (the engine's path
