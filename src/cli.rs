@@ -3,7 +3,11 @@
 
 use std::path::PathBuf;
 
+use std::sync::LazyLock;
+
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use queens_core::solve::Method;
 use queens_core::{Algorithm, Square};
 
 use crate::format::Format;
@@ -49,70 +53,55 @@ pub struct Size {
     pub n: usize,
 }
 
-/// The solvers that enumerate solutions, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AlgoArg {
-    /// Column-by-column backtracking with explicit state (COMP 333).
-    Backtrack,
-    /// The textbook loop with find_position / is_valid.
-    Iterative,
-    /// Recursive backtracking (Horowitz-Sahni).
-    Recursive,
-    /// Recursive backtracking with O(1) boolean-array tests (Wirth).
-    Wirth,
-    /// Breadth-first search over partial boards (bounded by --max-memory).
-    Bfs,
-    /// Depth-first search on bitmasks (fast; N up to 64).
-    Bitboard,
-}
+/// A solver that enumerates solutions, by its engine name: the values and their help come from
+/// [`Algorithm::ALL`], so the command line and the engine list the same algorithms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlgoArg(pub Algorithm);
 
 impl AlgoArg {
+    /// The default of `list`, `count --algo` and `browse`.
+    pub const BITBOARD: AlgoArg = AlgoArg(Algorithm::Bitboard);
+    /// The default of `trace`.
+    pub const BACKTRACK: AlgoArg = AlgoArg(Algorithm::Backtrack);
+
     /// The library's algorithm.
     pub fn algorithm(self) -> Algorithm {
-        match self {
-            AlgoArg::Backtrack => Algorithm::Backtrack,
-            AlgoArg::Iterative => Algorithm::Iterative,
-            AlgoArg::Recursive => Algorithm::Recursive,
-            AlgoArg::Wirth => Algorithm::Wirth,
-            AlgoArg::Bfs => Algorithm::Bfs,
-            AlgoArg::Bitboard => Algorithm::Bitboard,
-        }
+        self.0
     }
 }
 
-/// The solvers `solve` can use: the six that enumerate, plus two made for huge boards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SolveAlgo {
-    /// Column-by-column backtracking with explicit state (COMP 333).
-    Backtrack,
-    /// The textbook loop with find_position / is_valid.
-    Iterative,
-    /// Recursive backtracking (Horowitz-Sahni).
-    Recursive,
-    /// Recursive backtracking with O(1) boolean-array tests (Wirth).
-    Wirth,
-    /// Breadth-first search over partial boards (bounded by --max-memory).
-    Bfs,
-    /// Depth-first search on bitmasks (fast; N up to 64).
-    Bitboard,
-    /// An explicit construction (Hoffman-Loessi-Moore): any N >= 4 in O(N), streamed.
-    Construct,
-    /// Min-conflicts local search (Sosic-Gu), reproducible with --seed; N up to 4294967295.
-    MinConflicts,
+impl ValueEnum for AlgoArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: LazyLock<Vec<AlgoArg>> =
+            LazyLock::new(|| Algorithm::ALL.into_iter().map(AlgoArg).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
+    }
 }
 
-impl SolveAlgo {
-    /// The enumerating algorithm, or `None` for construct and min-conflicts.
-    pub fn algorithm(self) -> Option<Algorithm> {
-        Some(match self {
-            SolveAlgo::Backtrack => Algorithm::Backtrack,
-            SolveAlgo::Iterative => Algorithm::Iterative,
-            SolveAlgo::Recursive => Algorithm::Recursive,
-            SolveAlgo::Wirth => Algorithm::Wirth,
-            SolveAlgo::Bfs => Algorithm::Bfs,
-            SolveAlgo::Bitboard => Algorithm::Bitboard,
-            SolveAlgo::Construct | SolveAlgo::MinConflicts => return None,
-        })
+impl std::fmt::Display for AlgoArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+/// A way `solve` finds one solution, by its engine name: the six enumerating algorithms plus the
+/// two made for huge boards, from [`Method::ALL`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolveAlgo(pub Method);
+
+impl ValueEnum for SolveAlgo {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: LazyLock<Vec<SolveAlgo>> =
+            LazyLock::new(|| Method::ALL.into_iter().map(SolveAlgo).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
     }
 }
 
@@ -152,7 +141,7 @@ pub struct ListArgs {
     #[command(flatten)]
     pub size: Size,
     /// The solver; every solver lists the same solutions in the same order.
-    #[arg(long, value_enum, default_value_t = AlgoArg::Bitboard)]
+    #[arg(long, value_enum, default_value_t = AlgoArg::BITBOARD)]
     pub algo: AlgoArg,
     /// Stop after K solutions.
     #[arg(long, value_name = "K")]
@@ -239,7 +228,7 @@ pub struct BrowseArgs {
     #[arg(long)]
     pub unique: bool,
     /// The solver whose search `t` plays (`a` switches to the next one while playing).
-    #[arg(long, value_enum, default_value_t = AlgoArg::Backtrack)]
+    #[arg(long, value_enum, default_value_t = AlgoArg::BACKTRACK)]
     pub algo: AlgoArg,
 }
 
@@ -249,7 +238,7 @@ pub struct TraceArgs {
     #[command(flatten)]
     pub size: Size,
     /// The solver to watch; backtrack is the column-by-column search of the COMP 333 notes.
-    #[arg(long, value_enum, default_value_t = AlgoArg::Backtrack)]
+    #[arg(long, value_enum, default_value_t = AlgoArg::BACKTRACK)]
     pub algo: AlgoArg,
     /// How to print the events.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]

@@ -28,7 +28,7 @@ fn main() -> ExitCode {
         Ok(status) => status.into(),
         Err(err) if is_broken_pipe(&err) => Status::Success.into(),
         Err(err) => {
-            let _ = writeln!(io::stderr(), "queens: error: {err:#}");
+            let _ = writeln!(io::stderr(), "queens: error: {err:#}{}", hint(&err));
             Status::Failure.into()
         }
     }
@@ -45,6 +45,21 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Complete(args) => cmd::complete::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
+    }
+}
+
+/// What the user can do about an engine error, in command-line words the engine does not know.
+fn hint(err: &anyhow::Error) -> &'static str {
+    let over_budget = err.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<queens_core::Error>(),
+            Some(queens_core::Error::MemoryBudget { .. })
+        )
+    });
+    if over_budget {
+        "; raise --max-memory or use a depth-first algorithm such as bitboard"
+    } else {
+        ""
     }
 }
 

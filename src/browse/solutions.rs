@@ -8,9 +8,9 @@
 
 use std::ops::ControlFlow;
 
-use queens_core::bitboard;
-use queens_core::count::symmetry::{is_canonical, Symmetry};
+use queens_core::board::is_canonical;
 use queens_core::count::{self, CountError};
+use queens_core::{Algorithm, SearchOptions};
 
 /// How many placements are held at a time.
 pub const WINDOW: u64 = 256;
@@ -33,18 +33,12 @@ impl Selection {
     }
 }
 
-/// The lexicographically smallest of the eight images of `queens`: the representative of its
-/// symmetry class.
-pub fn representative(queens: &[usize]) -> Vec<usize> {
-    let mut best = queens.to_vec();
-    let mut image = vec![0; queens.len()];
-    for g in Symmetry::ALL {
-        g.apply(queens, &mut image);
-        if image < best {
-            best.copy_from_slice(&image);
-        }
-    }
-    best
+pub use queens_core::board::representative;
+
+/// Visits every solution of the `n` x `n` board in order with the bitmask search (the board
+/// sizes the browser takes are always in its range).
+fn each_solution(n: usize, visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>) {
+    let _ = Algorithm::Bitboard.for_each_solution(n, &SearchOptions::default(), visit);
 }
 
 /// How many solutions the `n` x `n` board has, and how many symmetry classes, from the
@@ -115,7 +109,7 @@ impl Solutions {
         }
         let mut index = 0;
         let mut found = None;
-        let _ = bitboard::for_each_solution(self.n, &mut |q| {
+        each_solution(self.n, &mut |q| {
             if !self.selection.admits(q) {
                 return ControlFlow::Continue(());
             }
@@ -156,7 +150,7 @@ impl Solutions {
         let mut window = Vec::new();
         let mut index = 0u64;
         let selection = self.selection;
-        let _ = bitboard::for_each_solution(self.n, &mut |q| {
+        each_solution(self.n, &mut |q| {
             if !selection.admits(q) {
                 return ControlFlow::Continue(());
             }
@@ -176,30 +170,18 @@ impl Solutions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
-    /// (n, total, unique) from the shared table of known counts (OEIS A000170 and A002562).
+    /// (n, total, unique) from the reference table (OEIS A000170 and A002562).
     fn known_counts() -> Vec<(usize, u64, u64)> {
-        let path =
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/queens-counts.tsv");
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("the known counts {} are missing: {e}", path.display()));
-        text.lines()
-            .skip(1)
-            .map(|line| {
-                let f: Vec<&str> = line.split('\t').collect();
-                (
-                    f[0].parse().unwrap(),
-                    f[1].parse().unwrap(),
-                    f[2].parse().unwrap(),
-                )
-            })
+        queens_core::reference::known()
+            .into_iter()
+            .map(|k| (k.n, k.total as u64, k.unique as u64))
             .collect()
     }
 
     fn listed(n: usize, selection: Selection) -> Vec<Vec<usize>> {
         let mut all = Vec::new();
-        let _ = bitboard::for_each_solution(n, &mut |q| {
+        each_solution(n, &mut |q| {
             if selection.admits(q) {
                 all.push(q.to_vec());
             }

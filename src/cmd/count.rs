@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use queens_core::count::{self, Checkpoint, Control, Counts, Shard, Tally};
+use queens_core::count::{self, Checkpoint, Counts, Run, Shard};
 use serde::Serialize;
 
 use crate::cli::CountArgs;
@@ -49,50 +49,43 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         out.flush()?;
         return Ok(Status::Success);
     }
-    count::check_size(n)?;
     let started = Instant::now();
-    let plan = count::subproblems(n);
     let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let todo = shard.select(plan.len());
-
-    let mut session = Session::open(args, n, plan.len(), shard)?;
-    let control = Arc::new(Control::new(session.take_tally()));
+    let run = Run::new(n)?.shard(shard).threads(args.threads);
+    let (run, session) = Session::open(args, run)?;
+    let run = Arc::new(run);
     let interrupted = Arc::new(AtomicBool::new(false));
     {
-        let control = Arc::clone(&control);
+        let run = Arc::clone(&run);
         let interrupted = Arc::clone(&interrupted);
         ctrlc::set_handler(move || {
             interrupted.store(true, Ordering::SeqCst);
-            control.cancel.store(true, Ordering::SeqCst);
+            run.cancel();
         })
         .context("cannot install the Ctrl-C handler")?;
     }
 
-    let bar = progress_bar(args, todo.len() as u64);
+    let bar = progress_bar(args, run.todo() as u64);
     let (finished_run, run_ended) = mpsc::channel::<()>();
     let outcome = thread::scope(|scope| {
-        let watcher = scope.spawn(|| session.watch(&control, &bar, run_ended));
-        let result = if args.threads == 1 {
-            count::run_sequential(n, &plan, &todo, &control);
-            Ok(())
-        } else {
-            count::run_parallel(n, &plan, &todo, args.threads, &control)
-        };
+        let watcher = scope.spawn(|| session.watch(&run, &bar, run_ended));
+        let result = run.execute();
         drop(finished_run);
         let watched = watcher.join().expect("the progress thread does not panic");
-        result.map_err(anyhow::Error::from).and(watched)
+        result
+            .map_err(anyhow::Error::from)
+            .and_then(|counts| watched.map(|()| counts))
     });
     bar.finish_and_clear();
-    outcome?;
-    let tally = control.tally().clone();
-    session.save(&tally)?;
+    let counts: Counts = outcome?;
+    session.save(&run)?;
 
-    if interrupted.load(Ordering::SeqCst) || tally.finished < todo.len() as u64 {
+    if interrupted.load(Ordering::SeqCst) || !run.is_complete() {
         let saved = match &session.path {
             Some(path) => format!(
                 "; {} of {} subproblems are saved in {}: run the same command again to resume",
-                tally.finished,
-                todo.len(),
+                run.control().tally().finished,
+                run.todo(),
                 path.display()
             ),
             None => "; nothing was saved (use --checkpoint FILE to be able to resume)".to_string(),
@@ -101,7 +94,6 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return Ok(Status::Interrupted);
     }
 
-    let counts: Counts = tally.counts;
     let mut out = super::stdout();
     if args.json {
         let sharded = args.shard.is_some();
@@ -113,7 +105,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             shard: sharded.then_some(shard.index),
             shards: sharded.then_some(shard.count),
             split: count::SPLIT,
-            subproblems: plan.len(),
+            subproblems: run.subproblems(),
         };
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;
@@ -131,91 +123,63 @@ pub fn round_ms(seconds: f64) -> f64 {
     (seconds * 1000.0).round() / 1000.0
 }
 
-/// The checkpoint side of a run: the file, what it held, and when it was last written.
+/// The checkpoint side of a run: the file, the seconds spent before this session, and when it
+/// started.
 struct Session {
     path: Option<std::path::PathBuf>,
     every: Duration,
-    n: usize,
-    subproblems: usize,
-    shard: Shard,
-    tally: Option<Tally>,
     seconds_before: f64,
     started: Instant,
 }
 
 impl Session {
-    /// Loads the checkpoint if there is one (refusing one of another run) and saves the
-    /// starting state, so that a bad path fails now rather than after hours.
-    fn open(args: &CountArgs, n: usize, subproblems: usize, shard: Shard) -> anyhow::Result<Self> {
+    /// Loads the checkpoint if there is one (refusing one of another run) into `run`, and saves
+    /// the starting state, so that a bad path fails now rather than after hours.
+    fn open(args: &CountArgs, mut run: Run) -> anyhow::Result<(Run, Self)> {
         let mut session = Session {
             path: args.checkpoint.clone(),
             every: Duration::from_secs_f64(args.checkpoint_every),
-            n,
-            subproblems,
-            shard,
-            tally: None,
             seconds_before: 0.0,
             started: Instant::now(),
         };
-        let mut tally = Tally::new(subproblems);
         if let Some(path) = &args.checkpoint {
             if let Some(saved) = Checkpoint::load(path)? {
-                saved.check_matches(path, n, subproblems, shard)?;
+                let finished = saved.tally.finished;
+                let (resumed, seconds) = run.resume(saved, path)?;
                 if !args.quiet {
                     eprintln!(
-                        "queens: resuming from {}: {} subproblems already counted",
+                        "queens: resuming from {}: {finished} subproblems already counted",
                         path.display(),
-                        saved.tally.finished
                     );
                 }
-                tally = saved.tally;
-                session.seconds_before = saved.seconds;
+                run = resumed;
+                session.seconds_before = seconds;
             }
         }
-        session.save(&tally)?;
-        session.tally = Some(tally);
-        Ok(session)
-    }
-
-    fn take_tally(&mut self) -> Tally {
-        self.tally
-            .take()
-            .unwrap_or_else(|| Tally::new(self.subproblems))
+        session.save(&run)?;
+        Ok((run, session))
     }
 
     /// Writes the checkpoint, if the run has one.
-    fn save(&self, tally: &Tally) -> anyhow::Result<()> {
+    fn save(&self, run: &Run) -> anyhow::Result<()> {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        let checkpoint = Checkpoint {
-            n: self.n,
-            split: count::SPLIT.to_string(),
-            subproblems: self.subproblems,
-            shard: self.shard,
-            tally: tally.clone(),
-            seconds: self.seconds_before + self.started.elapsed().as_secs_f64(),
-        };
-        checkpoint.save(Path::new(path))?;
+        let seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
+        run.checkpoint(seconds).save(Path::new(path))?;
         Ok(())
     }
 
     /// Until the run ends: moves the progress bar and saves the checkpoint every interval.
-    fn watch(
-        &self,
-        control: &Control,
-        bar: &ProgressBar,
-        ended: Receiver<()>,
-    ) -> anyhow::Result<()> {
-        bar.set_position(control.tally().finished);
+    fn watch(&self, run: &Run, bar: &ProgressBar, ended: Receiver<()>) -> anyhow::Result<()> {
+        bar.set_position(run.control().tally().finished);
         bar.reset_eta();
         let mut last_save = Instant::now();
         while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
-            let finished = control.tally().finished;
+            let finished = run.control().tally().finished;
             bar.set_position(finished);
             if self.path.is_some() && last_save.elapsed() >= self.every {
-                let tally = control.tally().clone();
-                self.save(&tally)?;
+                self.save(run)?;
                 last_save = Instant::now();
             }
         }

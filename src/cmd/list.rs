@@ -3,7 +3,7 @@
 use std::io;
 use std::ops::ControlFlow;
 
-use queens_core::count::symmetry::is_canonical;
+use queens_core::board::is_canonical;
 
 use crate::cli::ListArgs;
 use crate::output::ListOutput;

@@ -4,65 +4,41 @@
 use std::io::Write;
 
 use anyhow::Context;
-use queens_core::{construct, min_conflicts};
+use queens_core::solve::{construct, min_conflicts, Method};
 
-use crate::cli::{SolveAlgo, SolveArgs};
+use crate::cli::SolveArgs;
 use crate::format::{write_stream, Format};
 use crate::status::Status;
-
-/// The largest N whose lexicographically first solution the bitboard search finds fast: measured
-/// in a release build, every N up to 29 takes under 0.1 s, N = 30 a second, N = 32 1.5 s and
-/// from N = 34 on more than 3 s (growing without bound).
-pub const FAST_FIRST_N: usize = 29;
-
-/// The default solver: bitboard up to [`FAST_FIRST_N`], the construction above.
-pub fn default_algo(n: usize) -> SolveAlgo {
-    if n <= FAST_FIRST_N {
-        SolveAlgo::Bitboard
-    } else {
-        SolveAlgo::Construct
-    }
-}
 
 /// Runs `queens solve`.
 pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
     args.format.check_size(n)?;
-    let algo = args.algo.unwrap_or_else(|| default_algo(n));
-    if args.seed.is_some() && algo != SolveAlgo::MinConflicts {
+    let method = args.algo.map_or_else(|| Method::default_for(n), |a| a.0);
+    if args.seed.is_some() && !method.takes_seed() {
         anyhow::bail!("--seed only applies to --algo min-conflicts");
     }
-    match algo {
-        SolveAlgo::Construct => match construct::columns(n) {
+    match method {
+        Method::Construct => match construct::columns(n)? {
             Some(cols) => write_solution(args.format, n, cols),
             None => no_solution(n),
         },
-        SolveAlgo::MinConflicts => {
-            if u32::try_from(n).is_err() {
-                anyhow::bail!(
-                    "N = {n} is too large for min-conflicts, which handles N up to {}",
-                    u32::MAX
-                );
-            }
+        Method::MinConflicts => {
+            min_conflicts::check_size(n)?;
             let seed = args.seed.unwrap_or_else(|| {
                 let seed = random_seed();
                 eprintln!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
                 seed
             });
-            match min_conflicts::solve(n, seed) {
+            match min_conflicts::solve(n, seed)? {
                 Some(queens) => write_solution(args.format, n, queens.iter().map(|&c| c as usize)),
                 None => no_solution(n),
             }
         }
-        enumerating => {
-            let algorithm = enumerating
-                .algorithm()
-                .expect("every other choice enumerates");
-            match algorithm.first_solution(n, &args.search.options())? {
-                Some(queens) => write_solution(args.format, n, queens.into_iter()),
-                None => no_solution(n),
-            }
-        }
+        Method::First(algorithm) => match algorithm.first_solution(n, &args.search.options())? {
+            Some(queens) => write_solution(args.format, n, queens.into_iter()),
+            None => no_solution(n),
+        },
     }
 }
 

@@ -8,8 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::Context;
-use queens_core::check::find_flaw_in_columns;
-use queens_core::find_flaw_in_squares;
+use queens_core::board::{find_flaw_in_columns, find_flaw_in_squares};
 use queens_core::parse::{CompactEntry, EntryReader};
 
 use crate::cli::VerifyArgs;

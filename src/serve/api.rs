@@ -18,8 +18,9 @@ use std::ops::ControlFlow;
 
 use axum::extract::{Query, State};
 use axum::Json;
-use queens_core::count::{self, symmetry};
-use queens_core::rank::{self, RankError};
+use queens_core::count;
+use queens_core::search::rank::{self, RankError};
+use queens_core::solve::{Method, UnknownMethod};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -61,31 +62,12 @@ pub fn solve_max_n(algorithm: Algorithm) -> usize {
 /// draws ten thousand queens smoothly, and the answer stays under 60 KB.
 pub const SOLVE_BIG_MAX_N: usize = 10_000;
 
-/// The ways `/api/solve` can find one solution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Solver {
-    /// The lexicographically first solution, by an enumerating algorithm.
-    First(Algorithm),
-    /// The explicit construction (`queens_core::construct`).
-    Construct,
-    /// Min-conflicts local search (`queens_core::min_conflicts`).
-    MinConflicts,
-}
-
-impl Solver {
-    fn name(self) -> &'static str {
-        match self {
-            Solver::First(algorithm) => algorithm.name(),
-            Solver::Construct => "construct",
-            Solver::MinConflicts => "min-conflicts",
-        }
-    }
-
-    fn max_n(self) -> usize {
-        match self {
-            Solver::First(algorithm) => solve_max_n(algorithm),
-            Solver::Construct | Solver::MinConflicts => SOLVE_BIG_MAX_N,
-        }
+/// The largest board `/api/solve` hands to each method: [`solve_max_n`] for the enumerating
+/// ones, [`SOLVE_BIG_MAX_N`] for the construction and min-conflicts.
+pub fn solve_method_max_n(method: Method) -> usize {
+    match method {
+        Method::First(algorithm) => solve_max_n(algorithm),
+        Method::Construct | Method::MinConflicts => SOLVE_BIG_MAX_N,
     }
 }
 
@@ -169,7 +151,7 @@ impl<'a> Params<'a> {
             None | Some("") => Ok(default),
             Some(name) => name
                 .parse()
-                .map_err(|e: queens_core::algorithm::UnknownAlgorithm| {
+                .map_err(|e: queens_core::search::UnknownAlgorithm| {
                     ApiError::bad_request(format!("algo: {e}"))
                 }),
         }
@@ -287,7 +269,7 @@ fn ranked_page(
         RankError::OverBudget(_) => ApiError::too_much_work(format!(
             "offset {offset} of the {n}x{n} board is too deep to reach quickly: {e}"
         )),
-        RankError::BadSize(_) => ApiError::bad_request(e.to_string()),
+        RankError::Size(_) => ApiError::bad_request(e.to_string()),
     })?;
     let total = known.or(page.total).or_else(|| counted(n).map(|c| c.0));
     Ok((page.solutions, total))
@@ -310,7 +292,7 @@ fn counted(n: usize) -> Option<(u64, u64)> {
 fn unique_page(n: usize, offset: u64, limit: usize) -> Found {
     let mut found = Vec::new();
     let mut seen = 0u64;
-    let _ = symmetry::for_each_canonical(n, &mut |q| {
+    let _ = count::for_each_canonical(n, &mut |q| {
         if seen >= offset && found.len() < limit {
             found.push(q.to_vec());
         }
@@ -348,31 +330,21 @@ pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<
     let mut params = Params::new("/api/solve", &query, &["n", "algo", "seed"])?;
     let solver = match params.get("algo") {
         None | Some("") => None,
-        Some("construct") => Some(Solver::Construct),
-        Some("min-conflicts") => Some(Solver::MinConflicts),
-        Some(name) => Some(Solver::First(name.parse().map_err(|_| {
-            ApiError::bad_request(format!(
-                "algo: unknown algorithm '{}' (expected one of backtrack, iterative, recursive, \
-                 wirth, bfs, bitboard, construct, min-conflicts)",
-                shorten(name)
-            ))
-        })?)),
+        Some(name) => Some(name.parse::<Method>().map_err(|_| {
+            ApiError::bad_request(format!("algo: {}", UnknownMethod(shorten(name))))
+        })?),
     };
     let n = match solver {
         Some(solver) => {
             params.endpoint = format!("/api/solve with algo={}", solver.name());
-            params.n(solver.max_n())?
+            params.n(solve_method_max_n(solver))?
         }
         None => params.n(SOLVE_BIG_MAX_N)?,
     };
-    let solver = solver.unwrap_or(if n <= crate::cmd::solve::FAST_FIRST_N {
-        Solver::First(Algorithm::Bitboard)
-    } else {
-        Solver::Construct
-    });
+    let solver = solver.unwrap_or(Method::default_for(n));
     let seed = match (solver, params.get("seed")) {
-        (Solver::MinConflicts, None) => Some(random_seed()),
-        (Solver::MinConflicts, Some(value)) => Some(params.number("seed", value)?),
+        (Method::MinConflicts, None) => Some(random_seed()),
+        (Method::MinConflicts, Some(value)) => Some(params.number("seed", value)?),
         (_, None) => None,
         (_, Some(_)) => {
             return Err(ApiError::bad_request(
@@ -380,13 +352,10 @@ pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<
             ))
         }
     };
-    let queens = blocking(move || match solver {
-        Solver::First(algorithm) => algorithm
-            .first_solution(n, &SearchOptions::default())
-            .map_err(|e| ApiError::too_much_work(e.to_string())),
-        Solver::Construct => Ok(queens_core::construct::solution(n)),
-        Solver::MinConflicts => Ok(queens_core::min_conflicts::solve(n, seed.unwrap_or(0))
-            .map(|q| q.into_iter().map(|c| c as usize).collect())),
+    let queens = blocking(move || {
+        solver
+            .solve(n, &SearchOptions::default(), seed.unwrap_or(0))
+            .map_err(|e| ApiError::too_much_work(e.to_string()))
     })
     .await?;
     let mut answer = json!({ "n": n, "algo": solver.name(), "queens": queens });

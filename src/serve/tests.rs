@@ -130,7 +130,7 @@ async fn the_unique_listing_has_one_solution_per_symmetry_class() {
     assert!(list.iter().all(|s| is_solution(&queens(&s["queens"]))));
     let (status, _) = get("/api/solutions?n=8&unique=1&offset=12").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    // ../shared/data/queens-counts.tsv: 1787 classes for N = 12.
+    // crates/queens-core/data/queens-counts.tsv: 1787 classes for N = 12.
     let (status, body) = get("/api/solutions?n=12&unique=true&offset=1786").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["total"], 1787);
@@ -169,7 +169,7 @@ async fn a_big_board_lists_its_first_solutions_without_a_total() {
 
 #[tokio::test]
 async fn counts_give_the_total_and_the_symmetry_classes() {
-    // ../shared/data/queens-counts.tsv (OEIS A000170 and A002562).
+    // crates/queens-core/data/queens-counts.tsv (OEIS A000170 and A002562).
     for (n, total, unique) in [
         (1, 1, 1),
         (2, 0, 0),

@@ -36,24 +36,11 @@ pub fn json_of(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(stdout_of(args).trim()).expect("one JSON object")
 }
 
-/// `(n, total, unique)` rows of `shared/data/queens-counts.tsv` beside the repository (OEIS
-/// A000170 and A002562).
+/// `(n, total, unique)` rows of the reference table (OEIS A000170 and A002562), from the
+/// engine's one reader of its data file.
 pub fn known() -> Vec<(usize, u128, u128)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/queens-counts.tsv"
-    );
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("the known counts must be at {path}: {e}"));
-    text.lines()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            (
-                f[0].parse().unwrap(),
-                f[1].parse().unwrap(),
-                f[2].parse().unwrap(),
-            )
-        })
+    queens_core::reference::known()
+        .into_iter()
+        .map(|k| (k.n, k.total, k.unique))
         .collect()
 }

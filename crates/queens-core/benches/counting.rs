@@ -12,8 +12,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::sync::atomic::AtomicBool;
 
-use queens_core::count::kernel;
-use queens_core::{bitboard, count};
+use queens_core::count;
+use queens_core::internals::{bitboard_count, count_completions, count_completions_searched};
 
 /// The classic single-threaded bitmask counter with mirror symmetry only: queens of the first
 /// row in the left half are counted twice, the middle column of an odd board once.
@@ -49,9 +49,9 @@ fn counting(c: &mut Criterion) {
     let mut group = c.benchmark_group("count");
     group.sample_size(10);
     for n in 10..=14usize {
-        assert_eq!(mirror_count(n), bitboard::count(n));
+        assert_eq!(mirror_count(n), bitboard_count(n));
         group.bench_with_input(BenchmarkId::new("bitboard_baseline", n), &n, |b, &n| {
-            b.iter(|| bitboard::count(black_box(n)))
+            b.iter(|| bitboard_count(black_box(n)))
         });
         group.bench_with_input(BenchmarkId::new("mirror_classic", n), &n, |b, &n| {
             b.iter(|| mirror_count(black_box(n)))
@@ -83,13 +83,13 @@ fn completion(c: &mut Criterion) {
         let searched = |frames: &[count::Subproblem]| -> u64 {
             frames
                 .iter()
-                .map(|sub| kernel::count_completions_searched(n, sub, &never).unwrap())
+                .map(|sub| count_completions_searched(n, sub, &never).unwrap())
                 .sum()
         };
         let joined = |frames: &[count::Subproblem]| -> u64 {
             frames
                 .iter()
-                .map(|sub| kernel::count_completions(n, sub, &never).unwrap())
+                .map(|sub| count_completions(n, sub, &never).unwrap())
                 .sum()
         };
         assert_eq!(searched(&frames), joined(&frames));

@@ -5,17 +5,22 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use queens_core::check::find_flaw_in_columns;
+use queens_core::board::find_flaw_in_columns;
 use queens_core::complete::{Completion, Instance};
 use queens_core::parse::EntryReader;
-use queens_core::{construct, min_conflicts, Square};
+use queens_core::solve::{construct, min_conflicts};
+use queens_core::Square;
 
 fn construction(c: &mut Criterion) {
     let mut group = c.benchmark_group("construct");
     for n in [1_000_000usize, 10_000_000] {
         group.bench_with_input(BenchmarkId::new("columns+check", n), &n, |b, &n| {
             b.iter(|| {
-                let q: Vec<u32> = construct::columns(n).unwrap().map(|c| c as u32).collect();
+                let q: Vec<u32> = construct::columns(n)
+                    .unwrap()
+                    .unwrap()
+                    .map(|c| c as u32)
+                    .collect();
                 assert!(find_flaw_in_columns(black_box(&q)).is_none());
             })
         });
@@ -28,7 +33,7 @@ fn local_search(c: &mut Criterion) {
     group.sample_size(10);
     for n in [100_000usize, 1_000_000] {
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
-            b.iter(|| min_conflicts::solve(black_box(n), 1).unwrap())
+            b.iter(|| min_conflicts::solve(black_box(n), 1).unwrap().unwrap())
         });
     }
     group.finish();
@@ -37,6 +42,7 @@ fn local_search(c: &mut Criterion) {
 fn streaming_verify(c: &mut Criterion) {
     let n = 1_000_000;
     let mut text = construct::columns(n)
+        .unwrap()
         .unwrap()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
@@ -64,7 +70,7 @@ fn completion(c: &mut Criterion) {
         b.iter(|| black_box(&puzzle).count().unwrap())
     });
     let n = 3000;
-    let full = min_conflicts::solve(n, 3).unwrap();
+    let full = min_conflicts::solve(n, 3).unwrap().unwrap();
     let missing: Vec<usize> = (0..12).map(|i| i * 241 + 11).collect();
     let large = Instance {
         n,

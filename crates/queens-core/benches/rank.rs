@@ -1,7 +1,7 @@
 //! How long it takes to reach a solution deep in the lexicographic list by skipping subtrees.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use queens_core::rank::solutions_from;
+use queens_core::search::rank::solutions_from;
 use std::hint::black_box;
 
 fn deep_offsets(c: &mut Criterion) {

@@ -18,7 +18,7 @@ fn enumerate_all(c: &mut Criterion) {
                     let _ = algo
                         .for_each_solution(black_box(n), &options, &mut |q| {
                             count += q[0] as u64 + 1;
-                            ControlFlow::Continue(())
+                            ControlFlow::<()>::Continue(())
                         })
                         .expect("size within every algorithm's range");
                     count

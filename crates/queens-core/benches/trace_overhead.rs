@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use queens_core::trace::{self, Step, Tracer};
+use queens_core::search::{Step, Tracer};
 use queens_core::{Algorithm, SearchOptions};
 
 #[allow(dead_code, clippy::all)]
@@ -533,8 +533,7 @@ fn trace_overhead(c: &mut Criterion) {
                 b.iter(|| {
                     let mut counter = Counter(0);
                     count_solutions(|visit| {
-                        let _ = trace::for_each_solution(
-                            algorithm,
+                        let _ = algorithm.for_each_solution_traced(
                             black_box(n),
                             &options,
                             &mut counter,

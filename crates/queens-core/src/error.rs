@@ -1,29 +1,57 @@
-//! The library's error type: every way a request to the engine can be refused.
+//! The engine's errors: one size error shared by every module, and the error of the searches.
+//!
+//! Messages speak of the engine's own terms (N, algorithms, the counting engine, bytes); they
+//! never name a command-line flag or subcommand, which the binary adds where it knows them.
 
 use thiserror::Error;
 
-/// Why the engine refused a request. A search that finds no solution is not an error: it
-/// returns `None` or visits nothing.
+/// A board size outside what the part of the engine asked can handle. Every entry point that
+/// takes N checks it first and returns this, so no request allocates or searches before its size
+/// is known to be in range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("{}", self.describe())]
+pub struct SizeError {
+    /// The requested size.
+    pub n: usize,
+    /// What was asked, as a noun phrase: "the wirth algorithm", "the counting engine".
+    pub what: &'static str,
+    /// The largest size it handles (every part handles sizes from 1).
+    pub max: usize,
+}
+
+impl SizeError {
+    /// Checks that `n` is in `1..=max` for `what`.
+    pub fn check(n: usize, what: &'static str, max: usize) -> Result<(), SizeError> {
+        if n == 0 || n > max {
+            Err(SizeError { n, what, max })
+        } else {
+            Ok(())
+        }
+    }
+
+    fn describe(&self) -> String {
+        if self.n == 0 {
+            "N must be at least 1 (got 0)".to_string()
+        } else {
+            format!(
+                "N = {} is too large for {}, which handles N up to {}",
+                self.n, self.what, self.max
+            )
+        }
+    }
+}
+
+/// Why a search refused a request. A search that finds no solution is not an error: it returns
+/// `None` or visits nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Error {
-    /// The board size was zero.
-    #[error("N must be at least 1 (got 0)")]
-    ZeroSize,
-    /// The board is wider than the chosen algorithm supports.
-    #[error("N = {n} is too large for the {algorithm} algorithm, which handles N up to {max}")]
-    TooLarge {
-        /// The requested size.
-        n: usize,
-        /// The algorithm's name.
-        algorithm: &'static str,
-        /// The largest size it supports.
-        max: usize,
-    },
+    /// The board size is out of the algorithm's range.
+    #[error(transparent)]
+    Size(#[from] SizeError),
     /// The breadth-first search would need more memory than its budget allows.
     #[error(
         "the breadth-first search of N = {n} needs {needed} bytes at level {level} ({states} \
-         partial boards), more than the memory budget of {budget} bytes; raise --max-memory or \
-         use a depth-first algorithm such as bitboard"
+         partial boards), more than the memory budget of {budget} bytes"
     )]
     MemoryBudget {
         /// The board size.
@@ -37,4 +65,26 @@ pub enum Error {
         /// The budget in bytes.
         budget: u64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_and_too_large_say_what_and_the_limit() {
+        assert_eq!(
+            SizeError::check(0, "the wirth algorithm", 9)
+                .unwrap_err()
+                .to_string(),
+            "N must be at least 1 (got 0)"
+        );
+        assert_eq!(
+            SizeError::check(10, "the wirth algorithm", 9)
+                .unwrap_err()
+                .to_string(),
+            "N = 10 is too large for the wirth algorithm, which handles N up to 9"
+        );
+        assert!(SizeError::check(9, "the wirth algorithm", 9).is_ok());
+    }
 }

@@ -1,39 +1,74 @@
-//! The engine of the `queens` toolkit: every classic N-Queens solver, checks and counters.
+//! The engine of the `queens` toolkit: every classic N-Queens solver, checks, counters,
+//! completion and traces.
 //!
 //! A *placement* is the column of the queen in each row, 0-based, rows top to bottom:
 //! `[0, 4, 7, 5, 2, 6, 1, 3]` is the first solution of the 8x8 board. Every depth-first solver
 //! produces solutions in lexicographic order of that array and hands each one to a visitor, so a
 //! caller can stream millions of solutions without holding them.
 //!
+//! # What you want, and what to call
+//!
+//! | you want | call |
+//! |---|---|
+//! | one solution (the first, a built one, a random one) | [`solve::Method::solve`], or [`Algorithm::first_solution`] |
+//! | every solution, streamed in order | [`Algorithm::for_each_solution`] |
+//! | solutions K.. K+L-1 without the K before them | [`search::rank::solutions_from`] |
+//! | the number of solutions and of classes, on every core | [`count::count`], [`count::count_parallel`] |
+//! | one representative per symmetry class | [`count::for_each_canonical`], [`board::representative`] |
+//! | one shard of a count, resumable | [`count::Run`] with [`count::Shard`] and [`count::Checkpoint`] |
+//! | whether a placement is a solution, and why not | [`find_flaw`], [`find_flaw_in_squares`] |
+//! | complete a partly filled board | [`complete::Instance::complete`], [`complete::parse_instance`] |
+//! | every step of a search, as events | [`trace::run`], [`trace::record`], [`trace::summarize`] |
+//! | a solution of a million queens | [`solve::construct::columns`] (streamed), [`solve::min_conflicts::solve`] |
+//! | read placements and boards from text | [`parse::EntryReader`], [`parse::parse_entries`] |
+//! | the known counts (OEIS A000170, A002562) | [`reference::known`] |
+//!
+//! # Layers
+//!
+//! Every dependency points down this list; no module imports one above it:
+//! 1. [`board`]: squares, lines, the O(N) check, the eight symmetries. Depends on nothing.
+//! 2. [`search`]: the [`Algorithm`] list and its one dispatch, the [`search::Tracer`] interface,
+//!    one file per solver, ranking.
+//! 3. Built on those, each independent of the others: [`trace`] (the recorder the viewers use),
+//!    [`solve`] (one solution), [`count`] (the counting engine), [`complete`] (completion), and
+//!    [`parse`] (placements and boards from text).
+//!
+//! The size of every request is checked first, with one error type, [`SizeError`], shared by
+//! every layer. `docs/architecture.md` in the repository says where a new solver, format or
+//! endpoint goes.
+//!
 //! This crate has no argument parser and no terminal or web dependencies; the `queens` binary
 //! builds its command line on top of it.
 #![deny(missing_docs)]
 
-pub mod algorithm;
-pub mod backtrack;
-pub mod bfs;
-pub mod bitboard;
-pub mod check;
+pub mod board;
 pub mod complete;
-pub mod construct;
 pub mod count;
-pub mod error;
-pub mod iterative;
-pub mod min_conflicts;
+mod error;
 pub mod parse;
-pub mod rank;
-pub mod recursive;
+pub mod reference;
+pub mod search;
+pub mod solve;
 pub mod trace;
-pub mod wirth;
 
-pub use algorithm::{Algorithm, SearchOptions};
-pub use check::{find_flaw, find_flaw_in_squares, Flaw, Line, Square};
-pub use error::Error;
+pub use board::{find_flaw, find_flaw_in_squares, Flaw, Line, Square};
+pub use error::{Error, SizeError};
+pub use search::{Algorithm, SearchOptions};
 
 /// Re-exports of the verbs most callers need.
 pub mod prelude {
-    pub use crate::algorithm::{Algorithm, SearchOptions};
-    pub use crate::check::{find_flaw, Flaw};
-    pub use crate::error::Error;
+    pub use crate::board::{find_flaw, Flaw, Square};
+    pub use crate::error::{Error, SizeError};
+    pub use crate::search::{Algorithm, SearchOptions};
+    pub use crate::solve::Method;
     pub use std::ops::ControlFlow;
+}
+
+/// Internals the benchmarks measure one by one. Not part of the API: they may change at any time.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::count::engine::count_completions;
+    pub use crate::count::join::count_completions_joining;
+    pub use crate::count::kernel::count_completions_searched;
+    pub use crate::search::bitboard::count as bitboard_count;
 }

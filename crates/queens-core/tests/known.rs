@@ -1,37 +1,15 @@
-//! Known answers (OEIS A000170 and A002562, from `shared/data/queens-counts.tsv` beside the
-//! repository) and agreement between every solver.
+//! Known answers (OEIS A000170 and A002562, from the crate's `data/queens-counts.tsv`) and
+//! agreement between every solver.
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 
 use proptest::prelude::*;
-use queens_core::{bitboard, find_flaw, Algorithm, SearchOptions};
-
-/// One row of the reference table.
-struct Known {
-    n: usize,
-    total: u64,
-}
+use queens_core::internals::bitboard_count;
+use queens_core::reference::{known, Known};
+use queens_core::{find_flaw, Algorithm, SearchOptions};
 
 fn known_counts() -> Vec<Known> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/queens-counts.tsv");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the reference counts must be at {} (the shared/ folder beside the repository): {e}",
-            path.display()
-        )
-    });
-    text.lines()
-        .skip(1)
-        .map(|line| {
-            let f: Vec<&str> = line.split('\t').collect();
-            Known {
-                n: f[0].parse().unwrap(),
-                total: f[1].parse().unwrap(),
-            }
-        })
-        .collect()
+    known()
 }
 
 /// Compares every pair of queens: an independent check that shares no code with the library.
@@ -48,7 +26,7 @@ fn list(algo: Algorithm, n: usize) -> Vec<Vec<usize>> {
     let _ = algo
         .for_each_solution(n, &SearchOptions::default(), &mut |q| {
             all.push(q.to_vec());
-            ControlFlow::Continue(())
+            ControlFlow::<()>::Continue(())
         })
         .unwrap();
     all
@@ -61,7 +39,7 @@ fn every_solver_lists_the_same_valid_solutions_in_lexicographic_order_up_to_ten(
         let reference = list(Algorithm::Bitboard, n);
         assert_eq!(
             reference.len() as u64,
-            known[n - 1].total,
+            known[n - 1].total as u64,
             "bitboard, n = {n}"
         );
         assert!(reference.iter().all(|q| pairwise_valid(q)), "n = {n}");
@@ -82,7 +60,7 @@ fn every_solver_counts_the_known_totals_up_to_twelve() {
             let got = algo
                 .count_by_enumeration(k.n, &SearchOptions::default())
                 .unwrap();
-            assert_eq!(got, k.total, "{algo}, n = {}", k.n);
+            assert_eq!(u128::from(got), k.total, "{algo}, n = {}", k.n);
         }
     }
 }
@@ -90,11 +68,16 @@ fn every_solver_counts_the_known_totals_up_to_twelve() {
 #[test]
 fn the_bitboard_counts_the_known_totals_up_to_fourteen() {
     for k in known_counts().iter().filter(|k| k.n <= 14) {
-        assert_eq!(bitboard::count(k.n), k.total, "count, n = {}", k.n);
+        assert_eq!(
+            u128::from(bitboard_count(k.n)),
+            k.total,
+            "count, n = {}",
+            k.n
+        );
         let listed = Algorithm::Bitboard
             .count_by_enumeration(k.n, &SearchOptions::default())
             .unwrap();
-        assert_eq!(listed, k.total, "listing, n = {}", k.n);
+        assert_eq!(u128::from(listed), k.total, "listing, n = {}", k.n);
     }
 }
 
@@ -113,6 +96,20 @@ fn boards_of_two_and_three_have_no_first_solution() {
 #[test]
 fn sizes_outside_an_algorithm_are_refused() {
     assert!(Algorithm::Wirth.check_size(0).is_err());
+    // Every public entry point checks its size: no empty solution for N = 0, no silent
+    // nothing for a board wider than the bitmask.
+    for algo in Algorithm::ALL {
+        assert!(
+            algo.count_by_enumeration(0, &SearchOptions::default())
+                .is_err(),
+            "{algo}"
+        );
+    }
+    assert!(Algorithm::Bitboard
+        .for_each_solution(65, &SearchOptions::default(), &mut |_| ControlFlow::Break(
+            ()
+        ))
+        .is_err());
     let err = Algorithm::Bitboard
         .first_solution(65, &SearchOptions::default())
         .unwrap_err();

@@ -17,7 +17,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use rayon::prelude::*;
 
 use super::frame::Subproblem;
-use super::{kernel, CountError, Counts};
+use super::{join, kernel, CountError, Counts};
 
 /// What a run has finished so far: which subproblems, and the sum of their contributions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,12 +93,19 @@ impl Control {
     }
 }
 
+/// Counts the completions of a frame: by the join where it applies (N from 15 to 31, frames with
+/// enough free rows), else by the search alone. This is the engine's one choice between the two;
+/// `kernel` is the leaf both use. Returns `None` when `cancel` was raised before the end.
+pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
+    join::count_completions_joining(n, sub, join::join_rows(n), cancel)
+}
+
 /// The contribution of one subproblem to the total and to the number of classes, or `None`
 /// when cancelled.
 pub fn solve(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<Counts> {
     let orbit = u128::from(sub.orbit_size());
     if sub.fixed_by.is_empty() {
-        let found = u128::from(kernel::count_completions(n, sub, cancel)?);
+        let found = u128::from(count_completions(n, sub, cancel)?);
         Some(Counts {
             total: found * orbit,
             unique: found,

@@ -14,7 +14,7 @@
 //! M. R. Engelhardt, "Putting Queens in Carry Chains, No 27", 2017), here with a frame of width
 //! one. Cost: building the plan is O(N^4) and negligible; the searches are in `kernel`.
 
-use super::symmetry::Symmetry;
+use crate::board::Symmetry;
 
 /// A square `(row, column)` as small integers.
 pub type Square = (u8, u8);

@@ -12,7 +12,7 @@
 //! the plain search of the whole board (N = 14: 5.19 million placements against 27.4
 //! million), at about the same cost per node.
 //!
-//! Since the join of [`super::join`], this search fills only the upper rows of most frames;
+//! Since the join (`join.rs`, which builds on this file), this search fills only the upper rows of most frames;
 //! it still fills all of them for frames with few free rows and on 32-column boards, and it
 //! is the reference the join is tested against.
 //!
@@ -23,7 +23,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::frame::{Square, Subproblem};
-use super::join;
 
 /// The widest board the kernel handles: one bit of a `u32` per column.
 pub const MAX_N: usize = 32;
@@ -78,13 +77,6 @@ impl Setup {
             full,
         }
     }
-}
-
-/// Counts the completions of a frame: by the join of [`super::join`] where it applies (N from
-/// 15 to 31, frames with enough free rows), else by the search alone. Returns `None` when
-/// `cancel` was raised before the end.
-pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<u64> {
-    join::count_completions_joining(n, sub, join::join_rows(n), cancel)
 }
 
 /// Counts the completions of a frame by the search alone, without the join (the engine's path

@@ -1,12 +1,18 @@
 //! The counting engine: the exact number of solutions (OEIS A000170) and of symmetry classes
 //! (OEIS A002562) of the N x N board, on every core, in shards, resumable.
 //!
-//! The board's outer frame is pre-placed in one canonical way per symmetry orbit
-//! ([`frame`]), each frame is a subproblem searched by a tight bitmask loop ([`kernel`]), and
-//! the subproblems run on one thread or a pool ([`engine`]), optionally only one shard of them
-//! ([`shard`]) and recorded in a checkpoint file ([`checkpoint`]). The total and the number of
-//! classes come out of the same search; [`symmetry`] also counts the solutions fixed by the
-//! half and quarter turns, so that Burnside's lemma can check the classes independently.
+//! The layers, each a file, each depending only on those before it:
+//! - `frame.rs`: the plan. The board's outer frame is pre-placed in one canonical way per
+//!   symmetry orbit; each frame is a [`Subproblem`].
+//! - `kernel.rs`: the leaf, a tight bitmask loop that fills a frame's free rows.
+//! - `join.rs`: the join of a frame's last rows from a table of bottoms, on top of the kernel.
+//! - `engine.rs`: the choice between join and plain search per frame, and the runs on one
+//!   thread or a pool, with a shared [`Tally`] and a cancel flag ([`Control`]).
+//! - `shard.rs` and `checkpoint.rs`: one [`Shard`] of the plan, and the saved state of a run.
+//! - `fixed.rs`: the solutions fixed by the half and quarter turns, so that Burnside's lemma
+//!   can check the classes independently, and the class representatives in order.
+//!
+//! A run is assembled by [`Run`]: N, the shard, the threads, the state to resume from.
 //!
 //! # Example
 //! ```
@@ -14,18 +20,26 @@
 //! assert_eq!((counts.total, counts.unique), (92, 12));
 //! ```
 
-pub mod checkpoint;
-pub mod engine;
-pub mod frame;
-pub mod join;
-pub mod kernel;
-pub mod shard;
-pub mod symmetry;
+pub(crate) mod checkpoint;
+pub(crate) mod engine;
+pub(crate) mod fixed;
+pub(crate) mod frame;
+pub(crate) mod join;
+pub(crate) mod kernel;
+pub(crate) mod shard;
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
 
 use thiserror::Error;
 
+use crate::error::SizeError;
+
 pub use checkpoint::Checkpoint;
-pub use engine::{run_parallel, run_sequential, Control, Tally};
+pub use engine::{Control, Tally};
+pub use fixed::{
+    classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
+};
 pub use frame::{subproblems, Subproblem};
 pub use shard::Shard;
 
@@ -49,15 +63,9 @@ pub struct Counts {
 /// Why the counting engine refused or stopped.
 #[derive(Debug, Error)]
 pub enum CountError {
-    /// N was zero.
-    #[error("N must be at least 1 (got 0)")]
-    ZeroSize,
-    /// N is past what the engine's masks hold.
-    #[error(
-        "N = {0} is too large for the counting engine, whose 32-bit masks handle N up to {max}",
-        max = MAX_N
-    )]
-    TooLarge(usize),
+    /// N is 0 or past what the engine's 32-bit masks hold.
+    #[error(transparent)]
+    Size(#[from] SizeError),
     /// A shard specification was malformed.
     #[error("bad shard '{0}': use I/M with 0 <= I < M, for example 0/4")]
     BadShard(String),
@@ -92,10 +100,129 @@ pub enum CountError {
 
 /// Checks that `n` is a size the engine counts.
 pub fn check_size(n: usize) -> Result<(), CountError> {
-    match n {
-        0 => Err(CountError::ZeroSize),
-        n if n > MAX_N => Err(CountError::TooLarge(n)),
-        _ => Ok(()),
+    Ok(SizeError::check(n, "the counting engine", MAX_N)?)
+}
+
+/// One counting run, assembled: the plan of subproblems of the board, the shard of it to count,
+/// the threads, and the tally so far (empty, or resumed from a checkpoint). The binary's
+/// `queens count` is this plus a progress bar, signals and checkpoint files.
+///
+/// # Example
+/// ```
+/// use queens_core::count::{Run, Shard};
+/// // The two halves of the 10x10 board, counted apart and added up.
+/// let mut total = 0;
+/// for index in 0..2 {
+///     let run = Run::new(10)?.shard(Shard::new(index, 2)?).threads(1);
+///     total += run.execute()?.total;
+/// }
+/// assert_eq!(total, 724);
+/// # Ok::<(), queens_core::count::CountError>(())
+/// ```
+#[derive(Debug)]
+pub struct Run {
+    n: usize,
+    plan: Vec<Subproblem>,
+    shard: Shard,
+    todo: Vec<usize>,
+    threads: usize,
+    control: Control,
+}
+
+impl Run {
+    /// A run over the whole `n` x `n` board, on every core, from nothing.
+    pub fn new(n: usize) -> Result<Run, CountError> {
+        check_size(n)?;
+        let plan = subproblems(n);
+        let todo = Shard::WHOLE.select(plan.len());
+        let control = Control::new(Tally::new(plan.len()));
+        Ok(Run {
+            n,
+            plan,
+            shard: Shard::WHOLE,
+            todo,
+            threads: 0,
+            control,
+        })
+    }
+
+    /// Counts only `shard` of the subproblems.
+    pub fn shard(mut self, shard: Shard) -> Run {
+        self.todo = shard.select(self.plan.len());
+        self.shard = shard;
+        self
+    }
+
+    /// Runs on `threads` threads: 1 on the calling thread, 0 one per core.
+    pub fn threads(mut self, threads: usize) -> Run {
+        self.threads = threads;
+        self
+    }
+
+    /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
+    /// (same N, split and shard). Returns the seconds the checkpoint says were spent so far.
+    pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, f64), CountError> {
+        checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
+        *self.control.tally() = checkpoint.tally;
+        Ok((self, checkpoint.seconds))
+    }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The shard counted.
+    pub fn shard_counted(&self) -> Shard {
+        self.shard
+    }
+
+    /// How many subproblems the whole board has.
+    pub fn subproblems(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// How many subproblems this run counts (its shard of the plan).
+    pub fn todo(&self) -> usize {
+        self.todo.len()
+    }
+
+    /// The shared state: the tally so far and the cancel flag, for a watcher thread.
+    pub fn control(&self) -> &Control {
+        &self.control
+    }
+
+    /// Raises the cancel flag: the run stops soon, and the tally stays exact.
+    pub fn cancel(&self) {
+        self.control.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether every subproblem of the shard is counted.
+    pub fn is_complete(&self) -> bool {
+        self.control.tally().finished >= self.todo.len() as u64
+    }
+
+    /// The saved state of the run, with `seconds` spent so far.
+    pub fn checkpoint(&self, seconds: f64) -> Checkpoint {
+        Checkpoint {
+            n: self.n,
+            split: SPLIT.to_string(),
+            subproblems: self.plan.len(),
+            shard: self.shard,
+            tally: self.control.tally().clone(),
+            seconds,
+        }
+    }
+
+    /// Counts every subproblem of the shard not yet counted (until cancelled), then returns the
+    /// counts so far: complete when [`Run::is_complete`] holds.
+    pub fn execute(&self) -> Result<Counts, CountError> {
+        if self.threads == 1 {
+            engine::run_sequential(self.n, &self.plan, &self.todo, &self.control);
+        } else {
+            engine::run_parallel(self.n, &self.plan, &self.todo, self.threads, &self.control)?;
+        }
+        Ok(self.control.tally().counts)
     }
 }
 
@@ -107,13 +234,7 @@ pub fn check_size(n: usize) -> Result<(), CountError> {
 /// assert_eq!((counts.total, counts.unique), (724, 92));
 /// ```
 pub fn count_sequential(n: usize) -> Result<Counts, CountError> {
-    check_size(n)?;
-    let plan = subproblems(n);
-    let control = Control::new(Tally::new(plan.len()));
-    let todo: Vec<usize> = (0..plan.len()).collect();
-    run_sequential(n, &plan, &todo, &control);
-    let counts = control.tally().counts;
-    Ok(counts)
+    Run::new(n)?.threads(1).execute()
 }
 
 /// Counts total and classes of the `n` x `n` board on `threads` threads (0: one per core).
@@ -124,13 +245,7 @@ pub fn count_sequential(n: usize) -> Result<Counts, CountError> {
 /// assert_eq!((counts.total, counts.unique), (724, 92));
 /// ```
 pub fn count_parallel(n: usize, threads: usize) -> Result<Counts, CountError> {
-    check_size(n)?;
-    let plan = subproblems(n);
-    let control = Control::new(Tally::new(plan.len()));
-    let todo: Vec<usize> = (0..plan.len()).collect();
-    run_parallel(n, &plan, &todo, threads, &control)?;
-    let counts = control.tally().counts;
-    Ok(counts)
+    Run::new(n)?.threads(threads).execute()
 }
 
 /// Counts total and classes of the `n` x `n` board on every core.
@@ -151,27 +266,14 @@ pub fn count_unique(n: usize) -> Result<u128, CountError> {
 
 #[cfg(test)]
 mod tests {
+    use super::engine::{run_parallel, run_sequential};
     use super::*;
 
-    /// Known answers from `shared/data/queens-counts.tsv` (OEIS A000170 and A002562): rows of
-    /// `(n, total, unique)`. Fails clearly when the file is missing.
+    /// Known answers (OEIS A000170 and A002562): rows of `(n, total, unique)`.
     pub(crate) fn known() -> Vec<(usize, u128, u128)> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/queens-counts.tsv"
-        );
-        let text = std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("the known counts must be at {path}: {e}"));
-        text.lines()
-            .skip(1)
-            .map(|line| {
-                let f: Vec<&str> = line.split('\t').collect();
-                (
-                    f[0].parse().unwrap(),
-                    f[1].parse().unwrap(),
-                    f[2].parse().unwrap(),
-                )
-            })
+        crate::reference::known()
+            .into_iter()
+            .map(|k| (k.n, k.total, k.unique))
             .collect()
     }
 
@@ -259,10 +361,10 @@ mod tests {
     fn burnside_agrees_with_the_classes_counted_by_the_engine() {
         for n in 1..=12 {
             let c = count(n).unwrap();
-            let half = u128::from(symmetry::count_fixed_by_half_turn(n));
-            let quarter = u128::from(symmetry::count_fixed_by_quarter_turn(n));
+            let half = u128::from(fixed::count_fixed_by_half_turn(n).unwrap());
+            let quarter = u128::from(fixed::count_fixed_by_quarter_turn(n).unwrap());
             assert_eq!(
-                symmetry::classes_from_fixed(n, c.total, half, quarter),
+                fixed::classes_from_fixed(n, c.total, half, quarter),
                 c.unique
             );
         }
@@ -270,7 +372,7 @@ mod tests {
 
     #[test]
     fn sizes_past_the_masks_are_refused_clearly() {
-        assert!(matches!(count(0), Err(CountError::ZeroSize)));
+        assert!(matches!(count(0), Err(CountError::Size(_))));
         let err = count(33).unwrap_err().to_string();
         assert!(err.contains("N = 33") && err.contains("up to 32"), "{err}");
     }

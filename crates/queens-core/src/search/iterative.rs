@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::trace::{first_attacker, Board, EventKind, NoTrace, Tracer};
+use super::tracer::{first_attacker, Board, EventKind, Tracer};
 
 /// The state of the textbook loop.
 struct Search {
@@ -58,16 +58,8 @@ impl Search {
         row: Option<usize>,
         col: Option<usize>,
     ) -> ControlFlow<()> {
-        crate::trace::emit(tracer, kind, row, col, Board::Signed(&self.queens))
+        super::tracer::emit(tracer, kind, row, col, Board::Signed(&self.queens))
     }
-}
-
-/// Visits every solution in lexicographic order.
-pub fn for_each_solution(
-    n: usize,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    for_each_solution_traced(n, &mut NoTrace, visit)
 }
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
@@ -110,6 +102,7 @@ pub fn for_each_solution_traced<T: Tracer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::NoTrace;
 
     #[test]
     fn is_valid_checks_column_and_both_diagonals() {

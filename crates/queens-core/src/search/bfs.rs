@@ -13,8 +13,8 @@
 
 use std::ops::ControlFlow;
 
+use super::tracer::{emit, Board, EventKind, Tracer};
 use crate::error::Error;
-use crate::trace::{emit, Board, EventKind, NoTrace, Tracer};
 
 /// The widest board: a state's free columns are computed as a `u64` mask.
 pub const MAX_N: usize = 64;
@@ -38,6 +38,7 @@ fn free_columns(n: usize, state: &[u8]) -> u64 {
     full & !taken
 }
 
+#[cfg(test)]
 /// Visits every solution in lexicographic order, after building every level of the search
 /// within `budget` bytes.
 pub fn for_each_solution(
@@ -45,7 +46,7 @@ pub fn for_each_solution(
     budget: u64,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> Result<ControlFlow<()>, Error> {
-    for_each_solution_traced(n, budget, &mut NoTrace, visit)
+    for_each_solution_traced(n, budget, &mut super::NoTrace, visit)
 }
 
 /// Visits every solution in lexicographic order, after building every level of the search

@@ -1,108 +1,27 @@
-//! The eight symmetries of the square board, and the symmetry classes of solutions.
+//! Counting symmetry classes: the solutions fixed by the half and quarter turns, Burnside's
+//! lemma, and the class representatives in order.
 //!
-//! The idea: the dihedral group of the square (four rotations, four reflections) maps every
-//! solution to a solution. A class is an orbit of that group; its representative here is the
-//! lexicographically smallest of the eight images of any member. Burnside's lemma counts the
-//! classes from the solutions each symmetry fixes: no solution of N > 1 is fixed by a
-//! reflection (two queens on mirror squares would share a line), so
-//! `unique = (total + S180 + 2 * S90) / 8`, where S180 and S90 count the solutions fixed by the
-//! half and the quarter turn. Source: W. Burnside, *Theory of Groups of Finite Order* (1897);
-//! the fact about reflections is folklore of the problem (see OEIS A002562). Cost: mapping a
-//! square is O(1), a placement O(N); [`for_each_canonical`] enumerates every solution and keeps
-//! the smallest image of each class, O(8N) per solution on top of the enumeration.
+//! No solution of N > 1 is fixed by a reflection (two queens on mirror squares would share a
+//! line), so Burnside's lemma gives `unique = (total + S180 + 2 * S90) / 8`, where S180 and S90
+//! count the solutions fixed by the half and the quarter turn. Source: W. Burnside, *Theory of
+//! Groups of Finite Order* (1897); the fact about reflections is folklore of the problem (see
+//! OEIS A002562). Cost: the fixed-point searches place two or four queens at a time, so they
+//! search N/2 or N/4 levels; [`for_each_canonical`] enumerates every solution and keeps the
+//! smallest image of each class, O(8N) per solution on top of the enumeration.
 
 use std::ops::ControlFlow;
 
-use crate::bitboard;
-
-/// One of the eight symmetries of the N x N board, acting on squares `(row, column)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Symmetry {
-    /// Leaves every square in place.
-    Identity,
-    /// Quarter turn clockwise: `(r, c) -> (c, N-1-r)`.
-    Rotate90,
-    /// Half turn: `(r, c) -> (N-1-r, N-1-c)`.
-    Rotate180,
-    /// Quarter turn anticlockwise: `(r, c) -> (N-1-c, r)`.
-    Rotate270,
-    /// Mirror left-right: `(r, c) -> (r, N-1-c)`.
-    FlipColumns,
-    /// Mirror top-bottom: `(r, c) -> (N-1-r, c)`.
-    FlipRows,
-    /// Mirror in the main diagonal: `(r, c) -> (c, r)`.
-    Transpose,
-    /// Mirror in the other diagonal: `(r, c) -> (N-1-c, N-1-r)`.
-    AntiTranspose,
-}
-
-impl Symmetry {
-    /// The whole group, identity first.
-    pub const ALL: [Symmetry; 8] = [
-        Symmetry::Identity,
-        Symmetry::Rotate90,
-        Symmetry::Rotate180,
-        Symmetry::Rotate270,
-        Symmetry::FlipColumns,
-        Symmetry::FlipRows,
-        Symmetry::Transpose,
-        Symmetry::AntiTranspose,
-    ];
-
-    /// The image of square `(r, c)` on the `n` x `n` board.
-    #[inline]
-    pub fn map(self, n: usize, (r, c): (usize, usize)) -> (usize, usize) {
-        let m = n - 1;
-        match self {
-            Symmetry::Identity => (r, c),
-            Symmetry::Rotate90 => (c, m - r),
-            Symmetry::Rotate180 => (m - r, m - c),
-            Symmetry::Rotate270 => (m - c, r),
-            Symmetry::FlipColumns => (r, m - c),
-            Symmetry::FlipRows => (m - r, c),
-            Symmetry::Transpose => (c, r),
-            Symmetry::AntiTranspose => (m - c, m - r),
-        }
-    }
-
-    /// Writes the image of the placement `queens` (`queens[row] = column`) into `image`.
-    pub fn apply(self, queens: &[usize], image: &mut [usize]) {
-        let n = queens.len();
-        for (r, &c) in queens.iter().enumerate() {
-            let (r2, c2) = self.map(n, (r, c));
-            image[r2] = c2;
-        }
-    }
-}
-
-/// Whether `queens` is the lexicographically smallest of its eight images.
-pub fn is_canonical(queens: &[usize]) -> bool {
-    let mut image = vec![0; queens.len()];
-    Symmetry::ALL[1..].iter().all(|g| {
-        g.apply(queens, &mut image);
-        queens <= &image[..]
-    })
-}
-
-/// How many of the eight symmetries map the placement `queens` to itself (1, 2, 4 or 8).
-pub fn stabilizer_size(queens: &[usize]) -> usize {
-    let mut image = vec![0; queens.len()];
-    Symmetry::ALL
-        .iter()
-        .filter(|g| {
-            g.apply(queens, &mut image);
-            queens == &image[..]
-        })
-        .count()
-}
+use crate::board::symmetry::Symmetry;
+use crate::error::SizeError;
+use crate::search::bitboard;
 
 /// Visits one representative of every symmetry class of solutions of the `n` x `n` board — the
 /// lexicographically smallest of its eight images — in lexicographic order, until `visit`
-/// breaks. `n` must be 1..=64.
+/// breaks. `n` must be 1..=64 (else a [`SizeError`] before any search).
 ///
 /// # Example
 /// ```
-/// use queens_core::count::symmetry::for_each_canonical;
+/// use queens_core::count::for_each_canonical;
 /// use std::ops::ControlFlow;
 /// let mut classes = 0;
 /// let _ = for_each_canonical(8, &mut |_| {
@@ -114,9 +33,10 @@ pub fn stabilizer_size(queens: &[usize]) -> usize {
 pub fn for_each_canonical(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-) -> ControlFlow<()> {
+) -> Result<ControlFlow<()>, SizeError> {
+    SizeError::check(n, "the canonical listing", bitboard::MAX_N)?;
     let mut image = vec![0; n];
-    bitboard::for_each_solution(n, &mut |queens| {
+    Ok(bitboard::for_each_solution(n, &mut |queens| {
         let smallest = Symmetry::ALL[1..].iter().all(|g| {
             g.apply(queens, &mut image);
             queens <= &image[..]
@@ -126,23 +46,25 @@ pub fn for_each_canonical(
         } else {
             ControlFlow::Continue(())
         }
-    })
+    }))
 }
 
 /// Counts the solutions of the `n` x `n` board fixed by the half turn, by a search that places
 /// each queen together with its image: row `r` and row `N-1-r` are filled at once, so only
 /// `N/2` levels are searched. `n` must be 1..=64.
-pub fn count_fixed_by_half_turn(n: usize) -> u64 {
+pub fn count_fixed_by_half_turn(n: usize) -> Result<u64, SizeError> {
+    SizeError::check(n, "the half-turn count", bitboard::MAX_N)?;
     let mut board = Board::new(n);
-    half_turn_from(&mut board, 0)
+    Ok(half_turn_from(&mut board, 0))
 }
 
 /// Counts the solutions of the `n` x `n` board fixed by the quarter turn, by a search that
 /// places the four images of a queen at once (N must be 4k or 4k+1 for any to exist).
 /// `n` must be 1..=64.
-pub fn count_fixed_by_quarter_turn(n: usize) -> u64 {
+pub fn count_fixed_by_quarter_turn(n: usize) -> Result<u64, SizeError> {
+    SizeError::check(n, "the quarter-turn count", bitboard::MAX_N)?;
     if n % 4 == 2 || n % 4 == 3 {
-        return 0;
+        return Ok(0);
     }
     let mut board = Board::new(n);
     if n % 2 == 1 {
@@ -150,7 +72,7 @@ pub fn count_fixed_by_quarter_turn(n: usize) -> u64 {
         let m = n / 2;
         board.place(m, m);
     }
-    quarter_turn_from(&mut board, 0)
+    Ok(quarter_turn_from(&mut board, 0))
 }
 
 /// Burnside's lemma over the eight symmetries, given the total and the fixed counts.
@@ -266,10 +188,10 @@ fn quarter_turn_from(board: &mut Board, r: usize) -> u64 {
     }
     found
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::is_canonical;
 
     fn solutions(n: usize) -> Vec<Vec<usize>> {
         let mut all = Vec::new();
@@ -278,26 +200,6 @@ mod tests {
             ControlFlow::Continue(())
         });
         all
-    }
-
-    #[test]
-    fn the_group_is_closed_and_each_element_is_a_bijection() {
-        let n = 5;
-        for g in Symmetry::ALL {
-            let mut seen = std::collections::HashSet::new();
-            for r in 0..n {
-                for c in 0..n {
-                    assert!(seen.insert(g.map(n, (r, c))));
-                }
-            }
-        }
-        // Four quarter turns are the identity.
-        let sq = (1, 3);
-        let mut s = sq;
-        for _ in 0..4 {
-            s = Symmetry::Rotate90.map(n, s);
-        }
-        assert_eq!(s, sq);
     }
 
     #[test]
@@ -314,12 +216,12 @@ mod tests {
                     .count() as u64
             };
             assert_eq!(
-                count_fixed_by_half_turn(n),
+                count_fixed_by_half_turn(n).unwrap(),
                 fixed(Symmetry::Rotate180),
                 "n={n}"
             );
             assert_eq!(
-                count_fixed_by_quarter_turn(n),
+                count_fixed_by_quarter_turn(n).unwrap(),
                 fixed(Symmetry::Rotate90),
                 "n={n}"
             );
@@ -355,8 +257,8 @@ mod tests {
                 assert!(is_canonical(&smallest));
             }
             let total = solutions(n).len() as u128;
-            let half = count_fixed_by_half_turn(n) as u128;
-            let quarter = count_fixed_by_quarter_turn(n) as u128;
+            let half = count_fixed_by_half_turn(n).unwrap() as u128;
+            let quarter = count_fixed_by_quarter_turn(n).unwrap() as u128;
             assert_eq!(
                 reps.len() as u128,
                 classes_from_fixed(n, total, half, quarter)

@@ -13,7 +13,7 @@ use std::io::{self, BufRead};
 
 use thiserror::Error;
 
-use crate::check::Square;
+use crate::board::Square;
 
 /// One placement read from the input.
 #[derive(Debug, Clone, PartialEq, Eq)]

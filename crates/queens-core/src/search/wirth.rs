@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::trace::{self, first_attacker, EventKind, NoTrace, Tracer};
+use super::tracer::{self, first_attacker, EventKind, Tracer};
 
 struct Board {
     x: Vec<usize>,
@@ -46,12 +46,12 @@ impl Board {
         filled: usize,
     ) -> ControlFlow<()> {
         let lines = &self.x;
-        trace::emit(
+        tracer::emit(
             tracer,
             kind,
             row,
             col,
-            trace::Board::Prefix { lines, filled },
+            tracer::Board::Prefix { lines, filled },
         )
     }
 
@@ -61,14 +61,6 @@ impl Board {
         self.down_right_free[row + n - 1 - col] = free;
         self.down_left_free[row + col] = free;
     }
-}
-
-/// Visits every solution in lexicographic order.
-pub fn for_each_solution(
-    n: usize,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    for_each_solution_traced(n, &mut NoTrace, visit)
 }
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when

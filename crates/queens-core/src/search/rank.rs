@@ -3,7 +3,7 @@
 //!
 //! The lexicographic order of the solutions is the depth-first order of the search tree whose
 //! children are tried by increasing column. The walk goes down that tree with the bitmask
-//! search of [`bitboard`](crate::bitboard), counting solutions off instead of visiting them until
+//! bitmask search (as in the `bitboard` solver), counting solutions off instead of visiting them until
 //! K are skipped, then collects the next L. At the root it skips whole subtrees by counting:
 //! the subtree under a first queen in column c is the mirror image of the one under column
 //! N-1-c, so once the left half of the board is counted, every right-half subtree that lies
@@ -15,6 +15,8 @@
 //! Stinson, *Combinatorial Algorithms*, 1999, ch. 2). A step budget bounds the work, so that a
 //! caller (a web server) can refuse offsets that would take too long.
 
+use crate::error::SizeError;
+
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;
 
@@ -22,8 +24,8 @@ pub const MAX_N: usize = 64;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum RankError {
     /// The board size is 0 or above [`MAX_N`].
-    #[error("N must be between 1 and {MAX_N} (got {0})")]
-    BadSize(usize),
+    #[error(transparent)]
+    Size(#[from] SizeError),
     /// The walk needed more search steps (nodes of the tree) than its budget.
     #[error("reaching that solution needs more than {0} search steps")]
     OverBudget(u64),
@@ -54,7 +56,7 @@ fn step(steps: &mut u64) -> Result<(), Exhausted> {
 }
 
 /// Counts the solutions below a node, one step per node: the bitmask counter of
-/// [`bitboard::count`](crate::bitboard::count) with a budget.
+/// `bitboard::count` with a budget.
 fn count_below(
     full: u64,
     cols: u64,
@@ -170,7 +172,7 @@ fn full_mask(n: usize) -> u64 {
 ///
 /// # Example
 /// ```
-/// use queens_core::rank::solutions_from;
+/// use queens_core::search::rank::solutions_from;
 /// let page = solutions_from(8, 1, 2, u64::MAX).unwrap();
 /// assert_eq!(page.solutions, [[0, 5, 7, 2, 6, 3, 1, 4], [0, 6, 3, 5, 7, 1, 4, 2]]);
 /// let past = solutions_from(8, 92, 1, u64::MAX).unwrap();
@@ -178,9 +180,7 @@ fn full_mask(n: usize) -> u64 {
 /// assert_eq!(past.total, Some(92));
 /// ```
 pub fn solutions_from(n: usize, offset: u64, limit: usize, budget: u64) -> Result<Page, RankError> {
-    if n == 0 || n > MAX_N {
-        return Err(RankError::BadSize(n));
-    }
+    SizeError::check(n, "ranking", MAX_N)?;
     if limit == 0 {
         return Ok(Page {
             solutions: Vec::new(),
@@ -209,9 +209,7 @@ pub fn solutions_from(n: usize, offset: u64, limit: usize, budget: u64) -> Resul
 
 /// The number of solutions of the `n` x `n` board, counted with at most `budget` search steps.
 pub fn count(n: usize, budget: u64) -> Result<u64, RankError> {
-    if n == 0 || n > MAX_N {
-        return Err(RankError::BadSize(n));
-    }
+    SizeError::check(n, "ranking", MAX_N)?;
     let mut steps = budget;
     count_below(full_mask(n), 0, 0, 0, &mut steps)
         .map_err(|Exhausted| RankError::OverBudget(budget))
@@ -220,7 +218,7 @@ pub fn count(n: usize, budget: u64) -> Result<u64, RankError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bitboard;
+    use crate::search::bitboard;
     use proptest::prelude::*;
     use std::ops::ControlFlow;
 
@@ -274,7 +272,7 @@ mod tests {
         });
         assert_eq!(page.solutions, expected);
         for q in &page.solutions {
-            assert!(crate::check::find_flaw(q).is_none());
+            assert!(crate::board::find_flaw(q).is_none());
         }
     }
 
@@ -318,8 +316,22 @@ mod tests {
             Err(RankError::OverBudget(1000))
         );
         assert_eq!(count(12, 10), Err(RankError::OverBudget(10)));
-        assert_eq!(solutions_from(0, 0, 1, 10), Err(RankError::BadSize(0)));
-        assert_eq!(count(65, 10), Err(RankError::BadSize(65)));
+        assert_eq!(
+            solutions_from(0, 0, 1, 10),
+            Err(RankError::Size(SizeError {
+                n: 0,
+                what: "ranking",
+                max: 64
+            }))
+        );
+        assert_eq!(
+            count(65, 10),
+            Err(RankError::Size(SizeError {
+                n: 65,
+                what: "ranking",
+                max: 64
+            }))
+        );
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub fn find_flaw(queens: &[usize]) -> Option<Flaw> {
 ///
 /// # Example
 /// ```
-/// use queens_core::check::find_flaw_in_columns;
+/// use queens_core::board::find_flaw_in_columns;
 /// assert_eq!(find_flaw_in_columns(&[1, 3, 0, 2]), None);
 /// assert!(find_flaw_in_columns(&[0, 2, 1]).is_some());
 /// ```

@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::trace::{emit, Board, EventKind, NoTrace, Tracer};
+use super::tracer::{emit, Board, EventKind, NoTrace, Tracer};
 
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;

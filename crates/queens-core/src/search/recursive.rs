@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::trace::{emit, first_attacker, Board, EventKind, NoTrace, Tracer};
+use super::tracer::{emit, first_attacker, Board, EventKind, Tracer};
 
 /// Whether row `k` may hold a queen in column `i`, given the columns `x[..k]` of earlier rows.
 pub fn place(x: &[usize], k: usize, i: usize) -> bool {
@@ -16,14 +16,6 @@ pub fn place(x: &[usize], k: usize, i: usize) -> bool {
         .iter()
         .enumerate()
         .all(|(j, &xj)| xj != i && xj.abs_diff(i) != k - j)
-}
-
-/// Visits every solution in lexicographic order.
-pub fn for_each_solution(
-    n: usize,
-    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
-) -> ControlFlow<()> {
-    for_each_solution_traced(n, &mut NoTrace, visit)
 }
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when

@@ -15,8 +15,8 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use crate::check::Square;
-use crate::trace::{Board, ConflictLine, EventKind, NoTrace, Step, Tracer};
+use super::tracer::{Board, ConflictLine, EventKind, Step, Tracer};
+use crate::board::Square;
 
 /// The explicit state of the column-by-column search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,12 +108,13 @@ impl fmt::Display for Backtracker {
     }
 }
 
+#[cfg(test)]
 /// Visits every solution in lexicographic order.
 pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    for_each_solution_traced(n, &mut NoTrace, visit)
+    for_each_solution_traced(n, &mut super::NoTrace, visit)
 }
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when

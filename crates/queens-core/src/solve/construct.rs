@@ -11,12 +11,14 @@
 //! iterator ([`columns`]) that holds nothing: a board of 10^8 queens is streamed in O(N) time
 //! and O(1) memory. N = 1 gives the single queen; N = 2 and 3 have no solution.
 
+use crate::error::SizeError;
+
 /// The column (0-based) of the queen in `row` of the constructed solution of the `n` x `n`
 /// board, or `None` when `n` is 2 or 3 (no solution) or `row` is not below `n`.
 ///
 /// # Example
 /// ```
-/// use queens_core::construct::column;
+/// use queens_core::solve::construct::column;
 /// let eight: Vec<usize> = (0..8).map(|r| column(8, r).unwrap()).collect();
 /// assert_eq!(eight, [1, 3, 5, 7, 2, 0, 6, 4]);
 /// assert_eq!(column(3, 0), None);
@@ -75,22 +77,27 @@ pub fn column(n: usize, row: usize) -> Option<usize> {
 ///
 /// # Example
 /// ```
-/// use queens_core::construct::columns;
-/// assert_eq!(columns(4).unwrap().collect::<Vec<_>>(), [1, 3, 0, 2]);
-/// assert_eq!(columns(100_000_000).unwrap().len(), 100_000_000);
-/// assert!(columns(2).is_none());
+/// use queens_core::solve::construct::columns;
+/// assert_eq!(columns(4).unwrap().unwrap().collect::<Vec<_>>(), [1, 3, 0, 2]);
+/// assert_eq!(columns(100_000_000).unwrap().unwrap().len(), 100_000_000);
+/// assert!(columns(2).unwrap().is_none());
+/// assert!(columns(0).is_err());
 /// ```
-pub fn columns(n: usize) -> Option<Columns> {
-    if n == 0 || n == 2 || n == 3 {
+pub fn columns(n: usize) -> Result<Option<Columns>, SizeError> {
+    SizeError::check(n, "the construction", MAX_N)?;
+    Ok(if n == 2 || n == 3 {
         None
     } else {
         Some(Columns { n, row: 0 })
-    }
+    })
 }
 
+/// The largest board the construction writes: any size the machine can index.
+pub const MAX_N: usize = usize::MAX;
+
 /// The constructed solution, collected: convenient for small boards.
-pub fn solution(n: usize) -> Option<Vec<usize>> {
-    columns(n).map(Iterator::collect)
+pub fn solution(n: usize) -> Result<Option<Vec<usize>>, SizeError> {
+    Ok(columns(n)?.map(Iterator::collect))
 }
 
 /// An iterator over the columns of the constructed solution; see [`columns`].
@@ -155,19 +162,19 @@ mod tests {
 
     #[test]
     fn small_boards_follow_the_known_answers() {
-        assert_eq!(solution(1), Some(vec![0]));
-        assert_eq!(solution(2), None);
-        assert_eq!(solution(3), None);
-        assert_eq!(solution(0), None);
+        assert_eq!(solution(1), Ok(Some(vec![0])));
+        assert_eq!(solution(2), Ok(None));
+        assert_eq!(solution(3), Ok(None));
+        assert!(solution(0).is_err());
         // 1-based 2,4,6,8,3,1,7,5 and 4,6,8,2,5,7,9,1,3 from the published rule.
-        assert_eq!(solution(8), Some(vec![1, 3, 5, 7, 2, 0, 6, 4]));
-        assert_eq!(solution(9), Some(vec![3, 5, 7, 1, 4, 6, 8, 0, 2]));
+        assert_eq!(solution(8), Ok(Some(vec![1, 3, 5, 7, 2, 0, 6, 4])));
+        assert_eq!(solution(9), Ok(Some(vec![3, 5, 7, 1, 4, 6, 8, 0, 2])));
     }
 
     #[test]
     fn every_board_from_4_to_300_is_solved_by_pairwise_check() {
         for n in 4..=300 {
-            let q = solution(n).unwrap();
+            let q = solution(n).unwrap().unwrap();
             assert!(pairwise_ok(&q), "N = {n}: {q:?}");
         }
     }
@@ -175,7 +182,7 @@ mod tests {
     #[test]
     fn every_board_from_4_to_2000_is_solved_by_linear_check() {
         for n in 4..=2000 {
-            assert!(linear_ok(n, columns(n).unwrap()), "N = {n}");
+            assert!(linear_ok(n, columns(n).unwrap().unwrap()), "N = {n}");
         }
     }
 
@@ -183,14 +190,14 @@ mod tests {
     fn large_boards_of_every_residue_mod_6_are_solved() {
         for base in [100_002usize, 1_000_002] {
             for n in base..base + 6 {
-                assert!(linear_ok(n, columns(n).unwrap()), "N = {n}");
+                assert!(linear_ok(n, columns(n).unwrap().unwrap()), "N = {n}");
             }
         }
     }
 
     #[test]
     fn the_iterator_knows_its_length_and_stops() {
-        let mut it = columns(5).unwrap();
+        let mut it = columns(5).unwrap().unwrap();
         assert_eq!(it.len(), 5);
         assert_eq!(it.size(), 5);
         assert_eq!(it.by_ref().count(), 5);

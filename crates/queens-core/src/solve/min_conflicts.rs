@@ -14,6 +14,8 @@
 //! caller, so the same seed gives the same solution. Local search cannot prove that a board has
 //! no solution; the two that have none, N = 2 and 3, are answered directly.
 
+use crate::error::SizeError;
+
 /// A small seedable generator (SplitMix64, Steele, Lea and Flood 2014): reproducible runs
 /// without a dependency.
 #[derive(Debug, Clone)]
@@ -193,28 +195,41 @@ impl Board {
     }
 }
 
-/// Finds one solution of the `n` x `n` board from `seed`, or `None` for N = 0, 2 and 3 (which
-/// have none). The same `n` and `seed` always give the same solution. Columns are `u32` to keep
+/// Finds one solution of the `n` x `n` board from `seed`, or `None` for N = 2 and 3 (which
+/// have none); N must be 1..=[`MAX_N`]. The same `n` and `seed` always give the same solution. Columns are `u32` to keep
 /// memory at 4 bytes per queen, so `n` must fit in a `u32`.
 ///
 /// # Example
 /// ```
-/// use queens_core::min_conflicts;
-/// let q = min_conflicts::solve(1000, 7).unwrap();
+/// use queens_core::solve::min_conflicts;
+/// let q = min_conflicts::solve(1000, 7).unwrap().unwrap();
 /// assert_eq!(q.len(), 1000);
-/// assert_eq!(q, min_conflicts::solve(1000, 7).unwrap());
-/// assert!(min_conflicts::solve(3, 7).is_none());
+/// assert_eq!(Some(q), min_conflicts::solve(1000, 7).unwrap());
+/// assert!(min_conflicts::solve(3, 7).unwrap().is_none());
+/// assert!(min_conflicts::solve(0, 7).is_err());
 /// ```
-pub fn solve(n: usize, seed: u64) -> Option<Vec<u32>> {
-    solve_with_stats(n, seed).map(|(q, _)| q)
+pub fn solve(n: usize, seed: u64) -> Result<Option<Vec<u32>>, SizeError> {
+    Ok(solve_with_stats(n, seed)?.map(|(q, _)| q))
+}
+
+/// The largest board: columns are `u32`.
+pub const MAX_N: usize = u32::MAX as usize;
+
+/// Checks that `n` is a board size min-conflicts handles (1..=[`MAX_N`]).
+pub fn check_size(n: usize) -> Result<(), SizeError> {
+    SizeError::check(n, "min-conflicts", MAX_N)
 }
 
 /// Like [`solve`], also reporting how the search went.
-pub fn solve_with_stats(n: usize, seed: u64) -> Option<(Vec<u32>, Stats)> {
-    assert!(u32::try_from(n).is_ok(), "N = {n} does not fit in a u32");
+pub fn solve_with_stats(n: usize, seed: u64) -> Result<Option<(Vec<u32>, Stats)>, SizeError> {
+    check_size(n)?;
+    Ok(search(n, seed))
+}
+
+fn search(n: usize, seed: u64) -> Option<(Vec<u32>, Stats)> {
     let mut stats = Stats::default();
     match n {
-        0 | 2 | 3 => return None,
+        2 | 3 => return None,
         1 => return Some((vec![0], stats)),
         _ => {}
     }
@@ -247,17 +262,17 @@ mod tests {
 
     #[test]
     fn boards_without_a_solution_and_the_single_queen() {
-        assert_eq!(solve(0, 1), None);
-        assert_eq!(solve(2, 1), None);
-        assert_eq!(solve(3, 1), None);
-        assert_eq!(solve(1, 1), Some(vec![0]));
+        assert!(solve(0, 1).is_err());
+        assert_eq!(solve(2, 1), Ok(None));
+        assert_eq!(solve(3, 1), Ok(None));
+        assert_eq!(solve(1, 1), Ok(Some(vec![0])));
     }
 
     #[test]
     fn every_small_board_is_solved_for_several_seeds() {
         for n in 4..=120 {
             for seed in 0..4 {
-                let q = solve(n, seed).unwrap();
+                let q = solve(n, seed).unwrap().unwrap();
                 assert!(pairwise_ok(&q), "N = {n}, seed {seed}: {q:?}");
             }
         }
@@ -265,15 +280,15 @@ mod tests {
 
     #[test]
     fn a_large_board_is_solved() {
-        let q = solve(3000, 42).unwrap();
+        let q = solve(3000, 42).unwrap().unwrap();
         assert!(pairwise_ok(&q));
     }
 
     #[test]
     fn the_same_seed_gives_the_same_solution_and_others_differ() {
-        let a = solve(500, 9).unwrap();
-        assert_eq!(a, solve(500, 9).unwrap());
-        assert_ne!(a, solve(500, 10).unwrap());
+        let a = solve(500, 9).unwrap().unwrap();
+        assert_eq!(a, solve(500, 9).unwrap().unwrap());
+        assert_ne!(a, solve(500, 10).unwrap().unwrap());
     }
 
     #[test]

@@ -1,0 +1,196 @@
+//! One solution of a board: the lexicographically first (by any enumerating algorithm), one built
+//! by a formula (any N from 4), or one found by min-conflicts local search (reproducible by seed).
+//!
+//! [`Method`] names the three ways with their limits, and [`Method::default_for`] is the one
+//! choice by N that `queens solve` and the web server's `/api/solve` share: the first solution by
+//! the bitmask search while that is fast, the construction beyond.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, SizeError};
+use crate::search::{Algorithm, SearchOptions};
+
+pub mod construct;
+pub mod min_conflicts;
+
+/// The largest N whose lexicographically first solution the bitboard search finds fast: measured
+/// in a release build, every N up to 29 takes under 0.1 s, N = 30 a second, N = 32 1.5 s and
+/// from N = 34 on more than 3 s (growing without bound).
+pub const FAST_FIRST_N: usize = 29;
+
+/// A way to find one solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The lexicographically first solution, by an enumerating algorithm.
+    First(Algorithm),
+    /// The explicit construction of [`construct`]: any N >= 4 in O(N), streamed.
+    Construct,
+    /// Min-conflicts local search ([`min_conflicts`]), reproducible with a seed.
+    MinConflicts,
+}
+
+impl Method {
+    /// Every method, in the order the documentation lists them: the six enumerating algorithms,
+    /// then the construction and min-conflicts.
+    pub const ALL: [Method; 8] = [
+        Method::First(Algorithm::Backtrack),
+        Method::First(Algorithm::Iterative),
+        Method::First(Algorithm::Recursive),
+        Method::First(Algorithm::Wirth),
+        Method::First(Algorithm::Bfs),
+        Method::First(Algorithm::Bitboard),
+        Method::Construct,
+        Method::MinConflicts,
+    ];
+
+    /// The name used on the command line and in the API: an algorithm's name, `construct` or
+    /// `min-conflicts`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::First(algorithm) => algorithm.name(),
+            Method::Construct => "construct",
+            Method::MinConflicts => "min-conflicts",
+        }
+    }
+
+    /// One line on what the method is, for help texts and menus.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Method::First(algorithm) => algorithm.summary(),
+            Method::Construct => {
+                "An explicit construction (Hoffman-Loessi-Moore): any N >= 4 in O(N), streamed"
+            }
+            Method::MinConflicts => {
+                "Min-conflicts local search (Sosic-Gu), reproducible with a seed; N up to 4294967295"
+            }
+        }
+    }
+
+    /// The names of [`Method::ALL`], in order.
+    pub fn names() -> [&'static str; 8] {
+        Method::ALL.map(Method::name)
+    }
+
+    /// The largest board the method accepts.
+    pub fn max_n(self) -> usize {
+        match self {
+            Method::First(algorithm) => algorithm.max_n(),
+            Method::Construct => construct::MAX_N,
+            Method::MinConflicts => min_conflicts::MAX_N,
+        }
+    }
+
+    /// The default for the `n` x `n` board: the first solution by bitboard up to
+    /// [`FAST_FIRST_N`], the construction above.
+    pub fn default_for(n: usize) -> Method {
+        if n <= FAST_FIRST_N {
+            Method::First(Algorithm::Bitboard)
+        } else {
+            Method::Construct
+        }
+    }
+
+    /// Whether the method takes a seed (min-conflicts only).
+    pub fn takes_seed(self) -> bool {
+        self == Method::MinConflicts
+    }
+
+    /// One solution of the `n` x `n` board, or `None` when it has none. `seed` drives
+    /// min-conflicts (the others ignore it). The construction is collected here; stream it with
+    /// [`construct::columns`] instead for huge boards.
+    ///
+    /// # Example
+    /// ```
+    /// use queens_core::solve::Method;
+    /// use queens_core::SearchOptions;
+    /// let first = Method::default_for(8).solve(8, &SearchOptions::default(), 0).unwrap();
+    /// assert_eq!(first, Some(vec![0, 4, 7, 5, 2, 6, 1, 3]));
+    /// ```
+    pub fn solve(
+        self,
+        n: usize,
+        options: &SearchOptions,
+        seed: u64,
+    ) -> Result<Option<Vec<usize>>, Error> {
+        Ok(match self {
+            Method::First(algorithm) => algorithm.first_solution(n, options)?,
+            Method::Construct => construct::solution(n)?,
+            Method::MinConflicts => min_conflicts::solve(n, seed)?
+                .map(|queens| queens.into_iter().map(|c| c as usize).collect()),
+        })
+    }
+
+    /// Checks that `n` is a board size this method can solve.
+    pub fn check_size(self, n: usize) -> Result<(), SizeError> {
+        match self {
+            Method::First(algorithm) => algorithm.check_size(n),
+            Method::Construct => SizeError::check(n, "the construction", self.max_n()),
+            Method::MinConflicts => min_conflicts::check_size(n),
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name of a method that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown algorithm '{0}' (expected one of {names})", names = Method::names().join(", "))]
+pub struct UnknownMethod(pub String);
+
+impl FromStr for Method {
+    type Err = UnknownMethod;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownMethod(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::find_flaw;
+
+    #[test]
+    fn every_method_solves_twelve_with_a_valid_placement() {
+        for method in Method::ALL {
+            let q = method
+                .solve(12, &SearchOptions::default(), 3)
+                .unwrap()
+                .unwrap();
+            assert_eq!(q.len(), 12, "{method}");
+            assert!(find_flaw(&q).is_none(), "{method}");
+        }
+    }
+
+    #[test]
+    fn names_round_trip_and_the_default_switches_after_the_fast_sizes() {
+        for method in Method::ALL {
+            assert_eq!(method.name().parse::<Method>(), Ok(method));
+        }
+        assert!("fast"
+            .parse::<Method>()
+            .unwrap_err()
+            .to_string()
+            .contains("min-conflicts"));
+        assert_eq!(Method::default_for(29), Method::First(Algorithm::Bitboard));
+        assert_eq!(Method::default_for(30), Method::Construct);
+    }
+
+    #[test]
+    fn sizes_out_of_range_are_refused_before_any_search() {
+        for method in Method::ALL {
+            assert!(method.solve(0, &SearchOptions::default(), 1).is_err());
+        }
+        assert!(Method::First(Algorithm::Bitboard)
+            .solve(65, &SearchOptions::default(), 1)
+            .is_err());
+    }
+}
