@@ -9,6 +9,7 @@ mod browse;
 mod cli;
 mod cmd;
 mod format;
+mod json;
 mod output;
 mod serve;
 mod status;

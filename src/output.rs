@@ -1,4 +1,5 @@
-//! Where `queens list` writes: standard output, or one SVG file per solution in a directory.
+//! Where the commands write: standard output behind a buffer ([`stdout`]), and for `queens list`
+//! optionally one SVG file per solution in a directory.
 //!
 //! `--format svg` needs `--out DIR` (a stream of SVG documents would be no file anyone can open),
 //! and `--out` works only with `--format svg`. The files are numbered from 1 in listing order,
@@ -12,6 +13,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::format::Format;
+
+/// Standard output behind a buffer: every command writes its data through this.
+pub fn stdout() -> BufWriter<StdoutLock<'static>> {
+    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
 
 /// The digits of a file number.
 pub const FILE_NUMBER_WIDTH: usize = 6;
@@ -54,7 +60,7 @@ impl ListOutput {
                 dir.display()
             ),
             (format, None) => Ok(ListOutput::Stdout {
-                out: crate::cmd::stdout(),
+                out: stdout(),
                 format,
             }),
         }

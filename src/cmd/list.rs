@@ -15,29 +15,30 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     args.format.check_size(n)?;
     let mut out = ListOutput::new(args.format, args.out.as_deref())?;
     let mut written = 0u64;
-    let mut failure: Option<io::Error> = None;
     if args.limit != Some(0) {
-        let _ =
-            args.algo
-                .algorithm()
-                .for_each_solution(n, &args.search.options(), &mut |queens| {
-                    if args.unique && !is_canonical(queens) {
-                        return ControlFlow::Continue(());
-                    }
-                    if let Err(e) = out.write(queens) {
-                        failure = Some(e);
-                        return ControlFlow::Break(());
-                    }
-                    written += 1;
-                    if args.limit == Some(written) {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })?;
-    }
-    if let Some(e) = failure {
-        return Err(e.into());
+        // The visitor breaks with `Some(error)` when a write fails and `None` at the limit: the
+        // error comes straight out of the search.
+        let stopped = args.algo.algorithm().for_each_solution(
+            n,
+            &args.search.options(),
+            &mut |queens| -> ControlFlow<Option<io::Error>> {
+                if args.unique && !is_canonical(queens) {
+                    return ControlFlow::Continue(());
+                }
+                if let Err(e) = out.write(queens) {
+                    return ControlFlow::Break(Some(e));
+                }
+                written += 1;
+                if args.limit == Some(written) {
+                    ControlFlow::Break(None)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        )?;
+        if let ControlFlow::Break(Some(e)) = stopped {
+            return Err(e.into());
+        }
     }
     out.flush()?;
     Ok(Status::Success)

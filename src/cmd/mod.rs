@@ -10,16 +10,10 @@ pub mod solve;
 pub mod trace;
 pub mod verify;
 
-use std::io::{self, BufWriter, StdoutLock};
-
 use queens_core::SearchOptions;
 
 use crate::cli::SearchArgs;
-
-/// Standard output behind a buffer: every command writes its data through this.
-pub fn stdout() -> BufWriter<StdoutLock<'static>> {
-    BufWriter::with_capacity(1 << 16, io::stdout().lock())
-}
+pub use crate::output::stdout;
 
 impl SearchArgs {
     /// The library's options for these flags.

@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 
 use super::error::ApiError;
 use super::AppState;
-use crate::cmd::trace::{event_json, summary_json};
+use crate::json::{event_json, summary_json};
 
 /// The largest board `/api/solutions` lists.
 pub const SOLUTIONS_MAX_N: usize = 32;

@@ -1,0 +1,61 @@
+//! The JSON encodings that several commands and the web server share, in one place so that a
+//! trace line of `queens trace --format json` and an event of `/api/trace` can never drift apart.
+
+use queens_core::trace::{Event, EventKind, Summary};
+use queens_core::Algorithm;
+use serde_json::{json, Map, Value};
+
+/// The JSON encoding of one event: `{"event": "conflict", "step": 4, "row": 1, "col": 0,
+/// "with": {"row": 0, "col": 0}, "kind": "column", "positions": [0, -1, -1, -1],
+/// "positions_by": "row"}`.
+///
+/// Every event has `event` (its name), `step` (from 1), `row` and `col` (the square concerned,
+/// `null` when it names none: `backtrack` names only the row it leaves, or the column for the
+/// column-wise `backtrack` solver), `positions` (the board after the event, `-1` for empty)
+/// and `positions_by` (`"row"`: `positions[row]` is a column; `"column"`: `positions[col]` is a
+/// row). A `conflict` adds `with` (the attacking queen) and `kind` (`column`, `row` or
+/// `diagonal`); `enqueue` and `dequeue` add `queue` (the queue's length afterwards); the
+/// `backtrack` solver's events add `untried` (its first-untried array).
+pub fn event_json(event: &Event) -> Value {
+    let mut fields = Map::new();
+    fields.insert("event".into(), json!(event.kind.name()));
+    fields.insert("step".into(), json!(event.step));
+    fields.insert("row".into(), json!(event.row));
+    fields.insert("col".into(), json!(event.col));
+    match event.kind {
+        EventKind::Conflict { with, line } => {
+            fields.insert("with".into(), json!({"row": with.row, "col": with.col}));
+            fields.insert("kind".into(), json!(line.name()));
+        }
+        EventKind::Enqueue { queue } | EventKind::Dequeue { queue } => {
+            fields.insert("queue".into(), json!(queue));
+        }
+        _ => {}
+    }
+    fields.insert("positions".into(), json!(event.positions));
+    fields.insert("positions_by".into(), json!(event.positions_by.name()));
+    if let Some(untried) = &event.untried {
+        fields.insert("untried".into(), json!(untried));
+    }
+    Value::Object(fields)
+}
+
+/// The JSON encoding of a trace's counts: `{"event": "summary", "algo": "backtrack", "n": 8,
+/// "all": false, "tries": 876, "conflicts": 763, "placements": 113, ...}`.
+pub fn summary_json(algorithm: Algorithm, n: usize, all: bool, s: &Summary) -> Value {
+    json!({
+        "event": "summary",
+        "algo": algorithm.name(),
+        "n": n,
+        "all": all,
+        "tries": s.tries,
+        "conflicts": s.conflicts,
+        "placements": s.placements,
+        "removals": s.removals,
+        "backtracks": s.backtracks,
+        "solutions": s.solutions,
+        "enqueues": s.enqueues,
+        "dequeues": s.dequeues,
+        "events": s.events,
+    })
+}
