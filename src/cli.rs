@@ -21,29 +21,118 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The subcommands.
+/// The subcommands. Each one's `--help` ends with examples and its exit statuses.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print one solution of the N x N board: the lexicographically first where that is fast,
     /// else one built by a formula (N up to 10^8 and more).
+    #[command(after_help = SOLVE_HELP)]
     Solve(SolveArgs),
     /// List every solution in lexicographic order, streamed.
+    #[command(after_help = LIST_HELP)]
     List(ListArgs),
     /// Print the number of solutions as one integer line.
+    #[command(after_help = COUNT_HELP)]
     Count(CountArgs),
     /// Read placements (positions lines or board blocks) and say whether each is a solution.
+    #[command(after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
     /// Step through the solutions in the terminal (arrow keys or j/k, u unique only, q quits).
+    #[command(after_help = BROWSE_HELP)]
     Browse(BrowseArgs),
     /// Show every step of a search: squares tried, conflicts, placements, backtracks.
+    #[command(after_help = TRACE_HELP)]
     Trace(TraceArgs),
     /// Sum the results of `queens count --shard I/M --json`, refusing incomplete sets.
+    #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
     /// Complete a partly filled board: one solution containing the given queens, or how many.
+    #[command(after_help = COMPLETE_HELP)]
     Complete(CompleteArgs),
     /// Serve the board viewer: a web page to browse every solution, and its JSON API.
+    #[command(after_help = SERVE_HELP)]
     Serve(ServeArgs),
 }
+
+const SOLVE_HELP: &str = "\
+Examples:
+  queens solve 8                                  the first solution, drawn as a board
+  queens solve 1000000 --format positions | wc -c   one solution of a million queens
+  queens solve 50 --algo min-conflicts --seed 7   a random solution, reproducible by its seed
+
+Exit status: 0 a solution was printed, 1 the board has none (N = 2, 3), 2 bad usage or error.";
+
+const LIST_HELP: &str = "\
+Examples:
+  queens list 8 | head -3              the first three solutions
+  queens list 8 --unique --format board  one board per symmetry class (12)
+  queens list 6 --format svg --out pics  one SVG file per solution
+
+Exit status: 0 success (also when a closed pipe ends the listing), 2 bad usage or error.";
+
+const COUNT_HELP: &str = "\
+Limits: the counting engine handles N up to 32 (--algo counts by enumeration, up to that
+algorithm's own limit).
+
+Examples:
+  queens count 14                              365596
+  queens count 12 --unique                     1787 symmetry classes
+  queens count 20 --shard 3/8 --json           one part of eight, for `queens merge`
+  queens count 18 --checkpoint n18.ckpt        resumable: run it again after an interruption
+
+Exit status: 0 success, 2 bad usage or error, 130 interrupted by Ctrl-C (SIGINT) after saving the
+checkpoint.";
+
+const VERIFY_HELP: &str = "\
+Examples:
+  queens list 8 | queens verify                  every line is a solution
+  echo '0 4 7 5 2 6 3 1' | queens verify         names the two queens that attack each other
+  queens verify boards.txt                       positions lines and drawn boards, mixed
+
+Exit status: 0 every placement is a solution, 1 at least one is not, 2 unreadable input or error.";
+
+const BROWSE_HELP: &str = "\
+Limits: boards up to N = 14 (the browser lists every solution).
+
+Examples:
+  queens browse 8             step through the 92 solutions of 8x8
+  queens browse 10 --unique   only one solution per symmetry class
+
+Exit status: 0 success, 2 bad usage, no terminal, or error.";
+
+const TRACE_HELP: &str = "\
+Examples:
+  queens trace 4                                  every step of backtracking on 4x4
+  queens trace 8 --algo recursive --summary       the counts only: 876 tries, 113 placements
+  queens trace 6 --algo bfs --format json | head  one JSON object per event
+
+Exit status: 0 success (also when a closed pipe ends the trace), 2 bad usage or error.";
+
+const MERGE_HELP: &str = "\
+A file holds one shard result or several, one JSON object per line (as collected from many
+machines with `cat`). Every shard of the set must be there exactly once, all of the same N and
+split.
+
+Examples:
+  queens merge part-*.json                 the total of all the parts
+  cat parts/*.json > all.json && queens merge --unique all.json
+
+Exit status: 0 success, 2 a missing, repeated or mismatched part, unreadable input, or error.";
+
+const COMPLETE_HELP: &str = "\
+Examples:
+  queens complete 8 --fixed 0:3,5:2        one solution with queens on (0,3) and (5,2)
+  queens complete 10 --fixed 0:2 --count   how many solutions have a queen on (0,2)
+  queens complete instance.param           a CSPLib problem 79 instance
+
+Exit status: 0 a completion was printed (or counted), 1 there is none, 2 bad input or error.";
+
+const SERVE_HELP: &str = "\
+Examples:
+  queens serve                  the viewer at http://127.0.0.1:8080/
+  queens serve --port 0 --open  a free port, opened in the browser
+
+Exit status: 0 after Ctrl-C, 2 the address cannot be bound, or another error.";
 
 /// The board size N: a whole number of at least 1.
 #[derive(Debug, Args, Clone, Copy)]

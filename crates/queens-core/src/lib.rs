@@ -17,7 +17,7 @@
 //! | one representative per symmetry class | [`count::for_each_canonical`], [`board::representative`] |
 //! | one shard of a count, resumable | [`count::Run`] with [`count::Shard`] and [`count::Checkpoint`] |
 //! | whether a placement is a solution, and why not | [`find_flaw`], [`find_flaw_in_squares`] |
-//! | complete a partly filled board | [`complete::Instance::complete`], [`complete::parse_instance`] |
+//! | complete a partly filled board | [`complete::Instance::solve`], [`complete::parse_instance`] |
 //! | every step of a search, as events | [`trace::run`], [`trace::record`], [`trace::summarize`] |
 //! | a solution of a million queens | [`solve::construct::columns`] (streamed), [`solve::min_conflicts::solve`] |
 //! | read placements and boards from text | [`parse::EntryReader`], [`parse::parse_entries`] |
