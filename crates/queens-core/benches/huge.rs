@@ -1,6 +1,6 @@
 //! Huge boards and completion (issue 4): construction, min-conflicts, streaming verification
 //! and completion, at sizes that keep a run short. The larger hand measurements (N = 10^7 and
-//! 10^8 through pipes) are in the README.
+//! 10^8 through pipes) are in docs/performance.md.
 
 use std::hint::black_box;
 

@@ -6,7 +6,7 @@
 //! were added (commit 03517c1), kept here as the baseline. Being a local copy, the baseline can
 //! be inlined more freely than the library's code, which may tilt the comparison slightly.
 //! On a busy machine wall-clock times swing by tens of percent; for a comparison that does not
-//! depend on load, count instructions with `valgrind --tool=cachegrind` (see the README).
+//! depend on load, count instructions with `valgrind --tool=cachegrind` (see docs/tracing-cost.md).
 
 use std::hint::black_box;
 use std::ops::ControlFlow;
