@@ -141,7 +141,7 @@ impl App {
             return;
         }
         match code {
-            KeyCode::Char(d @ '1'..='9') => self.typed = Some(d.to_string()),
+            KeyCode::Char(d @ '0'..='9') => self.typed = Some(d.to_string()),
             KeyCode::Char('q') | KeyCode::Esc => self.quit(),
             KeyCode::Down | KeyCode::Right | KeyCode::Char('j') | KeyCode::Char('l') => {
                 self.next_solution()
@@ -384,6 +384,19 @@ mod tests {
         assert_eq!(app.typed(), None, "Esc drops the number");
         assert!(!app.should_quit());
         assert_eq!(app.index(), 91);
+    }
+
+    #[test]
+    fn going_to_solution_zero_says_why_instead_of_being_ignored() {
+        let mut app = browser(8);
+        app.next_solution();
+        for key in [KeyCode::Char('0'), KeyCode::Enter] {
+            press(&mut app, key);
+        }
+        assert_eq!(app.index(), 1, "the board stays");
+        let message = app.message().expect("a message");
+        assert!(message.contains("no solution 0"), "{message}");
+        assert!(message.contains("from 1 to 92"), "{message}");
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! Drawing the browser: a title, the board in Unicode squares, two lines of text under it, a
 //! status line and the keys, each in its own small function.
 //!
-//! Each square is two terminal cells wide (so the board looks square in most fonts), coloured
-//! like the SVG drawing (light `#f0d9b5`, dark `#b58863`); a queen is the `♛` glyph. While a
+//! Each square is twice as many terminal cells wide as it is high (so the board looks square in
+//! most fonts), and grows with the terminal; row and column numbers frame it. Squares are
+//! coloured like the SVG drawing (light `#f0d9b5`, dark `#b58863`); a queen is the `♛` glyph.
+//! A small terminal gets a compact layout (no title and no border; 40x15 shows the 8x8 board),
+//! and the key line wraps to the width instead of being cut. While a
 //! search plays, the square of each step is coloured by what happened to it, the queen that
 //! attacks it is marked, and a dot marks every empty square the queens attack.
 
@@ -43,60 +46,227 @@ pub fn mark_colour(mark: Mark) -> Color {
     }
 }
 
-/// Lines around the board: the title, three lines under the board, the status line, the keys.
-const TEXT_LINES: u16 = 6;
+/// Lines of text under the board in the full layout: the placement or step, two lines of
+/// explanation or arrays, the status line (the keys come after, wrapped to the width).
+const TEXT_LINES: u16 = 4;
 
-/// The smallest terminal that shows the `n` x `n` board: two cells per square plus a border,
-/// and the lines of text.
+/// How the screen is laid out for a board: the scale of a square and whether the compact
+/// layout (no title, no border, one line of explanation) is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    /// Terminal rows per square (a square is twice as many cells wide).
+    pub scale: u16,
+    /// The compact layout, for small terminals.
+    pub compact: bool,
+    /// Whether the title line fits above the board.
+    pub title: bool,
+}
+
+impl Geometry {
+    /// The width of one square, in cells.
+    pub fn square_width(self) -> u16 {
+        2 * self.scale
+    }
+
+    /// Where in a square its glyph stands: cells right of and lines below its top-left cell.
+    pub fn glyph_offset(self) -> (u16, u16) {
+        (
+            self.scale - 1 + u16::from(self.scale > 1),
+            (self.scale - 1) / 2,
+        )
+    }
+}
+
+/// The width of the row numbers left of the board, with their space.
+fn label_width(n: usize) -> u16 {
+    (n.saturating_sub(1)).to_string().len() as u16 + 1
+}
+
+/// The keys wrapped to `width` cells: whole entries per line, never cut.
+fn wrap_keys(keys: &[(&'static str, &'static str)], width: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut used = 0usize;
+    for &(key, what) in keys {
+        let entry = key.chars().count() + 1 + what.chars().count();
+        if used > 0 && used + 2 + entry > usize::from(width) {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            used = 0;
+        }
+        if used > 0 {
+            spans.push(Span::from("  "));
+            used += 2;
+        }
+        spans.push(Span::from(key).add_modifier(Modifier::BOLD));
+        spans.push(Span::from(format!(" {what}")).dim());
+        used += entry;
+    }
+    if !spans.is_empty() {
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+/// The largest layout in which the `n` x `n` board and its text fit `area`: the full layout
+/// at the largest scale that fits, else the compact one at scale 1, else `None`.
+pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> Option<Geometry> {
+    let side = u16::try_from(n).ok()?;
+    let keys_height = wrap_keys(keys, area.width).len() as u16;
+    let labels = label_width(n);
+    // Full: column numbers, the bordered board, the text lines, the keys; the title above them
+    // when a line is left.
+    let full_fixed = 1 + 2 + TEXT_LINES + keys_height;
+    let by_height = area.height.saturating_sub(full_fixed) / side.max(1);
+    let by_width = area.width.saturating_sub(labels + 2) / (2 * side.max(1));
+    let scale = by_height.min(by_width).min(8);
+    if scale >= 1 {
+        return Some(Geometry {
+            scale,
+            compact: false,
+            title: area.height > full_fixed + scale * side,
+        });
+    }
+    // Compact: column numbers, the board without a border, the step or placement, one line of
+    // explanation, the status line, the keys.
+    let compact_fixed = 1 + 3 + keys_height;
+    let fits = area.height >= side.saturating_add(compact_fixed)
+        && area.width >= side.saturating_mul(2).saturating_add(labels);
+    fits.then_some(Geometry {
+        scale: 1,
+        compact: true,
+        title: false,
+    })
+}
+
+/// The smallest terminal that shows the `n` x `n` board in the full layout at scale 1 (the
+/// compact layout needs less).
 pub fn needed_size(n: usize) -> (u16, u16) {
     let side = u16::try_from(n).unwrap_or(u16::MAX);
     (
-        side.saturating_mul(2).saturating_add(2),
-        side.saturating_add(2 + TEXT_LINES),
+        side.saturating_mul(2).saturating_add(2 + label_width(n)),
+        side.saturating_add(3 + TEXT_LINES + 1),
     )
 }
 
 /// Draws the whole screen.
 pub fn render(frame: &mut Frame, app: &mut App) {
     let area = frame.area();
-    let (width, height) = needed_size(app.n());
-    if area.width < width || area.height < height {
-        render_too_small(frame, area, app.n(), (width, height));
+    let n = app.n();
+    let keys: &[(&str, &str)] = if app.playback().is_some() {
+        &TRACE_KEYS
+    } else {
+        &BROWSE_KEYS
+    };
+    let Some(geometry) = geometry(n, area, keys) else {
+        render_too_small(frame, area, n, needed_size(n));
         return;
-    }
-    let side = app.n() as u16;
-    let [title, board, first, second, status, keys] = Layout::vertical([
+    };
+    let side = n as u16 * geometry.scale;
+    let key_lines = wrap_keys(keys, area.width);
+    let border = if geometry.compact { 0 } else { 2 };
+    let [title, columns, board, first, second, status, keys_area] = Layout::vertical([
+        Constraint::Length(u16::from(geometry.title)),
         Constraint::Length(1),
-        Constraint::Length(side + 2),
+        Constraint::Length(side + border),
         Constraint::Length(1),
-        Constraint::Length(2),
+        Constraint::Length(if geometry.compact { 1 } else { 2 }),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(key_lines.len() as u16),
     ])
     .areas(area);
-    let [board] = Layout::horizontal([Constraint::Length(2 * side + 2)])
+    let labels = label_width(n);
+    let board_width = n as u16 * geometry.square_width() + border + labels;
+    let [columns] = Layout::horizontal([Constraint::Length(board_width)])
+        .flex(Flex::Center)
+        .areas(columns);
+    let [board] = Layout::horizontal([Constraint::Length(board_width)])
         .flex(Flex::Center)
         .areas(board);
-    let block = Block::bordered().title(format!(" {0} × {0} ", app.n()));
-    frame.render_widget(&block, board);
-    let board = block.inner(board);
-    frame.render_widget(title_line(app), title);
-    if let Some(playback) = app.playback() {
-        render_trace(
-            frame,
-            playback,
-            app.n(),
-            [board, first, second, status, keys],
-        );
+    let [row_numbers, board] =
+        Layout::horizontal([Constraint::Length(labels), Constraint::Fill(1)]).areas(board);
+    let board = if geometry.compact {
+        board
     } else {
-        render_browse(frame, app, [board, first, second, status, keys]);
+        let block = Block::bordered().title(format!(" {0} × {0} ", n));
+        frame.render_widget(&block, board);
+        block.inner(board)
+    };
+    frame.render_widget(
+        CoordinatesWidget {
+            n,
+            geometry,
+            left: board.x,
+        },
+        columns,
+    );
+    frame.render_widget(
+        RowNumbersWidget {
+            n,
+            geometry,
+            top: board.y,
+        },
+        row_numbers,
+    );
+    if geometry.title {
+        frame.render_widget(title_line(app), title);
+    }
+    if let Some(playback) = app.playback() {
+        render_trace(frame, playback, n, geometry, [board, first, second, status]);
+    } else {
+        render_browse(frame, app, geometry, [board, first, second, status]);
+    }
+    frame.render_widget(
+        Paragraph::new(key_lines).alignment(ratatui::layout::Alignment::Center),
+        keys_area,
+    );
+}
+
+/// The column numbers above the board, one per square, at the square's left cell.
+struct CoordinatesWidget {
+    n: usize,
+    geometry: Geometry,
+    left: u16,
+}
+
+impl Widget for CoordinatesWidget {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        for col in 0..self.n {
+            let x = self.left
+                + col as u16 * self.geometry.square_width()
+                + self.geometry.glyph_offset().0;
+            if x >= area.right() {
+                break;
+            }
+            buf.set_string(x, area.y, col.to_string(), Style::new().dim());
+        }
+    }
+}
+
+/// The row numbers left of the board, right-aligned, on each square's first line.
+struct RowNumbersWidget {
+    n: usize,
+    geometry: Geometry,
+    top: u16,
+}
+
+impl Widget for RowNumbersWidget {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let width = usize::from(area.width.saturating_sub(1));
+        for row in 0..self.n {
+            let y = self.top + row as u16 * self.geometry.scale + self.geometry.glyph_offset().1;
+            if y >= area.bottom() {
+                break;
+            }
+            buf.set_string(area.x, y, format!("{row:>width$}"), Style::new().dim());
+        }
     }
 }
 
 fn render_browse(
     frame: &mut Frame,
     app: &mut App,
-    [board, first, second, status, keys]: [Rect; 5],
+    geometry: Geometry,
+    [board, first, second, status]: [Rect; 4],
 ) {
     let queens: Vec<Square> = app
         .current()
@@ -110,19 +280,30 @@ fn render_browse(
             attacker: None,
             show_attacks: false,
             solved: false,
+            scale: geometry.scale,
         },
         board,
     );
     frame.render_widget(placement_line(&queens), first);
     if let Some(message) = app.message() {
-        frame.render_widget(Paragraph::new(message.to_string()).red().centered(), second);
+        frame.render_widget(
+            Paragraph::new(message.to_string())
+                .red()
+                .centered()
+                .wrap(Wrap { trim: true }),
+            second,
+        );
     }
     frame.render_widget(status_line(app), status);
-    frame.render_widget(Paragraph::new(browse_keys()).centered(), keys);
 }
 
-fn render_trace(frame: &mut Frame, playback: &Playback, n: usize, areas: [Rect; 5]) {
-    let [board, first, second, status, keys] = areas;
+fn render_trace(
+    frame: &mut Frame,
+    playback: &Playback,
+    n: usize,
+    geometry: Geometry,
+    [board, first, second, status]: [Rect; 4],
+) {
     if let Some(step) = playback.frame() {
         frame.render_widget(
             BoardWidget {
@@ -132,14 +313,19 @@ fn render_trace(frame: &mut Frame, playback: &Playback, n: usize, areas: [Rect; 
                 attacker: step.attacker,
                 show_attacks: true,
                 solved: step.solved,
+                scale: geometry.scale,
             },
             board,
         );
         frame.render_widget(Paragraph::new(step.text.clone()).bold().centered(), first);
-        frame.render_widget(Paragraph::new(step.arrays.clone()).centered(), second);
+        frame.render_widget(
+            Paragraph::new(step.arrays.clone())
+                .centered()
+                .wrap(Wrap { trim: true }),
+            second,
+        );
     }
     frame.render_widget(trace_status_line(playback), status);
-    frame.render_widget(Paragraph::new(trace_keys()).centered(), keys);
 }
 
 fn title_line(app: &App) -> Paragraph<'static> {
@@ -195,40 +381,26 @@ fn trace_status_line(playback: &Playback) -> Paragraph<'static> {
     Paragraph::new(Span::from(text).bold()).centered()
 }
 
-fn keys_line(keys: &[(&'static str, &'static str)]) -> Line<'static> {
-    let mut spans = Vec::new();
-    for (i, &(key, what)) in keys.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::from("  "));
-        }
-        spans.push(Span::from(key).add_modifier(Modifier::BOLD));
-        spans.push(Span::from(format!(" {what}")).dim());
-    }
-    Line::from(spans)
-}
+/// The keys of the solution browser, in the order shown.
+const BROWSE_KEYS: [(&str, &str); 7] = [
+    ("↓ j", "next"),
+    ("↑ k", "previous"),
+    ("g G", "first/last"),
+    ("123⏎", "go to"),
+    ("u", "unique"),
+    ("t", "trace"),
+    ("q", "quit"),
+];
 
-fn browse_keys() -> Line<'static> {
-    keys_line(&[
-        ("↓ j", "next"),
-        ("↑ k", "previous"),
-        ("g G", "first/last"),
-        ("123⏎", "go to"),
-        ("u", "unique"),
-        ("t", "trace"),
-        ("q", "quit"),
-    ])
-}
-
-fn trace_keys() -> Line<'static> {
-    keys_line(&[
-        ("space", "play/pause"),
-        ("→ ←", "step"),
-        ("+ -", "speed"),
-        ("a", "solver"),
-        ("t", "solutions"),
-        ("q", "quit"),
-    ])
-}
+/// The keys while a search plays.
+const TRACE_KEYS: [(&str, &str); 6] = [
+    ("space", "play/pause"),
+    ("→ ←", "step"),
+    ("+ -", "speed"),
+    ("a", "solver"),
+    ("t", "solutions"),
+    ("q", "quit"),
+];
 
 fn render_too_small(frame: &mut Frame, area: Rect, n: usize, (width, height): (u16, u16)) {
     let text = format!(
@@ -253,6 +425,8 @@ pub struct BoardWidget<'a> {
     pub show_attacks: bool,
     /// Whether the queens form a solution (they are then coloured).
     pub solved: bool,
+    /// Terminal rows per square; a square is `2 * scale` cells wide.
+    pub scale: u16,
 }
 
 impl BoardWidget<'_> {
@@ -265,10 +439,11 @@ impl BoardWidget<'_> {
 
 impl Widget for BoardWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        let scale = self.scale.max(1);
         for row in 0..self.n {
             for col in 0..self.n {
-                let (x, y) = (area.x + 2 * col as u16, area.y + row as u16);
-                if x + 1 >= area.right() || y >= area.bottom() {
+                let (x, y) = (area.x + 2 * scale * col as u16, area.y + scale * row as u16);
+                if x + 2 * scale > area.right() || y + scale > area.bottom() {
                     continue;
                 }
                 let square = (row, col);
@@ -291,8 +466,20 @@ impl Widget for BoardWidget<'_> {
                     " "
                 };
                 let style = Style::new().bg(bg).fg(INK);
-                buf[(x, y)].set_symbol(glyph).set_style(style);
-                buf[(x + 1, y)].set_symbol(" ").set_style(style);
+                for dy in 0..scale {
+                    for dx in 0..2 * scale {
+                        buf[(x + dx, y + dy)].set_symbol(" ").set_style(style);
+                    }
+                }
+                // The glyph in the middle of the square (its top-left cell at scale 1).
+                let (dx, dy) = Geometry {
+                    scale,
+                    compact: false,
+                    title: false,
+                }
+                .glyph_offset();
+                let (gx, gy) = (x + dx, y + dy);
+                buf[(gx, gy)].set_symbol(glyph);
             }
         }
     }
@@ -320,20 +507,26 @@ mod tests {
             .collect::<String>()
     }
 
-    /// The board drawn in the buffer: for each row, the column of the queen glyph; the board's
-    /// top-left square is found from the border.
-    fn board_in(buf: &Buffer, n: usize) -> Vec<usize> {
-        let (x0, y0) = (0..buf.area.height)
+    /// The board's top-left cell: inside the border in the full layout, right of the row
+    /// numbers in the compact one (where the row-0 label "0" stands).
+    fn origin(buf: &Buffer) -> (u16, u16) {
+        (0..buf.area.height)
             .find_map(|y| {
                 let x = (0..buf.area.width).find(|&x| buf[(x, y)].symbol() == "┌")?;
                 Some((x + 1, y + 1))
             })
-            .expect("the board's border");
+            .expect("the board's border")
+    }
+
+    /// The board drawn in the buffer at `scale`: for each row, the column of the queen glyph.
+    fn board_at(buf: &Buffer, n: usize, (x0, y0): (u16, u16), scale: u16) -> Vec<usize> {
         (0..n as u16)
             .map(|row| {
-                let cols: Vec<usize> = (0..n as u16)
-                    .filter(|&col| buf[(x0 + 2 * col, y0 + row)].symbol() == QUEEN)
-                    .map(usize::from)
+                let cols: Vec<usize> = (0..n as u16 * 2 * scale)
+                    .filter(|&dx| {
+                        (0..scale).any(|dy| buf[(x0 + dx, y0 + row * scale + dy)].symbol() == QUEEN)
+                    })
+                    .map(|dx| usize::from(dx / (2 * scale)))
                     .collect();
                 assert_eq!(cols.len(), 1, "row {row} holds one queen");
                 cols[0]
@@ -341,12 +534,17 @@ mod tests {
             .collect()
     }
 
+    /// The board drawn in the buffer of the full layout at scale 1.
+    fn board_in(buf: &Buffer, n: usize) -> Vec<usize> {
+        board_at(buf, n, origin(buf), 1)
+    }
+
     #[test]
     fn the_first_board_of_eight_is_drawn_with_its_status_line() {
         let mut app = browser(8);
-        let buf = draw(&mut app, 80, 16);
+        let buf = draw(&mut app, 80, 17);
         assert_eq!(board_in(&buf, 8), [0, 4, 7, 5, 2, 6, 1, 3]);
-        let text: Vec<String> = (0..16).map(|y| line(&buf, y)).collect();
+        let text: Vec<String> = (0..17).map(|y| line(&buf, y)).collect();
         assert!(
             text[0].contains("queens browse · 8×8 · every solution"),
             "{text:#?}"
@@ -365,10 +563,12 @@ mod tests {
     #[test]
     fn squares_are_two_cells_in_the_svg_colours() {
         let mut app = browser(4);
-        let buf = draw(&mut app, 60, 12);
-        let (x0, y0) = (0..12)
-            .find_map(|y| Some(((0..60).find(|&x| buf[(x, y)].symbol() == "┌")? + 1, y + 1)))
-            .unwrap();
+        let buf = draw(&mut app, 60, 13);
+        assert_eq!(
+            geometry(4, buf.area, &BROWSE_KEYS).map(|g| g.scale),
+            Some(1)
+        );
+        let (x0, y0) = origin(&buf);
         for row in 0..4u16 {
             for col in 0..4u16 {
                 let want = if (row + col) % 2 == 0 { LIGHT } else { DARK };
@@ -393,12 +593,12 @@ mod tests {
     fn moving_on_redraws_the_next_board_and_the_count() {
         let mut app = browser(8);
         app.next_solution();
-        let buf = draw(&mut app, 80, 16);
+        let buf = draw(&mut app, 80, 17);
         assert_eq!(board_in(&buf, 8), [0, 5, 7, 2, 6, 3, 1, 4]);
-        assert!((0..16).any(|y| line(&buf, y).contains("solution 2 of 92")));
+        assert!((0..17).any(|y| line(&buf, y).contains("solution 2 of 92")));
         app.toggle_unique();
-        let buf = draw(&mut app, 80, 16);
-        assert!((0..16).any(|y| line(&buf, y).contains("solution 2 of 12")));
+        let buf = draw(&mut app, 80, 17);
+        assert!((0..17).any(|y| line(&buf, y).contains("solution 2 of 12")));
         assert!(line(&buf, 0).contains("one solution per symmetry class"));
     }
 
@@ -408,12 +608,12 @@ mod tests {
         let mut app = browser(8);
         app.handle_key(KeyEvent::from(KeyCode::Char('4')));
         app.handle_key(KeyEvent::from(KeyCode::Char('2')));
-        let buf = draw(&mut app, 80, 16);
-        assert!((0..16).any(|y| line(&buf, y).contains("go to solution 42_ of 92")));
+        let buf = draw(&mut app, 80, 17);
+        assert!((0..17).any(|y| line(&buf, y).contains("go to solution 42_ of 92")));
         app.handle_key(KeyEvent::from(KeyCode::Enter));
-        let buf = draw(&mut app, 80, 16);
+        let buf = draw(&mut app, 80, 17);
         assert_eq!(board_in(&buf, 8), [3, 6, 4, 1, 5, 0, 2, 7]);
-        assert!((0..16).any(|y| line(&buf, y).contains("solution 42 of 92")));
+        assert!((0..17).any(|y| line(&buf, y).contains("solution 42 of 92")));
     }
 
     #[test]
@@ -489,5 +689,99 @@ mod tests {
         assert_eq!(buf[(x0 + 6, y0 + 1)].symbol(), QUEEN);
         assert_eq!(buf[(x0 + 6, y0 + 1)].bg, mark_colour(Mark::Placed));
         assert!((0..14).any(|y| line(&buf, y).contains("step 2 of 2")));
+    }
+
+    /// Every line of the screen, for assertions on text.
+    fn screen(buf: &Buffer) -> Vec<String> {
+        (0..buf.area.height).map(|y| line(buf, y)).collect()
+    }
+
+    #[test]
+    fn a_40_by_15_terminal_gets_the_compact_layout_with_every_key() {
+        let mut app = browser(8);
+        let buf = draw(&mut app, 40, 15);
+        let g = geometry(8, buf.area, &BROWSE_KEYS).expect("8x8 fits 40x15");
+        assert!(g.compact && !g.title, "{g:?}");
+        let text = screen(&buf);
+        assert!(
+            !text.iter().any(|l| l.contains('┌')),
+            "no border: {text:#?}"
+        );
+        // The column numbers are on line 0; the row numbers in the first cells of lines 1..=8.
+        assert!(text[0].contains("0 1 2 3 4 5 6 7"), "{text:#?}");
+        let x0 = (0..40).find(|&x| buf[(x, 1)].symbol() == "0").unwrap() + 2;
+        assert_eq!(board_at(&buf, 8, (x0, 1), 1), [0, 4, 7, 5, 2, 6, 1, 3]);
+        let all: String = text.concat();
+        for key in [
+            "next",
+            "previous",
+            "first/last",
+            "go to",
+            "unique",
+            "trace",
+            "q quit",
+        ] {
+            assert!(all.contains(key), "{key} is shown: {text:#?}");
+        }
+        assert!(all.contains("solution 1 of 92"), "{text:#?}");
+    }
+
+    #[test]
+    fn an_80_by_24_terminal_doubles_the_squares_with_border_and_coordinates() {
+        let mut app = browser(8);
+        let buf = draw(&mut app, 80, 24);
+        let g = geometry(8, buf.area, &BROWSE_KEYS).unwrap();
+        // The board takes the height a title would need: 2 rows and 4 cells per square.
+        assert_eq!((g.scale, g.compact, g.title), (2, false, false));
+        let text = screen(&buf);
+        let (x0, y0) = origin(&buf);
+        // Column numbers above the border, one at each square's left cell.
+        for col in 0..8u16 {
+            assert_eq!(
+                buf[(x0 + 4 * col + 2, y0 - 2)].symbol(),
+                col.to_string(),
+                "{text:#?}"
+            );
+        }
+        // Row numbers left of the border, on each square's first line.
+        for row in 0..8u16 {
+            let y = y0 + 2 * row;
+            let label: String = (0..x0 - 1).map(|x| buf[(x, y)].symbol()).collect();
+            assert_eq!(
+                label.trim(),
+                row.to_string(),
+                "row label of {row}: {text:#?}"
+            );
+        }
+        assert_eq!(board_at(&buf, 8, (x0, y0), 2), [0, 4, 7, 5, 2, 6, 1, 3]);
+        assert!(text.iter().any(|l| l.contains("solution 1 of 92")));
+    }
+
+    #[test]
+    fn the_board_grows_with_a_200_by_60_terminal() {
+        let mut app = browser(8);
+        let buf = draw(&mut app, 200, 60);
+        let g = geometry(8, buf.area, &BROWSE_KEYS).unwrap();
+        assert!(g.scale >= 5, "{g:?}");
+        let (x0, y0) = origin(&buf);
+        assert_eq!(
+            board_at(&buf, 8, (x0, y0), g.scale),
+            [0, 4, 7, 5, 2, 6, 1, 3]
+        );
+        // A whole square is painted: its last cell still has the square's colour.
+        let s = g.scale;
+        assert_eq!(buf[(x0 + 2 * s - 1, y0 + s - 1)].bg, LIGHT);
+        assert_eq!(buf[(x0 + 2 * s, y0)].bg, DARK);
+    }
+
+    #[test]
+    fn the_keys_wrap_to_the_width_instead_of_being_cut() {
+        let lines = wrap_keys(&BROWSE_KEYS, 30);
+        assert!(lines.len() > 1);
+        for l in &lines {
+            assert!(l.width() <= 30, "{l:?}");
+        }
+        let text: String = lines.iter().map(|l| l.to_string()).collect();
+        assert!(text.contains("q quit"));
     }
 }
