@@ -37,8 +37,7 @@ impl Format {
         }
         if self == Format::Svg && n > crate::svg::MAX_N {
             bail!(
-                "the svg format draws boards up to N = {} (one pixel per square at 800 pixels; \
-                 got N = {n}); use --format positions",
+                "the svg format draws boards up to N = {} (got N = {n}); use --format positions",
                 crate::svg::MAX_N
             );
         }

@@ -2,10 +2,13 @@
 //!
 //! The drawing follows one specification shared with the web page, so a board looks the same
 //! everywhere: 40x40 squares in a `viewBox` of 40N units, light `#f0d9b5` where row + column is
-//! even and dark `#b58863` elsewhere, each a `<rect class="square light|dark">`; each queen a
-//! `<g class="queen" data-row="r" data-col="c">` holding a crown path and a base bar. Large
-//! boards keep 40 units per square and are scaled down by the `width`/`height` attributes, so
-//! the picture is never wider than 800 pixels.
+//! even and dark `#b58863` elsewhere, painted by one checkerboard `<pattern>` (so the file grows
+//! with N, not N²); each queen a `<g class="queen" data-row="r" data-col="c">` holding a `<use>`
+//! of one queen drawing in `<defs>`: a crown and a base bar while a square is at least
+//! [`CROWN_MIN_PIXELS`] pixels wide, else a dot at least [`DOT_MIN_PIXELS`] pixels across, so
+//! queens stay visible at every size. Large boards keep 40 units per square and are scaled down
+//! by the `width`/`height` attributes, so the picture is never wider than 800 pixels. A board of
+//! 10,000 queens is about 1 MB.
 
 use std::io::{self, Write};
 
@@ -15,14 +18,25 @@ pub const SQUARE: usize = 40;
 /// The widest picture, in pixels: larger boards are scaled down to it.
 pub const MAX_PIXELS: usize = 800;
 
-/// The largest board drawn: at 800 pixels each square is then one pixel wide, and the file holds
-/// 640,000 squares (about 55 MB); a larger picture would show nothing more.
-pub const MAX_N: usize = 800;
+/// The largest board drawn: about 11 MB of SVG, one small element per queen.
+pub const MAX_N: usize = 100_000;
+
+/// The narrowest square, in pixels, on which a queen is drawn as a crown; below, as a dot.
+pub const CROWN_MIN_PIXELS: usize = 6;
+
+/// The smallest diameter of a queen's dot, in pixels.
+pub const DOT_MIN_PIXELS: usize = 4;
 
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
 const CROWN: &str = "M8 30 L32 30 L34 14 L26 22 L20 8 L14 22 L6 14 Z";
 const INK: &str = "#1d1d1d";
+
+/// Whether queens of an `n` x `n` picture are drawn as dots rather than crowns.
+pub fn uses_dots(n: usize) -> bool {
+    let pixels = (SQUARE * n).min(MAX_PIXELS);
+    pixels < CROWN_MIN_PIXELS * n
+}
 
 /// Writes the SVG document of a placement (`queens[row] = column`).
 pub fn write_svg(out: &mut impl Write, queens: &[usize]) -> io::Result<()> {
@@ -38,36 +52,45 @@ pub fn write_svg(out: &mut impl Write, queens: &[usize]) -> io::Result<()> {
         write!(out, " {c}")?;
     }
     writeln!(out, "</title>")?;
-    write_squares(out, n)?;
+    write_defs(out, n, side, pixels)?;
+    writeln!(
+        out,
+        r#"<rect class="board" width="{side}" height="{side}" fill="url(#squares)"/>"#
+    )?;
     for (row, &col) in queens.iter().enumerate() {
         write_queen(out, row, col)?;
     }
     writeln!(out, "</svg>")
 }
 
-fn write_squares(out: &mut impl Write, n: usize) -> io::Result<()> {
-    for row in 0..n {
-        for col in 0..n {
-            let (class, fill) = if (row + col) % 2 == 0 {
-                ("light", LIGHT)
-            } else {
-                ("dark", DARK)
-            };
-            writeln!(
-                out,
-                r#"<rect class="square {class}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>"#,
-                x = SQUARE * col,
-                y = SQUARE * row,
-            )?;
-        }
+/// The checkerboard pattern (two by two squares) and the one queen drawing.
+fn write_defs(out: &mut impl Write, n: usize, side: usize, pixels: usize) -> io::Result<()> {
+    let two = 2 * SQUARE;
+    writeln!(
+        out,
+        r#"<defs><pattern id="squares" width="{two}" height="{two}" patternUnits="userSpaceOnUse"><rect width="{two}" height="{two}" fill="{LIGHT}"/><rect x="{SQUARE}" width="{SQUARE}" height="{SQUARE}" fill="{DARK}"/><rect y="{SQUARE}" width="{SQUARE}" height="{SQUARE}" fill="{DARK}"/></pattern>"#
+    )?;
+    if uses_dots(n) {
+        // Units per pixel, rounded up, so that the dot is at least DOT_MIN_PIXELS across.
+        let per_pixel = side.div_ceil(pixels);
+        let r = (DOT_MIN_PIXELS * per_pixel).div_ceil(2).max(SQUARE * 2 / 5);
+        let mid = SQUARE / 2;
+        writeln!(
+            out,
+            r#"<circle id="queen" cx="{mid}" cy="{mid}" r="{r}" fill="{INK}"/></defs>"#
+        )
+    } else {
+        writeln!(
+            out,
+            r##"<g id="queen"><path d="{CROWN}" fill="{INK}" stroke="#ffffff" stroke-width="1.5"/><rect x="8" y="31" width="24" height="4" fill="{INK}"/></g></defs>"##
+        )
     }
-    Ok(())
 }
 
 fn write_queen(out: &mut impl Write, row: usize, col: usize) -> io::Result<()> {
     writeln!(
         out,
-        r##"<g class="queen" data-row="{row}" data-col="{col}" transform="translate({x},{y})"><path d="{CROWN}" fill="{INK}" stroke="#ffffff" stroke-width="1.5"/><rect x="8" y="31" width="24" height="4" fill="{INK}"/></g>"##,
+        r##"<g class="queen" data-row="{row}" data-col="{col}" transform="translate({x},{y})"><use href="#queen"/></g>"##,
         x = SQUARE * col,
         y = SQUARE * row,
     )
@@ -107,25 +130,16 @@ mod tests {
     }
 
     #[test]
-    fn squares_alternate_light_and_dark_from_a_light_corner() {
+    fn squares_are_one_checkerboard_pattern_from_a_light_corner() {
         let svg = draw(&[1, 3, 0, 2]);
-        let classes = attributes(&svg, "rect class=\"square", "class");
-        assert_eq!(classes.len(), 16);
-        for (i, class) in classes.iter().enumerate() {
-            let (row, col) = (i / 4, i % 4);
-            let want = if (row + col) % 2 == 0 {
-                "light"
-            } else {
-                "dark"
-            };
-            assert_eq!(*class, format!("square {want}"), "square ({row}, {col})");
-        }
-        assert!(svg.contains(
-            r##"<rect class="square dark" x="40" y="0" width="40" height="40" fill="#b58863"/>"##
-        ));
-        assert!(svg.contains(
-            r##"<rect class="square light" x="120" y="120" width="40" height="40" fill="#f0d9b5"/>"##
-        ));
+        assert_eq!(svg.matches("<pattern").count(), 1);
+        assert!(svg.contains(r##"<rect width="80" height="80" fill="#f0d9b5"/>"##));
+        assert!(svg.contains(r##"<rect x="40" width="40" height="40" fill="#b58863"/>"##));
+        assert!(svg.contains(r##"<rect y="40" width="40" height="40" fill="#b58863"/>"##));
+        assert!(
+            svg.contains(r#"<rect class="board" width="160" height="160" fill="url(#squares)"/>"#)
+        );
+        assert!(!svg.contains("class=\"square"), "no element per square");
     }
 
     #[test]
@@ -144,7 +158,12 @@ mod tests {
         for ((r, c), transform) in placed.iter().zip(moves) {
             assert_eq!(transform, format!("translate({},{})", 40 * c, 40 * r));
         }
-        assert_eq!(svg.matches(CROWN).count(), 4);
+        assert_eq!(
+            svg.matches(CROWN).count(),
+            1,
+            "one crown drawing, used by every queen"
+        );
+        assert_eq!(svg.matches(r##"<use href="#queen"/>"##).count(), 4);
     }
 
     #[test]
@@ -152,5 +171,18 @@ mod tests {
         let queens: Vec<usize> = (0..30).collect();
         let svg = draw(&queens);
         assert!(svg.contains(r#"viewBox="0 0 1200 1200" width="800" height="800""#));
+    }
+
+    #[test]
+    fn queens_become_dots_of_at_least_four_pixels_when_squares_are_small() {
+        assert!(!uses_dots(133), "6 pixels a square: crowns");
+        assert!(uses_dots(134));
+        let queens: Vec<usize> = (0..10_000).collect();
+        let svg = draw(&queens);
+        assert!(!svg.contains(CROWN));
+        // 400,000 units over 800 pixels: 500 units a pixel, a radius of 2 pixels.
+        assert!(svg.contains(r##"<circle id="queen" cx="20" cy="20" r="1000" fill="#1d1d1d"/>"##));
+        assert_eq!(svg.matches("class=\"queen\"").count(), 10_000);
+        assert!(svg.len() < 2_000_000, "{} bytes", svg.len());
     }
 }
