@@ -202,7 +202,7 @@ mod tests {
         let backtrack = record(4, Algorithm::Backtrack).unwrap();
         assert_eq!(
             backtrack.frames()[1].arrays,
-            "positions by column: [0, -1, -1, -1]\nfirst untried: [0, 0, 0, 0]"
+            "positions by column: [0, -1, -1, -1]\nfirst untried: [1, 0, 0, 0]"
         );
     }
 }

@@ -236,12 +236,13 @@ mod tests {
         let events = first_events(Algorithm::Backtrack, 4);
         let v = event_json(&events[0]);
         assert_eq!(v["event"], "try");
-        assert_eq!(v["untried"], json!([0, 0, 0, 0]));
+        // The row is marked tried as it is tried (COMP 333's setPositionTried).
+        assert_eq!(v["untried"], json!([1, 0, 0, 0]));
         assert_eq!(v["positions_by"], "column");
         let mut line = Vec::new();
         write_text(&mut line, &events[0]).unwrap();
         let line = String::from_utf8(line).unwrap();
-        assert!(line.ends_with("positions [-1, -1, -1, -1]  untried [ 0,  0,  0,  0]\n"));
+        assert!(line.ends_with("positions [-1, -1, -1, -1]  untried [ 1,  0,  0,  0]\n"));
         assert!(
             line.trim_start().starts_with("1  try       (0, 0)"),
             "{line}"

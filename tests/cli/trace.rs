@@ -49,7 +49,8 @@ fn trace_four_prints_a_header_numbered_events_and_a_summary() {
         );
     }
     assert!(events[0].contains("try       (0, 0)"));
-    assert!(events[0].ends_with("positions [-1, -1, -1, -1]  untried [ 0,  0,  0,  0]"));
+    // The row is marked tried as it is tried (COMP 333), so untried[0] is 1 at once.
+    assert!(events[0].ends_with("positions [-1, -1, -1, -1]  untried [ 1,  0,  0,  0]"));
     assert!(events.last().unwrap().contains("solution"));
     assert!(events
         .last()

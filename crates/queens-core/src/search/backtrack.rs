@@ -3,9 +3,11 @@
 //!
 //! The state is a positions array indexed by column (`-1` while a column has no queen) and a
 //! first-untried array (the next row to try in each column, `0` at first). The search tries the
-//! first untried row of the current column; a conflict with an earlier column marks that row
-//! tried; a free row gets the queen and the search moves to the next column; a column whose rows
-//! are exhausted is reset and the search backs up one column. Every check compares the new queen
+//! first untried row of the current column and marks it tried at once (`setPositionTried`); a
+//! conflict with an earlier column (`hasConflictCumulative`) takes the queen off again; a free
+//! row keeps the queen and the search moves to the next column; a column whose rows are
+//! exhausted is reset (`setAllPositionsUntried`) and the search backs up one column, whose queen
+//! is taken off so that its next untried row is tried. Every check compares the new queen
 //! against each earlier column, so a node costs O(N) and the whole search O(N * nodes).
 //!
 //! The search is the row-wise search with rows and columns swapped, so its positions arrays come
@@ -154,11 +156,13 @@ pub fn for_each_solution_traced<T: Tracer>(
             state.take_back(tracer, col)?;
             continue;
         }
+        // setPositionTried: the row counts as tried as soon as it is tried, so the first-untried
+        // array of every snapshot from here on names the next row to try.
+        state.mark_tried(col);
         state.report(tracer, EventKind::Try, Some(row), Some(col))?;
         state.set_position(col, Some(row));
         if let Some(earlier) = state.conflict_with_earlier(col) {
             state.set_position(col, None);
-            state.mark_tried(col);
             // Only a tracer that looks needs to know who attacks.
             if T::ACTIVE {
                 let their_row = state.get_position(earlier).unwrap_or_default();
@@ -200,12 +204,11 @@ impl Backtracker {
         })
     }
 
-    /// Removes the queen of `col` and marks its row tried.
+    /// Removes the queen of `col` (its row was marked tried when it was tried).
     #[inline(always)]
     fn take_back<T: Tracer>(&mut self, tracer: &mut T, col: usize) -> ControlFlow<()> {
         let row = self.get_position(col);
         self.set_position(col, None);
-        self.mark_tried(col);
         self.report(tracer, EventKind::Remove, row, Some(col))
     }
 }

@@ -571,6 +571,41 @@ mod tests {
         ));
     }
 
+    /// The first-untried array follows the COMP 333 rules at every event: a column's row is
+    /// marked tried as soon as it is tried, so a column holding a queen on row r, and the column
+    /// whose row r was just tried, say r + 1; the columns after the one being filled say 0.
+    #[test]
+    fn the_first_untried_array_follows_the_comp_333_rules() {
+        for n in [4, 5, 6] {
+            let recording = record(n, Algorithm::Backtrack, &options(), true, None).unwrap();
+            let mut current = 0usize;
+            for e in &recording.events {
+                let untried = e.untried.as_ref().expect("the backtrack solver's array");
+                if let Some(c) = e.col {
+                    current = c;
+                }
+                for (c, &p) in e.positions.iter().enumerate() {
+                    if p >= 0 {
+                        assert_eq!(untried[c], p as usize + 1, "{e:?}");
+                    }
+                }
+                match e.kind {
+                    EventKind::Try | EventKind::Conflict { .. } | EventKind::Remove => {
+                        assert_eq!(untried[current], e.row.unwrap() + 1, "{e:?}")
+                    }
+                    EventKind::Backtrack => assert_eq!(untried[current], 0, "{e:?}"),
+                    _ => {}
+                }
+                let after = if e.kind == EventKind::Backtrack {
+                    current
+                } else {
+                    current + 1
+                };
+                assert!(untried[after.min(n)..].iter().all(|&u| u == 0), "{e:?}");
+            }
+        }
+    }
+
     fn untraced(n: usize, algorithm: Algorithm) -> Vec<Vec<usize>> {
         let mut all = Vec::new();
         let _ = algorithm
