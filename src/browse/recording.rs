@@ -29,6 +29,21 @@ pub fn record(n: usize, algorithm: Algorithm) -> Result<Playback, String> {
         },
     )
     .map_err(|e| format!("cannot record the {algorithm} search: {e}"))?;
+    if !outcome.cut && outcome.summary.solutions == 0 {
+        // The search ran to its end without a solution (N = 2, 3): say so in a last frame
+        // rather than stopping on its last step.
+        frames.push(Frame {
+            step: outcome.summary.events + 1,
+            queens: Vec::new(),
+            mark: None,
+            attacker: None,
+            solved: false,
+            text: format!(
+                "no solution: every square has been tried, and the {n}×{n} board has none"
+            ),
+            arrays: String::new(),
+        });
+    }
     Ok(Playback::new(algorithm.name(), frames, outcome.cut))
 }
 
@@ -184,6 +199,26 @@ mod tests {
         let playback = record(12, Algorithm::Bfs).unwrap();
         assert!(playback.cut);
         assert_eq!(playback.len(), MAX_EVENTS);
+    }
+
+    #[test]
+    fn a_board_without_solutions_ends_on_no_solution_for_every_solver() {
+        for algorithm in Algorithm::ALL {
+            for n in [2, 3] {
+                let playback = record(n, algorithm).unwrap();
+                let last = playback.frames().last().unwrap();
+                assert!(
+                    last.text.starts_with("no solution"),
+                    "{algorithm} {n}: {}",
+                    last.text
+                );
+            }
+            let four = record(4, algorithm).unwrap();
+            assert!(!four
+                .frames()
+                .iter()
+                .any(|f| f.text.starts_with("no solution")));
+        }
     }
 
     #[test]
