@@ -12,6 +12,8 @@
 //! - `/api/solve`: N up to each algorithm's limit in [`solve_max_n`].
 //! - `/api/trace`: N up to [`TRACE_MAX_N`], at most [`TRACE_EVENTS_MAX`] events (default
 //!   [`TRACE_EVENTS_DEFAULT`]); the trace stops at the first solution unless `all=true`.
+//!
+//! `/api/config` (in `config.rs`) reports these limits and the algorithm lists to the page.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -63,7 +65,7 @@ pub const SOLVE_BIG_MAX_N: usize = 10_000;
 
 /// The ways `/api/solve` can find one solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Solver {
+pub(super) enum Solver {
     /// The lexicographically first solution, by an enumerating algorithm.
     First(Algorithm),
     /// The explicit construction (`queens_core::construct`).
@@ -73,7 +75,30 @@ enum Solver {
 }
 
 impl Solver {
-    fn name(self) -> &'static str {
+    /// Every solver `/api/solve` takes, in the order the page offers them: the two that build
+    /// boards of any size, then the enumerating algorithms, fastest first.
+    pub(super) const OFFERED: [Solver; 8] = [
+        Solver::Construct,
+        Solver::MinConflicts,
+        Solver::First(Algorithm::Bitboard),
+        Solver::First(Algorithm::Wirth),
+        Solver::First(Algorithm::Recursive),
+        Solver::First(Algorithm::Backtrack),
+        Solver::First(Algorithm::Iterative),
+        Solver::First(Algorithm::Bfs),
+    ];
+
+    /// The solver `/api/solve` uses when the request names none: the first solution by bitboard
+    /// up to [`crate::cmd::solve::FAST_FIRST_N`], the construction above (as `queens solve`).
+    pub(super) fn automatic(n: usize) -> Solver {
+        if n <= crate::cmd::solve::FAST_FIRST_N {
+            Solver::First(Algorithm::Bitboard)
+        } else {
+            Solver::Construct
+        }
+    }
+
+    pub(super) fn name(self) -> &'static str {
         match self {
             Solver::First(algorithm) => algorithm.name(),
             Solver::Construct => "construct",
@@ -81,7 +106,7 @@ impl Solver {
         }
     }
 
-    fn max_n(self) -> usize {
+    pub(super) fn max_n(self) -> usize {
         match self {
             Solver::First(algorithm) => solve_max_n(algorithm),
             Solver::Construct | Solver::MinConflicts => SOLVE_BIG_MAX_N,
@@ -365,11 +390,7 @@ pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<
         }
         None => params.n(SOLVE_BIG_MAX_N)?,
     };
-    let solver = solver.unwrap_or(if n <= crate::cmd::solve::FAST_FIRST_N {
-        Solver::First(Algorithm::Bitboard)
-    } else {
-        Solver::Construct
-    });
+    let solver = solver.unwrap_or_else(|| Solver::automatic(n));
     let seed = match (solver, params.get("seed")) {
         (Solver::MinConflicts, None) => Some(random_seed()),
         (Solver::MinConflicts, Some(value)) => Some(params.number("seed", value)?),

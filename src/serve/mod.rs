@@ -4,8 +4,10 @@
 //! The page (`assets/`) is embedded in the binary and needs no network. Every API handler checks
 //! its parameters into plain values first (a 400 naming the bad one), then runs the search on
 //! the blocking pool with a step budget, so one request cannot hold a core for minutes.
+//! `/api/config` tells the page the limits and algorithm lists the API works with.
 
 mod api;
+mod config;
 mod error;
 
 #[cfg(test)]
@@ -70,6 +72,7 @@ pub fn app_with(limits: Limits) -> Router {
         .route("/", get(index))
         .route("/app.js", get(script))
         .route("/style.css", get(style))
+        .route("/api/config", get(config::config))
         .route("/api/solutions", get(api::solutions))
         .route("/api/count", get(api::count))
         .route("/api/solve", get(api::solve))
