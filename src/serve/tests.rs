@@ -474,3 +474,65 @@ async fn the_config_limits_are_the_ones_the_endpoints_enforce() {
     let (_, body) = get(&format!("/api/solve?n={}", up_to + 1)).await;
     assert_eq!(body["algo"], auto["large"]);
 }
+
+/// The paths `source` imports (`import ... from "./x.js"`), resolved against its own path.
+fn imports(path: &str, source: &str) -> Vec<String> {
+    let dir = &path[..=path.rfind('/').unwrap()];
+    source
+        .lines()
+        .filter(|line| line.starts_with("import "))
+        .map(|line| {
+            let spec = line
+                .split('"')
+                .nth(1)
+                .unwrap_or_else(|| panic!("{path}: {line}"));
+            let rest = spec
+                .strip_prefix("./")
+                .unwrap_or_else(|| panic!("{path} imports '{spec}', not a sibling module"));
+            format!("{dir}{rest}")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_module_the_page_imports_is_served_as_javascript() {
+    let (_, _, html) = get_text("/").await;
+    assert!(html.contains(r#"<script type="module" src="/app.js">"#));
+    let mut reached = std::collections::BTreeSet::new();
+    let mut todo = vec!["/app.js".to_string()];
+    while let Some(path) = todo.pop() {
+        if !reached.insert(path.clone()) {
+            continue;
+        }
+        let (status, kind, source) = get_text(&path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(kind, "text/javascript; charset=utf-8", "{path}");
+        todo.extend(imports(&path, &source));
+    }
+    let mut served: Vec<String> = super::MODULES
+        .iter()
+        .map(|(name, _)| format!("/js/{name}"))
+        .collect();
+    served.push("/app.js".to_string());
+    served.sort();
+    assert_eq!(
+        reached.into_iter().collect::<Vec<_>>(),
+        served,
+        "the table of modules holds exactly the ones imported"
+    );
+}
+
+#[tokio::test]
+async fn unknown_module_paths_are_not_found() {
+    for uri in [
+        "/js/nothing.js",
+        "/js/",
+        "/js/board.js/more",
+        "/js/../app.js",
+        "/board.js",
+    ] {
+        let (status, body) = get(uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}: {body}");
+        assert!(body["error"].is_string(), "{uri}: {body}");
+    }
+}
