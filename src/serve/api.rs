@@ -12,6 +12,8 @@
 //! - `/api/solve`: N up to each algorithm's limit in [`solve_max_n`].
 //! - `/api/trace`: N up to [`TRACE_MAX_N`], at most [`TRACE_EVENTS_MAX`] events (default
 //!   [`TRACE_EVENTS_DEFAULT`]); the trace stops at the first solution unless `all=true`.
+//!
+//! `/api/config` (in `config.rs`) reports these limits and the algorithm lists to the page.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -61,6 +63,19 @@ pub fn solve_max_n(algorithm: Algorithm) -> usize {
 /// The largest board `/api/solve` builds with `construct` or `min-conflicts`: the page still
 /// draws ten thousand queens smoothly, and the answer stays under 60 KB.
 pub const SOLVE_BIG_MAX_N: usize = 10_000;
+
+/// Every method `/api/solve` takes, in the order the page offers them: the two that build boards
+/// of any size, then the enumerating algorithms, fastest first.
+pub const SOLVE_OFFERED: [Method; 8] = [
+    Method::Construct,
+    Method::MinConflicts,
+    Method::First(Algorithm::Bitboard),
+    Method::First(Algorithm::Wirth),
+    Method::First(Algorithm::Recursive),
+    Method::First(Algorithm::Backtrack),
+    Method::First(Algorithm::Iterative),
+    Method::First(Algorithm::Bfs),
+];
 
 /// The largest board `/api/solve` hands to each method: [`solve_max_n`] for the enumerating
 /// ones, [`SOLVE_BIG_MAX_N`] for the construction and min-conflicts.

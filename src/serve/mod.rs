@@ -1,11 +1,14 @@
 //! `queens serve`: the board viewer as a web page and the JSON API it reads.
 //!
 //! [`app`] builds the whole router, apart from any socket, so tests drive it with `oneshot`.
-//! The page (`assets/`) is embedded in the binary and needs no network. Every API handler checks
-//! its parameters into plain values first (a 400 naming the bad one), then runs the search on
-//! the blocking pool with a step budget, so one request cannot hold a core for minutes.
+//! The page (`assets/`: `app.js` and the ES modules it imports from `assets/js/`) is embedded in
+//! the binary and needs no network; it reads its limits and algorithm lists from `/api/config`.
+//! Every API handler checks its parameters into plain values first (a 400 naming the bad one),
+//! then runs the search on the blocking pool with a step budget, so one request cannot hold a
+//! core for minutes.
 
 mod api;
+mod config;
 mod error;
 
 #[cfg(test)]
@@ -14,8 +17,9 @@ mod tests;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use axum::extract::Path;
 use axum::http::header;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
@@ -69,7 +73,9 @@ pub fn app_with(limits: Limits) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/app.js", get(script))
+        .route("/js/{name}", get(module))
         .route("/style.css", get(style))
+        .route("/api/config", get(config::config))
         .route("/api/solutions", get(api::solutions))
         .route("/api/count", get(api::count))
         .route("/api/solve", get(api::solve))
@@ -82,12 +88,31 @@ const INDEX: &str = include_str!("../../assets/index.html");
 const SCRIPT: &str = include_str!("../../assets/app.js");
 const STYLE: &str = include_str!("../../assets/style.css");
 
+/// The ES modules `app.js` imports, served at `/js/<name>`; any other name there is a 404.
+const MODULES: [(&str, &str); 6] = [
+    ("api.js", include_str!("../../assets/js/api.js")),
+    ("board.js", include_str!("../../assets/js/board.js")),
+    ("browse.js", include_str!("../../assets/js/browse.js")),
+    ("dom.js", include_str!("../../assets/js/dom.js")),
+    ("learn.js", include_str!("../../assets/js/learn.js")),
+    ("solve.js", include_str!("../../assets/js/solve.js")),
+];
+
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+
 async fn index() -> impl IntoResponse {
     asset("text/html; charset=utf-8", INDEX)
 }
 
 async fn script() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", SCRIPT)
+    asset(JAVASCRIPT, SCRIPT)
+}
+
+async fn module(Path(name): Path<String>) -> Response {
+    match MODULES.iter().find(|(known, _)| *known == name) {
+        Some((_, body)) => asset(JAVASCRIPT, body).into_response(),
+        None => ApiError::not_found(format!("there is no module /js/{name}")).into_response(),
+    }
 }
 
 async fn style() -> impl IntoResponse {

@@ -6,7 +6,9 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-use super::{app, app_with, Limits};
+use queens_core::Algorithm;
+
+use super::{api, app, app_with, Limits};
 
 async fn get(uri: &str) -> (StatusCode, Value) {
     get_from(app(), uri).await
@@ -363,4 +365,174 @@ async fn unknown_paths_are_json_not_found() {
     let (status, body) = get("/api/nothing").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(body["error"].as_str().unwrap().contains("/api/nothing"));
+}
+
+#[tokio::test]
+async fn the_config_reports_the_limits_the_router_was_built_with() {
+    let (status, body) = get_from(app_with(Limits { steps: 12_345 }), "/api/config").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["steps"], 12_345);
+    let (_, body) = get("/api/config").await;
+    assert_eq!(body["steps"], Limits::default().steps);
+
+    assert_eq!(body["browse"]["max_n"], api::SOLUTIONS_MAX_N);
+    assert_eq!(body["browse"]["page_max"], api::PAGE_MAX);
+    assert_eq!(body["browse"]["unique_max_n"], api::UNIQUE_MAX_N);
+    assert_eq!(body["browse"]["count_max_n"], api::COUNT_MAX_N);
+    assert_eq!(body["learn"]["max_n"], api::TRACE_MAX_N);
+    assert_eq!(body["learn"]["events_default"], api::TRACE_EVENTS_DEFAULT);
+    assert_eq!(body["learn"]["events_max"], api::TRACE_EVENTS_MAX);
+    let traced: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    assert_eq!(body["learn"]["algorithms"], serde_json::json!(traced));
+    assert_eq!(body["solve"]["max_n"], api::SOLVE_BIG_MAX_N);
+    let offered: Vec<Value> = api::SOLVE_OFFERED
+        .iter()
+        .map(|&s| serde_json::json!({ "name": s.name(), "max_n": api::solve_method_max_n(s) }))
+        .collect();
+    assert_eq!(body["solve"]["algorithms"], Value::Array(offered));
+    let auto = &body["solve"]["automatic"];
+    assert_eq!(auto["up_to"], queens_core::solve::FAST_FIRST_N);
+    assert_eq!(
+        (&auto["small"], &auto["large"]),
+        (&"bitboard".into(), &"construct".into())
+    );
+}
+
+/// The number at `pointer` in the config, as u64.
+fn limit(config: &Value, pointer: &str) -> u64 {
+    config
+        .pointer(pointer)
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| panic!("no number at {pointer} in {config}"))
+}
+
+#[tokio::test]
+async fn the_config_limits_are_the_ones_the_endpoints_enforce() {
+    let (_, config) = get("/api/config").await;
+    let max = limit(&config, "/browse/max_n");
+    bad_request(
+        &format!("/api/solutions?n={}", max + 1),
+        &[&format!("limit of {max}")],
+    )
+    .await;
+    let max = limit(&config, "/browse/unique_max_n");
+    let uri = format!("/api/solutions?n={}&unique=true", max + 1);
+    bad_request(&uri, &[&format!("limit of {max}")]).await;
+    let max = limit(&config, "/browse/page_max");
+    let uri = format!("/api/solutions?n=8&limit={}", max + 1);
+    bad_request(&uri, &[&format!("limit of {max}")]).await;
+    let (status, body) = get(&format!("/api/solutions?n=10&limit={max}")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let max = limit(&config, "/browse/count_max_n");
+    bad_request(
+        &format!("/api/count?n={}", max + 1),
+        &[&format!("limit of {max}")],
+    )
+    .await;
+
+    let max = limit(&config, "/learn/max_n");
+    bad_request(
+        &format!("/api/trace?n={}", max + 1),
+        &[&format!("limit of {max}")],
+    )
+    .await;
+    let max = limit(&config, "/learn/events_max");
+    let uri = format!("/api/trace?n=4&limit={}", max + 1);
+    bad_request(&uri, &[&format!("limit of {max}")]).await;
+    let (_, body) = get("/api/trace?n=8&all=true").await;
+    let events = body["events"].as_array().unwrap().len() as u64;
+    assert_eq!(
+        events,
+        limit(&config, "/learn/events_default"),
+        "the default cut"
+    );
+    for algo in config["learn"]["algorithms"].as_array().unwrap() {
+        let algo = algo.as_str().unwrap();
+        let (status, body) = get(&format!("/api/trace?n=4&algo={algo}&limit=1")).await;
+        assert_eq!(status, StatusCode::OK, "{algo}: {body}");
+    }
+
+    let max = limit(&config, "/solve/max_n");
+    bad_request(
+        &format!("/api/solve?n={}", max + 1),
+        &[&format!("limit of {max}")],
+    )
+    .await;
+    for solver in config["solve"]["algorithms"].as_array().unwrap() {
+        let name = solver["name"].as_str().unwrap();
+        let max = limit(solver, "/max_n");
+        let uri = format!("/api/solve?n={}&algo={name}", max + 1);
+        bad_request(&uri, &[&format!("limit of {max}"), name]).await;
+        let (status, body) = get(&format!("/api/solve?n=8&algo={name}")).await;
+        assert_eq!(status, StatusCode::OK, "{name}: {body}");
+        assert_eq!(body["algo"], name);
+    }
+    let auto = &config["solve"]["automatic"];
+    let up_to = limit(auto, "/up_to");
+    let (_, body) = get(&format!("/api/solve?n={up_to}")).await;
+    assert_eq!(body["algo"], auto["small"]);
+    let (_, body) = get(&format!("/api/solve?n={}", up_to + 1)).await;
+    assert_eq!(body["algo"], auto["large"]);
+}
+
+/// The paths `source` imports (`import ... from "./x.js"`), resolved against its own path.
+fn imports(path: &str, source: &str) -> Vec<String> {
+    let dir = &path[..=path.rfind('/').unwrap()];
+    source
+        .lines()
+        .filter(|line| line.starts_with("import "))
+        .map(|line| {
+            let spec = line
+                .split('"')
+                .nth(1)
+                .unwrap_or_else(|| panic!("{path}: {line}"));
+            let rest = spec
+                .strip_prefix("./")
+                .unwrap_or_else(|| panic!("{path} imports '{spec}', not a sibling module"));
+            format!("{dir}{rest}")
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_module_the_page_imports_is_served_as_javascript() {
+    let (_, _, html) = get_text("/").await;
+    assert!(html.contains(r#"<script type="module" src="/app.js">"#));
+    let mut reached = std::collections::BTreeSet::new();
+    let mut todo = vec!["/app.js".to_string()];
+    while let Some(path) = todo.pop() {
+        if !reached.insert(path.clone()) {
+            continue;
+        }
+        let (status, kind, source) = get_text(&path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_eq!(kind, "text/javascript; charset=utf-8", "{path}");
+        todo.extend(imports(&path, &source));
+    }
+    let mut served: Vec<String> = super::MODULES
+        .iter()
+        .map(|(name, _)| format!("/js/{name}"))
+        .collect();
+    served.push("/app.js".to_string());
+    served.sort();
+    assert_eq!(
+        reached.into_iter().collect::<Vec<_>>(),
+        served,
+        "the table of modules holds exactly the ones imported"
+    );
+}
+
+#[tokio::test]
+async fn unknown_module_paths_are_not_found() {
+    for uri in [
+        "/js/nothing.js",
+        "/js/",
+        "/js/board.js/more",
+        "/js/../app.js",
+        "/board.js",
+    ] {
+        let (status, body) = get(uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}: {body}");
+        assert!(body["error"].is_string(), "{uri}: {body}");
+    }
 }

@@ -1,0 +1,198 @@
+// The drawing (the project's SVG board spec: 40 units a square, class "queen" on each queen),
+// the live board on the page, and its download.
+
+import { $ } from "./dom.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SQUARE = 40;
+const LIGHT = "#f0d9b5";
+const DARK = "#b58863";
+const QUEEN_PATH = "M8 30 L32 30 L34 14 L26 22 L20 8 L14 22 L6 14 Z";
+// Above this many squares the board is drawn with one patterned rectangle, not one per square.
+const SQUARES_MAX_N = 200;
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function addQueen(svg, row, col, extraClass) {
+  const g = el("g", {
+    class: extraClass ? "queen " + extraClass : "queen",
+    "data-row": row,
+    "data-col": col,
+    transform: `translate(${SQUARE * col},${SQUARE * row})`,
+  }, svg);
+  el("path", { d: QUEEN_PATH, fill: "#1d1d1d", stroke: "#ffffff", "stroke-width": "1.5" }, g);
+  el("rect", { x: 8, y: 31, width: 24, height: 4, fill: "#1d1d1d" }, g);
+  return g;
+}
+
+// queens[r] is the column of the queen in row r, or -1 / null for an empty row.
+export function drawBoard(n, queens, title) {
+  const side = SQUARE * n;
+  const px = Math.min(side, 800);
+  const svg = el("svg", {
+    xmlns: SVG_NS,
+    viewBox: `0 0 ${side} ${side}`,
+    width: px,
+    height: px,
+    role: "img",
+  });
+  el("title", {}, svg).textContent = title;
+  if (n <= SQUARES_MAX_N) {
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        const light = (r + c) % 2 === 0;
+        el("rect", {
+          class: light ? "square light" : "square dark",
+          x: SQUARE * c,
+          y: SQUARE * r,
+          width: SQUARE,
+          height: SQUARE,
+          fill: light ? LIGHT : DARK,
+          "data-row": r,
+          "data-col": c,
+        }, svg);
+      }
+    }
+  } else {
+    const defs = el("defs", {}, svg);
+    const pattern = el("pattern", {
+      id: "squares", width: 2 * SQUARE, height: 2 * SQUARE, patternUnits: "userSpaceOnUse",
+    }, defs);
+    el("rect", { width: 2 * SQUARE, height: 2 * SQUARE, fill: LIGHT }, pattern);
+    el("rect", { x: SQUARE, width: SQUARE, height: SQUARE, fill: DARK }, pattern);
+    el("rect", { y: SQUARE, width: SQUARE, height: SQUARE, fill: DARK }, pattern);
+    el("rect", { width: side, height: side, fill: "url(#squares)" }, svg);
+  }
+  queens.forEach((col, row) => {
+    if (col !== null && col !== undefined && col >= 0) addQueen(svg, row, col);
+  });
+  return svg;
+}
+
+export function solutionTitle(n, queens) {
+  return `${n}-queens solution: ${queens.join(" ")}`;
+}
+
+// Every square a queen on (r, c) attacks, on an n x n board.
+export function attackedSquares(n, r, c) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    if (i !== c) out.push([r, i]);
+    if (i !== r) out.push([i, c]);
+  }
+  for (const [dr, dc] of [[1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+    for (let k = 1; ; k++) {
+      const rr = r + k * dr;
+      const cc = c + k * dc;
+      if (rr < 0 || rr >= n || cc < 0 || cc >= n) break;
+      out.push([rr, cc]);
+    }
+  }
+  return out;
+}
+
+// The live board on the page: the drawing plus what the page adds (labels, highlights).
+export const board = {
+  n: 0,
+  queens: [],
+  title: "",
+  svg: null,
+
+  show(n, queens, title, label) {
+    this.n = n;
+    this.queens = queens.slice();
+    this.title = title;
+    const svg = drawBoard(n, queens, title);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label || title);
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.classList.add("board-svg");
+    if (n > 64) {
+      // Past 64 squares a side a queen is under two pixels: mark each with a dot the eye can
+      // see (on the page only; the download is the plain drawing).
+      const r = (SQUARE * n) / 300;
+      queens.forEach((col, row) => {
+        if (col >= 0) {
+          el("circle", {
+            class: "marker",
+            cx: SQUARE * col + SQUARE / 2,
+            cy: SQUARE * row + SQUARE / 2,
+            r,
+            "aria-hidden": "true",
+          }, svg);
+        }
+      });
+    }
+    const holder = $("board");
+    holder.replaceChildren(svg);
+    this.svg = svg;
+    return svg;
+  },
+
+  square(r, c) {
+    return this.svg && this.svg.querySelector(`rect.square[data-row="${r}"][data-col="${c}"]`);
+  },
+
+  clearMarks() {
+    if (!this.svg) return;
+    for (const node of this.svg.querySelectorAll(".attacked, .tried, .hovered, .conflict")) {
+      node.classList.remove("attacked", "tried", "hovered", "conflict");
+    }
+    for (const node of this.svg.querySelectorAll(".ghost, .attack-line")) node.remove();
+    for (const node of this.svg.querySelectorAll(".queen.attacker")) node.classList.remove("attacker");
+  },
+
+  markAttackedFrom(r, c, className) {
+    for (const [ar, ac] of attackedSquares(this.n, r, c)) {
+      const sq = this.square(ar, ac);
+      if (sq) sq.classList.add(className || "attacked");
+    }
+  },
+
+  ghost(r, c, conflict) {
+    if (!this.svg) return;
+    const g = el("g", {
+      class: conflict ? "ghost conflict" : "ghost",
+      transform: `translate(${SQUARE * c},${SQUARE * r})`,
+      "aria-hidden": "true",
+    }, this.svg);
+    el("path", { d: QUEEN_PATH }, g);
+    el("rect", { x: 8, y: 31, width: 24, height: 4 }, g);
+  },
+
+  line(r1, c1, r2, c2) {
+    if (!this.svg) return;
+    const half = SQUARE / 2;
+    el("line", {
+      class: "attack-line",
+      x1: SQUARE * c1 + half, y1: SQUARE * r1 + half,
+      x2: SQUARE * c2 + half, y2: SQUARE * r2 + half,
+    }, this.svg);
+  },
+};
+
+// Saves the board shown as queens-<n><suffix>.svg: the plain drawing, without the page's marks.
+export function download(suffix) {
+  if (!board.n) return;
+  const svg = drawBoard(board.n, board.queens, board.title);
+  // The squares' coordinates serve the page's hovering only: the file is the plain drawing.
+  for (const rect of svg.querySelectorAll("rect.square")) {
+    rect.removeAttribute("data-row");
+    rect.removeAttribute("data-col");
+  }
+  const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg) + "\n";
+  const blob = new Blob([text], { type: "image/svg+xml" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `queens-${board.n}${suffix}.svg`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
