@@ -57,8 +57,16 @@ fn hint(err: &anyhow::Error) -> &'static str {
             Some(queens_core::Error::MemoryBudget { .. })
         )
     });
+    let too_free = err.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<queens_core::complete::InstanceError>(),
+            Some(queens_core::complete::InstanceError::TooManyFree { .. })
+        )
+    });
     if over_budget {
         "; raise --max-memory or use a depth-first algorithm such as bitboard"
+    } else if too_free {
+        " (use `queens solve` for boards with few or no given queens)"
     } else {
         ""
     }

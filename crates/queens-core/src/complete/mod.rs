@@ -60,8 +60,7 @@ pub enum InstanceError {
     Duplicate(Square),
     /// Too many rows are free for the exact search.
     #[error(
-        "{free} rows are free; the exact completion search handles up to {max} (use `queens \
-         solve` for boards with few or no given queens)"
+        "{free} rows are free; the exact completion search handles up to {max}"
     )]
     TooManyFree {
         /// The free rows.
