@@ -521,8 +521,8 @@ fn progress_bar(len: u64) -> ProgressBar {
 
 /// SIGINT, SIGTERM and SIGHUP: the first one caught cancels the run (which then saves its
 /// checkpoint and ends with 128 + the signal's number); a second one ends the process at once
-/// with that status, without saving. A signal that was ignored when `queens` started (SIGHUP
-/// under `nohup`, SIGINT for a background job of a script) stays ignored.
+/// with that status, without saving. SIGHUP stays ignored when it was ignored at the start (as
+/// `nohup` leaves it), so that a run under `nohup` survives the end of its session.
 #[cfg(unix)]
 mod signals {
     use std::sync::atomic::{AtomicI32, Ordering};
@@ -547,10 +547,12 @@ mod signals {
 
     /// Starts the thread that turns the signals into a cancel of `run`.
     pub fn install(run: Arc<Run>) -> anyhow::Result<Caught> {
-        let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
-            .into_iter()
-            .filter(|&s| !ignored(s))
-            .collect();
+        // SIGINT is handled even when ignored (a shell script's `queens count ... &` starts
+        // with it ignored): whoever sends it to a count means it to stop and save.
+        let mut wanted = vec![SIGINT, SIGTERM];
+        if !ignored(SIGHUP) {
+            wanted.push(SIGHUP);
+        }
         let mut signals = Signals::new(&wanted).context("cannot install the signal handlers")?;
         let caught = Arc::new(AtomicI32::new(0));
         let shared = Arc::clone(&caught);
