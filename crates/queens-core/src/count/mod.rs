@@ -176,7 +176,12 @@ impl Run {
             let possible = if sub.fixed_by.is_empty() {
                 part.unique.checked_mul(orbit) == Some(part.total)
             } else {
-                part.total % orbit == 0 && part.unique <= part.total / orbit
+                // `found` completions in classes of 1 to `stab` of them each.
+                let found = part.total / orbit;
+                let stab = 1 + sub.fixed_by.len() as u128;
+                part.total.is_multiple_of(orbit)
+                    && part.unique <= found
+                    && part.unique.saturating_mul(stab) >= found
             };
             if !possible {
                 return Err(CountError::CheckpointMalformed {
