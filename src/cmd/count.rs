@@ -111,6 +111,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if let Some(k) = args.recount {
         return recount(args, run, k);
     }
+    if args.estimate {
+        return estimate(args, shard);
+    }
     let (run, session) = Session::open(args, run)?;
     let run = Arc::new(run);
     let signals = signals::install(Arc::clone(&run))?;
@@ -273,6 +276,68 @@ fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
             path.display()
         )?;
         Ok(Status::No)
+    }
+}
+
+/// `--estimate`: the run's size and time, from Knuth's random probes of every subproblem and
+/// a few seconds of random subproblems counted whole.
+fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
+    let n = args.size.n;
+    let e = count::estimate(n, shard, Duration::from_secs(3))?;
+    let threads = if args.threads == 0 {
+        thread::available_parallelism().map_or(1, |t| t.get())
+    } else {
+        args.threads
+    };
+    let core = e.core_seconds();
+    let mut out = super::stdout();
+    let of_shard = if args.shard.is_some() {
+        format!(" (shard {shard})")
+    } else {
+        String::new()
+    };
+    writeln!(out, "N = {n}{of_shard}: {} subproblems", e.subproblems)?;
+    writeln!(
+        out,
+        "estimated search nodes: {:.3e} (Knuth's random probes, {} per subproblem)",
+        e.nodes, e.probes
+    )?;
+    writeln!(
+        out,
+        "time per node: {:.3} ns (measured on {} random subproblems of N = {} counted whole in \
+         {:.1} s)",
+        e.seconds_per_node * 1e9,
+        e.calibration.0,
+        e.calibrated_on,
+        e.calibration.1
+    )?;
+    writeln!(
+        out,
+        "estimated time: {} on {threads} thread{} ({:.3} core-hours)",
+        human(core / threads as f64),
+        if threads == 1 { "" } else { "s" },
+        core / 3600.0
+    )?;
+    if e.calibrated_on != n {
+        writeln!(
+            out,
+            "note: N = {n}'s subproblems are too long to time, so the time per node is N = {}'s; \
+             the join gains more on larger boards, so the time is likely an overestimate",
+            e.calibrated_on
+        )?;
+    }
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+/// A duration in the largest unit that keeps it readable.
+fn human(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.1} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.0 * 365.25 * 86400.0 => format!("{:.1} days", s / 86400.0),
+        s => format!("{:.1} years", s / (365.25 * 86400.0)),
     }
 }
 

@@ -23,6 +23,7 @@
 pub(crate) mod checkpoint;
 pub(crate) mod checksum;
 pub(crate) mod engine;
+pub(crate) mod estimate;
 pub(crate) mod fixed;
 pub(crate) mod frame;
 pub(crate) mod join;
@@ -39,6 +40,7 @@ use crate::error::SizeError;
 pub use checkpoint::{add_counts, Checkpoint, MAX_SUBPROBLEMS};
 pub use checksum::{checksum, fnv1a64};
 pub use engine::{Control, Tally};
+pub use estimate::{estimate, probe_nodes, Estimate};
 pub use fixed::{
     classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
 };
