@@ -274,13 +274,31 @@ pub struct CountArgs {
     /// Record finished work in FILE and resume from it when it exists.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoint saves.
+    /// Seconds between checkpoint saves (0.1 to 604800, one week).
     #[arg(long, value_name = "SECS", default_value_t = 2.0, requires = "checkpoint",
-          value_parser = parse_seconds)]
+          value_parser = crate::cmd::count::parse_interval)]
     pub checkpoint_every: f64,
-    /// No progress bar.
+    /// No progress bar, no "resuming" note.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Progress on standard error: a bar, one line per interval (for logs), or nothing.
+    /// Default: a bar on a terminal (unless --quiet), nothing otherwise.
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub progress: Option<crate::cmd::count::Progress>,
+    /// Seconds between two lines of --progress lines (0.1 to 604800).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0,
+          value_parser = crate::cmd::count::parse_interval)]
+    pub progress_every: f64,
+    /// Recount K random finished subproblems of the --checkpoint file with the plain search
+    /// (not the join) and say whether each agrees; counts nothing else. Status 1 when one
+    /// disagrees.
+    #[arg(long, value_name = "K", requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub recount: Option<u64>,
+    /// Estimate the run instead of counting: subproblems, search nodes (Knuth's random
+    /// probes), time on the given threads and core-hours, in a few seconds.
+    #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
+    pub estimate: bool,
 }
 
 /// `queens merge`.

@@ -9,10 +9,16 @@ pub enum Status {
     Success = 0,
     /// 1: the answer is "no": no solution, or a placement that is not a solution.
     No = 1,
-    /// 2: bad usage, malformed input, or another error.
+    /// 2: bad usage, malformed input, or another error (for `queens count`, also: the count
+    /// is printed but the last save of its checkpoint failed).
     Failure = 2,
+    /// 129: stopped by SIGHUP after saving what could be saved.
+    HungUp = 129,
     /// 130: interrupted by SIGINT after saving what could be saved.
     Interrupted = 130,
+    /// 143: stopped by SIGTERM (a scheduler's time limit or preemption) after saving what
+    /// could be saved.
+    Terminated = 143,
 }
 
 impl From<Status> for ExitCode {

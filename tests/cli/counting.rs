@@ -279,3 +279,501 @@ fn a_checkpoint_of_another_board_or_a_damaged_one_is_refused() {
         .code(2)
         .stderr(predicates::str::contains("not a valid checkpoint"));
 }
+
+// ---- Runs that stop on any signal, checkpoints and parts that cannot lie (issue 12) ----
+
+/// A random number in `0..bound` (from the standard library's random hasher keys).
+fn random_below(bound: u64) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+        % bound
+}
+
+/// `queens count N --checkpoint F` with `extra` arguments, in the background.
+fn spawn_count(n: &str, ckpt: &Path, extra: &[&str]) -> std::process::Child {
+    Std::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", n, "--json"])
+        .args(extra)
+        .arg("--checkpoint")
+        .arg(ckpt)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the run has written its first checkpoint (it does so before counting).
+fn wait_for_file(path: &Path) {
+    let start = Instant::now();
+    while finished_in(path).is_none() {
+        assert!(start.elapsed() < Duration::from_secs(60), "no checkpoint");
+        sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(unix)]
+fn send(child: &std::process::Child, signal: &str) {
+    let sent = Std::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+/// N = 18, on two threads: SIGTERM and SIGHUP at random moments save the checkpoint (the
+/// interval is an hour, so only the signal's save can hold the progress) and exit with 143 and
+/// 129; then SIGKILL at three random moments (saves every 0.2 s); every session resumes from
+/// the file, and the last one ends on the exact total and classes.
+#[cfg(unix)]
+#[test]
+fn sigterm_sighup_and_sigkill_at_random_moments_all_resume_to_the_exact_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let mut saved = 0;
+    for (signal, status) in [("TERM", 143), ("HUP", 129)] {
+        let child = spawn_count("18", &ckpt, &["-j", "2", "--checkpoint-every", "3600"]);
+        wait_for_file(&ckpt);
+        sleep(Duration::from_millis(300 + random_below(1200)));
+        send(&child, signal);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(status), "SIG{signal}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("queens: interrupted;"), "{stderr}");
+        assert!(out.stdout.is_empty());
+        let now = finished_in(&ckpt).unwrap();
+        assert!(
+            now > saved,
+            "SIG{signal} saved the progress: {saved} then {now}"
+        );
+        saved = now;
+    }
+    for _ in 0..3 {
+        let mut child = spawn_count("18", &ckpt, &["-j", "2", "--checkpoint-every", "0.2"]);
+        sleep(Duration::from_millis(300 + random_below(1500)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let now = finished_in(&ckpt).unwrap();
+        assert!(now >= saved, "a kill never loses saved work");
+        saved = now;
+    }
+    assert!(saved < subproblems_in(&ckpt), "stopped mid-way: {saved}");
+    let v = json_of(&[
+        "count",
+        "18",
+        "--json",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (number(&v["total"]), number(&v["unique"])),
+        known_for(18),
+        "{v}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_a_held_checkpoint_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let first = spawn_count("18", &ckpt, &["-j", "1"]);
+    wait_for_file(&ckpt);
+    let before = finished_in(&ckpt).unwrap();
+    queens()
+        .args(["count", "18", "--checkpoint"])
+        .arg(&ckpt)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("in use by another run"));
+    send(&first, "TERM");
+    let out = first.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143));
+    // The refused run wrote nothing; the first saved on its way out, over its own state.
+    assert!(finished_in(&ckpt).unwrap() >= before);
+    // Once the holder is gone the file is free again.
+    let v = json_of(&[
+        "count",
+        "11",
+        "--json",
+        "--checkpoint",
+        &format!("{}.b", ckpt.display()),
+    ]);
+    assert_eq!(number(&v["total"]), known_for(11).0);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_beside_a_checkpoint_never_get_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "precious").unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    // The old binary's predictable temporary name.
+    std::os::unix::fs::symlink(&victim, dir.path().join("run.ckpt.tmp")).unwrap();
+    let arg = ckpt.to_str().unwrap();
+    assert_eq!(
+        stdout_of(&["count", "10", "--checkpoint", arg]),
+        format!("{}\n", known_for(10).0)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::symlink_metadata(dir.path().join("run.ckpt.tmp"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    // No temporary file is left beside the checkpoint.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["run.ckpt", "run.ckpt.lock", "run.ckpt.tmp", "victim"]
+    );
+    // A lock file that is a symlink is refused, not followed.
+    let other = dir.path().join("other.ckpt");
+    std::os::unix::fs::symlink(&victim, dir.path().join("other.ckpt.lock")).unwrap();
+    queens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&other)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("lock file"));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(!other.exists());
+}
+
+/// The text with its checksum line recomputed, as a careful forger would.
+fn resealed(text: &str) -> String {
+    let body_end = text.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+    let body = &text[..body_end];
+    format!(
+        "{body}checksum {}\n",
+        queens_core::count::checksum(body.as_bytes())
+    )
+}
+
+/// Changes the value of line `key` of a checkpoint: its last digit moved by one (or a digit
+/// added to a value without one).
+fn tamper(text: &str, key: &str) -> String {
+    text.lines()
+        .map(|line| {
+            if line.split(' ').next() != Some(key) {
+                return format!("{line}\n");
+            }
+            let mut bytes = line.as_bytes().to_vec();
+            match bytes
+                .iter()
+                .rposition(|b| b.is_ascii_hexdigit() && *b != b'f')
+            {
+                Some(i) if i > key.len() => {
+                    bytes[i] = if bytes[i] == b'9' { b'8' } else { bytes[i] + 1 }
+                }
+                _ => bytes.push(b'1'),
+            }
+            format!("{}\n", String::from_utf8(bytes).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn every_field_of_a_checkpoint_tampered_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let arg = ckpt.to_str().unwrap();
+    stdout_of(&["count", "10", "--checkpoint", arg]);
+    let good = std::fs::read_to_string(&ckpt).unwrap();
+    let keys: Vec<&str> = good.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        keys,
+        [
+            "queens-count-checkpoint",
+            "n",
+            "split",
+            "subproblems",
+            "shard",
+            "finished",
+            "total",
+            "unique",
+            "seconds",
+            "done",
+            "parts",
+            "checksum"
+        ]
+    );
+    let run = |text: &str| {
+        std::fs::write(&ckpt, text).unwrap();
+        queens()
+            .args(["count", "10", "--checkpoint", arg])
+            .assert()
+            .code(2)
+            .stdout("")
+    };
+    for key in &keys {
+        let bad = tamper(&good, key);
+        assert_ne!(bad, good, "{key}");
+        // Changed and left as is: the checksum (or, for the first line, the version) refuses it.
+        run(&bad).stderr(predicates::str::contains(arg));
+        // Changed and resealed: the field disagrees with the others or with the run (only the
+        // time spent, which no count depends on, may be changed that way).
+        if !["queens-count-checkpoint", "checksum", "seconds"].contains(key) {
+            run(&resealed(&bad)).stderr(predicates::str::contains(arg));
+        }
+    }
+    std::fs::write(&ckpt, &good).unwrap();
+    assert_eq!(
+        stdout_of(&["count", "10", "--checkpoint", arg]),
+        format!("{}\n", known_for(10).0)
+    );
+}
+
+#[test]
+fn checkpoint_every_outside_a_tenth_of_a_second_to_a_week_is_refused() {
+    for bad in ["1e300", "0.01", "0", "-1", "nan", "inf", "604801", "soon"] {
+        queens()
+            .args(["count", "8", "--checkpoint", "x"])
+            .arg(format!("--checkpoint-every={bad}"))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("from 0.1 to 604800"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("c");
+    for good in ["0.1", "604800"] {
+        queens()
+            .args(["count", "8", "--checkpoint-every", good, "--checkpoint"])
+            .arg(&ckpt)
+            .assert()
+            .success()
+            .stdout("92\n");
+    }
+}
+
+/// A shard result as `queens count --json` writes it, with its checksum.
+fn part(
+    n: usize,
+    total: u128,
+    unique: u128,
+    shard: u64,
+    shards: u64,
+    subproblems: usize,
+) -> String {
+    let line = format!(
+        "queens-count-result 2 n={n} total={total} unique={unique} seconds=1 shard={shard} \
+         shards={shards} split=frame1-v1 subproblems={subproblems}"
+    );
+    let sum = queens_core::count::checksum(line.as_bytes());
+    format!(
+        "{{\"n\":{n},\"total\":{total},\"unique\":{unique},\"seconds\":1.0,\"shard\":{shard},\
+         \"shards\":{shards},\"split\":\"frame1-v1\",\"subproblems\":{subproblems},\
+         \"checksum\":\"{sum}\"}}\n"
+    )
+}
+
+#[test]
+fn merge_refuses_overflow_foreign_boards_huge_shard_counts_and_unchecked_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let plan12 = subproblems_of_a_count("12");
+    // The test's own parts are accepted when right.
+    let a = write("a", &part(12, 14000, 1700, 0, 2, plan12));
+    let b = write("b", &part(12, 200, 87, 1, 2, plan12));
+    queens()
+        .arg("merge")
+        .args([&a, &b])
+        .assert()
+        .success()
+        .stdout("14200\n");
+    let half = 1u128 << 127;
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                part(12, half, 1, 0, 2, plan12),
+                part(12, half, 1, 1, 2, plan12),
+            ],
+            "past 2^128 - 1",
+        ),
+        (vec![part(99, 1, 1, 0, 1, plan12)], "N from 1 to 32"),
+        (vec![part(0, 1, 1, 0, 1, plan12)], "N from 1 to 32"),
+        (
+            vec![part(12, 1, 1, 0, 1_000_000_000_000, plan12)],
+            "more than the 1048576",
+        ),
+        (vec![part(12, 1, 1, 0, 1 << 20, plan12)], "(1048575 in all)"),
+        (vec![part(12, 1, 1, 0, 1, 99)], "different splits"),
+        (vec![part(12, 1, 2, 0, 1, plan12)], "more classes"),
+        (
+            vec![part(12, 1, 1, 0, 1, plan12).replace("\"total\":1,", "\"total\":2,")],
+            "checksum says",
+        ),
+        (
+            vec![part(12, 1, 1, 0, 1, plan12).replace(",\"checksum\"", ",\"extra\":1,\"checksum\"")],
+            "not a shard result",
+        ),
+        (
+            vec![format!(
+                "{{\"n\":12,\"total\":1,\"unique\":1,\"seconds\":1.0,\"shard\":0,\"shards\":1,\
+                 \"split\":\"frame1-v1\",\"subproblems\":{plan12}}}\n"
+            )],
+            "has no checksum",
+        ),
+    ];
+    for (k, (lines, message)) in cases.into_iter().enumerate() {
+        let file = write(&format!("case{k}"), &lines.concat());
+        let started = Instant::now();
+        queens()
+            .arg("merge")
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(message));
+        // Not a timing target: a refusal that took this long would have done work
+        // proportional to a claimed count.
+        assert!(started.elapsed() < Duration::from_secs(20), "case {k}");
+    }
+}
+
+fn subproblems_of_a_count(n: &str) -> usize {
+    json_of(&["count", n, "--json"])["subproblems"]
+        .as_u64()
+        .unwrap() as usize
+}
+
+/// The directory entry of the checkpoint replaced by a folder: every save's rename fails
+/// (EISDIR), as on a full or read-only disk, even for root.
+#[test]
+fn a_failed_save_is_reported_at_once_retried_and_the_result_still_printed_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let child = spawn_count("17", &ckpt, &["-j", "1", "--checkpoint-every", "0.1"]);
+    wait_for_file(&ckpt);
+    std::fs::remove_file(&ckpt).unwrap();
+    std::fs::create_dir(&ckpt).unwrap();
+    std::fs::write(ckpt.join("keep"), "x").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let warned = stderr.find("queens: warning: cannot read or write the checkpoint file");
+    let last = stderr.find("the last save failed");
+    assert!(warned.is_some() && last > warned, "{stderr}");
+    assert_eq!(
+        stderr.matches("queens: warning:").count(),
+        1,
+        "the same failure is reported once: {stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(number(&v["total"]), known_for(17).0);
+}
+
+#[test]
+fn progress_lines_report_done_total_rate_and_eta_on_stderr() {
+    let out = queens()
+        .args([
+            "count",
+            "16",
+            "-j",
+            "1",
+            "--progress",
+            "lines",
+            "--progress-every",
+            "0.1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{}\n", known_for(16).0)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(!lines.is_empty(), "no progress line");
+    let mut last_done = 0;
+    for line in &lines {
+        let rest = line.strip_prefix("queens: progress ").expect(line);
+        let (done, total) = rest
+            .split_once(" subproblems")
+            .unwrap()
+            .0
+            .split_once('/')
+            .unwrap();
+        let done: u64 = done.parse().unwrap();
+        assert_eq!(total, "3206");
+        assert!(done >= last_done);
+        last_done = done;
+        assert!(
+            line.contains("/s, elapsed ") && line.contains(", ETA "),
+            "{line}"
+        );
+    }
+    // Off a terminal the default stays silent.
+    queens().args(["count", "12"]).assert().success().stderr("");
+    queens()
+        .args(["count", "12", "--progress", "sometimes"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let arg = ckpt.to_str().unwrap();
+    stdout_of(&["count", "11", "--checkpoint", arg]);
+    let out = stdout_of(&["count", "11", "--recount", "5", "--checkpoint", arg]);
+    assert_eq!(out.matches(": agrees").count(), 5, "{out}");
+    assert!(out.contains("all 5 recounted subproblems"), "{out}");
+    // A subproblem with solutions, 8 more of them in one more class, and the sums to match: a
+    // file that passes every consistency check, yet is wrong.
+    let good = std::fs::read_to_string(&ckpt).unwrap();
+    let parts = good.lines().find_map(|l| l.strip_prefix("parts ")).unwrap();
+    let (index, t, u) = parts
+        .split(' ')
+        .find_map(|e| {
+            let (i, c) = e.split_once(':')?;
+            let (t, u) = c.split_once('/')?;
+            let (t, u): (u128, u128) = (t.parse().ok()?, u.parse().ok()?);
+            (t > 0 && t == 8 * u).then_some((i.to_string(), t, u))
+        })
+        .unwrap();
+    let (total, unique) = known_for(11);
+    let bad = good
+        .replace(
+            &format!(" {index}:{t}/{u}"),
+            &format!(" {index}:{}/{}", t + 8, u + 1),
+        )
+        .replace(
+            &format!("total {total}\n"),
+            &format!("total {}\n", total + 8),
+        )
+        .replace(
+            &format!("unique {unique}\n"),
+            &format!("unique {}\n", unique + 1),
+        );
+    std::fs::write(&ckpt, resealed(&bad)).unwrap();
+    let out = queens()
+        .args(["count", "11", "--recount", "100000", "--checkpoint", arg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("subproblem {index}: saved {}/{}", t + 8, u + 1))
+            && text.contains("DISAGREES")
+            && text.contains("1 of "),
+        "{text}"
+    );
+    // And resuming from it just prints the wrong total it holds: recount is the check.
+    queens()
+        .args(["count", "11", "--recount", "3"])
+        .assert()
+        .code(2);
+}

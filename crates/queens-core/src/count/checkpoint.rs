@@ -1,40 +1,63 @@
-//! Checkpoint files: which subproblems of a run are counted, and their sum, saved atomically.
+//! Checkpoint files: which subproblems of a run are counted, what each one contributed, and
+//! their sum, saved atomically and checked when read.
 //!
-//! The idea: a run's state between subproblems is small — one bit per subproblem and two sums —
-//! so it is written whole, as a short text file, to a temporary file beside the target, flushed
-//! to the disk (`fsync`) and renamed over the target. A rename is atomic on POSIX file systems,
-//! so the file is always either the previous or the new state, never a torn one, and a run
-//! killed at any moment loses at most the work since the last save. The same command run again
-//! loads the file, skips the subproblems it lists and adds the rest, so the final count is
-//! exact. Source: the write-to-temporary-then-rename pattern of durable file updates (as in
-//! maildir and most databases' control files). Cost: O(subproblems / 4) bytes per save.
+//! The idea: a run's state between subproblems is small — one bit per subproblem, each
+//! finished subproblem's two counts and their sums — so it is written whole, as a short text
+//! file, to a new temporary file beside the target (created exclusively, so never through a
+//! symlink nor over another run's file), flushed to the disk (`fsync`) and renamed over the
+//! target. A rename is atomic on POSIX file systems, so the file is always either the previous
+//! or the new state, never a torn one, and a run killed at any moment loses at most the work
+//! since the last save. The same command run again loads the file, skips the subproblems it
+//! lists and adds the rest, so the final count is exact.
 //!
-//! The format, one `key value` per line:
+//! A file that does not say exactly what a run saved is refused, never resumed: its last line
+//! is a checksum of every line before it (see `checksum.rs`), and every field is checked
+//! against the others — the number of finished subproblems against the bits, the bits against
+//! the plan and the shard, each part against the list of bits, the totals against the sum of
+//! the parts. Source: the write-to-temporary-then-rename pattern of durable file updates (as in
+//! maildir and most databases' control files). Cost: O(subproblems) bytes per save, about 30
+//! per finished subproblem (under 2 MB for N = 27).
+//!
+//! The format (version 2), one `key value` per line, in this order, each exactly once:
 //!
 //! ```text
-//! queens-count-checkpoint 1
-//! n 18
+//! queens-count-checkpoint 2
+//! n 12
 //! split frame1-v1
-//! subproblems 5728
+//! subproblems 130
 //! shard 0/1
 //! finished 2
-//! total 480
-//! unique 60
-//! seconds 0.25
-//! done 0000000000000003
+//! total 24
+//! unique 3
+//! seconds 1.5
+//! done 000000000000000100000000000000000000000000000002
+//! parts 0:16/2 129:8/1
+//! checksum fnv1a64:0123456789abcdef (the real one is computed)
 //! ```
 //!
-//! `done` is the bit set of finished subproblems, 16 hexadecimal digits per 64 subproblems.
+//! `done` is the bit set of finished subproblems, 16 hexadecimal digits per 64 subproblems
+//! (word `k` holds subproblems `64k..64k+63`, lowest bit first). `parts` lists each finished
+//! subproblem as `index:total/unique`, in increasing order. `checksum` is the FNV-1a hash of
+//! every byte before its line.
+//!
+//! Version 1 (no parts, no checksum), written by the first `queens` binaries, is refused with a
+//! message that says so: such a file cannot be told from a damaged one.
 
+use std::collections::hash_map::RandomState;
 use std::fmt::Write as _;
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
+use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{CountError, Counts, Shard, Tally};
+use super::{checksum, CountError, Counts, Shard, Tally, MAX_N};
 
 const MAGIC: &str = "queens-count-checkpoint";
-const VERSION: &str = "1";
+const VERSION: &str = "2";
+
+/// The most subproblems a checkpoint may list (the plan of N = 32 has about 60,000); a file
+/// saying more is refused before anything proportional to it is allocated.
+pub const MAX_SUBPROBLEMS: usize = 1 << 24;
 
 /// The saved state of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,52 +93,132 @@ impl Checkpoint {
         for word in &self.tally.done {
             let _ = write!(s, "{word:016x}");
         }
+        s.push_str("\nparts");
+        for i in self.tally.finished_subproblems() {
+            let p = self.tally.parts[i];
+            let _ = write!(s, " {i}:{}/{}", p.total, p.unique);
+        }
         s.push('\n');
+        let sum = checksum::checksum(s.as_bytes());
+        let _ = writeln!(s, "checksum {sum}");
         s
     }
 
-    /// Parses a file's text; `path` only names the file in errors.
+    /// Parses a file's text and checks that its fields agree; `path` only names the file in
+    /// errors.
     pub fn from_text(path: &Path, text: &str) -> Result<Checkpoint, CountError> {
         let bad = |reason: String| CountError::CheckpointMalformed {
             path: path.display().to_string(),
             reason,
         };
-        let mut lines = text.lines();
-        let mut field = |key: &str| -> Result<String, CountError> {
+        // The version first, so that an old file is named as such rather than as damaged.
+        let first = text.split('\n').next().unwrap_or("");
+        match first.strip_prefix(MAGIC).and_then(|v| v.strip_prefix(' ')) {
+            Some(VERSION) => {}
+            Some("1") => {
+                return Err(bad(
+                    "it is a version 1 checkpoint, written by a queens binary from before \
+                     checkpoints carried checksums and per-subproblem counts; this binary \
+                     reads version 2 only and cannot tell a version 1 file from a damaged one: \
+                     finish that run with the binary that started it, or delete the file and \
+                     count again"
+                        .to_string(),
+                ))
+            }
+            Some(v) => {
+                return Err(bad(format!(
+                    "unknown version '{v}' (this binary reads version {VERSION})"
+                )))
+            }
+            None => {
+                return Err(bad(format!(
+                    "its first line should be '{MAGIC} {VERSION}', found '{}'",
+                    shorten(first)
+                )))
+            }
+        }
+        // The checksum covers every byte before the last line.
+        let body_end = match text.strip_suffix('\n') {
+            Some(rest) => rest.rfind('\n').map(|i| i + 1),
+            None => {
+                return Err(bad(
+                    "it does not end with a line break: it is cut short".into()
+                ))
+            }
+        };
+        let Some(body_end) = body_end else {
+            return Err(bad("it ends before the 'checksum' line".into()));
+        };
+        let (body, last) = text.split_at(body_end);
+        let Some(claimed) = last.trim_end_matches('\n').strip_prefix("checksum ") else {
+            return Err(bad(format!(
+                "its last line should be the 'checksum' line, found '{}'",
+                shorten(last.trim_end_matches('\n'))
+            )));
+        };
+        let actual = checksum::checksum(body.as_bytes());
+        if claimed != actual {
+            return Err(bad(format!(
+                "its checksum says {} but its content gives {actual}: the file was damaged or \
+                 edited",
+                shorten(claimed)
+            )));
+        }
+
+        let mut lines = body.lines().skip(1);
+        let mut field = |key: &str| -> Result<&str, CountError> {
             let line = lines
                 .next()
                 .ok_or_else(|| bad(format!("it ends before the '{key}' line")))?;
             match line.split_once(' ') {
-                Some((k, v)) if k == key => Ok(v.to_string()),
-                _ => Err(bad(format!("expected a '{key}' line, found '{line}'"))),
+                Some((k, v)) if k == key => Ok(v),
+                None if line == key => Ok(""),
+                _ => Err(bad(format!(
+                    "expected the '{key}' line, found '{}'",
+                    shorten(line)
+                ))),
             }
         };
-        let version = field(MAGIC)?;
-        if version != VERSION {
-            return Err(bad(format!("unknown version '{version}'")));
+        let n: usize = decimal(field("n")?, "n", &bad)?;
+        if !(1..=MAX_N).contains(&n) {
+            return Err(bad(format!("'n' is {n}, not from 1 to {MAX_N}")));
         }
-        fn num<T: std::str::FromStr>(
-            v: String,
-            key: &str,
-            bad: &dyn Fn(String) -> CountError,
-        ) -> Result<T, CountError> {
-            v.parse()
-                .map_err(|_| bad(format!("'{key}' is not a number: '{v}'")))
+        let split = field("split")?.to_string();
+        let subproblems: usize = decimal(field("subproblems")?, "subproblems", &bad)?;
+        if subproblems > MAX_SUBPROBLEMS {
+            return Err(bad(format!(
+                "'subproblems' is {subproblems}, more than any plan has ({MAX_SUBPROBLEMS} at most)"
+            )));
         }
-        let n = num(field("n")?, "n", &bad)?;
-        let split = field("split")?;
-        let subproblems: usize = num(field("subproblems")?, "subproblems", &bad)?;
         let shard_text = field("shard")?;
-        let shard = shard_text
+        let shard: Shard = shard_text
             .parse()
-            .map_err(|_| bad(format!("bad shard '{shard_text}'")))?;
-        let finished: u64 = num(field("finished")?, "finished", &bad)?;
-        let total = num(field("total")?, "total", &bad)?;
-        let unique = num(field("unique")?, "unique", &bad)?;
-        let seconds = num(field("seconds")?, "seconds", &bad)?;
+            .map_err(|e| bad(format!("bad 'shard': {e}")))?;
+        let finished: u64 = decimal(field("finished")?, "finished", &bad)?;
+        let total: u128 = decimal(field("total")?, "total", &bad)?;
+        let unique: u128 = decimal(field("unique")?, "unique", &bad)?;
+        let seconds_text = field("seconds")?;
+        let seconds: f64 = seconds_text
+            .parse()
+            .ok()
+            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+            .ok_or_else(|| {
+                bad(format!(
+                    "'seconds' is not a number of seconds: '{}'",
+                    shorten(seconds_text)
+                ))
+            })?;
         let hex = field("done")?;
+        let parts_text = field("parts")?;
+        if let Some(extra) = lines.next() {
+            return Err(bad(format!(
+                "unexpected line '{}' before the checksum",
+                shorten(extra)
+            )));
+        }
+
         let words = subproblems.div_ceil(64);
-        if hex.len() != 16 * words || !hex.is_ascii() {
+        if hex.len() != 16 * words || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad(format!(
                 "'done' should have {} hexadecimal digits for {subproblems} subproblems",
                 16 * words
@@ -128,11 +231,93 @@ impl Checkpoint {
             done.push(word);
         }
         let counted: u64 = done.iter().map(|w| u64::from(w.count_ones())).sum();
-        let spare = words * 64 - subproblems;
-        let beyond = spare > 0 && done.last().is_some_and(|w| w >> (64 - spare) != 0);
-        if counted != finished || beyond {
+        if counted != finished {
             return Err(bad(format!(
                 "'finished' says {finished} but 'done' lists {counted} subproblems"
+            )));
+        }
+        let mut tally = Tally {
+            done,
+            finished,
+            parts: vec![Counts::default(); subproblems],
+            counts: Counts { total, unique },
+        };
+        let spare = words * 64 - subproblems;
+        if let Some(&last) = tally.done.last().filter(|_| spare > 0) {
+            let beyond = last >> (64 - spare);
+            if beyond != 0 {
+                let i = subproblems + beyond.trailing_zeros() as usize;
+                return Err(bad(format!(
+                    "'done' lists subproblem {i}, past the {subproblems} of the plan"
+                )));
+            }
+        }
+        if let Some(i) = tally.finished_subproblems().find(|&i| !shard.contains(i)) {
+            return Err(bad(format!(
+                "'done' lists subproblem {i}, which is not in shard {shard}"
+            )));
+        }
+
+        // Each finished subproblem's part, in the order of the bits; the totals are their sum.
+        let finished_list: Vec<usize> = tally.finished_subproblems().collect();
+        let mut expected = finished_list.into_iter();
+        let mut sum = Counts::default();
+        for entry in parts_text.split(' ').filter(|e| !e.is_empty()) {
+            let parsed = entry.split_once(':').and_then(|(i, counts)| {
+                let (t, u) = counts.split_once('/')?;
+                Some((i, t, u))
+            });
+            let Some((i, t, u)) = parsed else {
+                return Err(bad(format!(
+                    "'parts' entry '{}' is not index:total/unique",
+                    shorten(entry)
+                )));
+            };
+            let i: usize = decimal(i, "parts", &bad)?;
+            let part = Counts {
+                total: decimal(t, "parts", &bad)?,
+                unique: decimal(u, "parts", &bad)?,
+            };
+            match expected.next() {
+                Some(e) if e == i => {}
+                Some(e) => {
+                    return Err(bad(format!(
+                        "'parts' gives subproblem {i} where 'done' says the next finished one \
+                         is {e}"
+                    )))
+                }
+                None => {
+                    return Err(bad(format!(
+                        "'parts' gives subproblem {i}, but 'done' lists only {finished}"
+                    )))
+                }
+            }
+            if part.unique > part.total {
+                return Err(bad(format!(
+                    "'parts' gives subproblem {i} more classes ({}) than solutions ({})",
+                    part.unique, part.total
+                )));
+            }
+            sum = add_counts(sum, part).ok_or_else(|| {
+                bad("the 'parts' add up past the largest total (2^128 - 1)".to_string())
+            })?;
+            tally.parts[i] = part;
+        }
+        if let Some(e) = expected.next() {
+            return Err(bad(format!(
+                "'done' lists subproblem {e} but 'parts' does not give its counts"
+            )));
+        }
+        if sum.total != total {
+            return Err(bad(format!(
+                "'total' says {total} but the parts add up to {}",
+                sum.total
+            )));
+        }
+        if sum.unique != unique {
+            return Err(bad(format!(
+                "'unique' says {unique} but the parts add up to {}",
+                sum.unique
             )));
         }
         Ok(Checkpoint {
@@ -140,19 +325,22 @@ impl Checkpoint {
             split,
             subproblems,
             shard,
-            tally: Tally {
-                done,
-                finished,
-                counts: Counts { total, unique },
-            },
+            tally,
             seconds,
         })
     }
 
     /// Loads the checkpoint at `path`, or `None` when there is no such file.
     pub fn load(path: &Path) -> Result<Option<Checkpoint>, CountError> {
-        match fs::read_to_string(path) {
-            Ok(text) => Checkpoint::from_text(path, &text).map(Some),
+        match fs::read(path) {
+            Ok(bytes) => {
+                let text =
+                    String::from_utf8(bytes).map_err(|_| CountError::CheckpointMalformed {
+                        path: path.display().to_string(),
+                        reason: "it is not text (not UTF-8)".to_string(),
+                    })?;
+                Checkpoint::from_text(path, &text).map(Some)
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(source) => Err(CountError::CheckpointIo {
                 path: path.display().to_string(),
@@ -189,16 +377,15 @@ impl Checkpoint {
         })
     }
 
-    /// Writes the checkpoint to `path` atomically: a temporary file in the same directory,
-    /// flushed to the disk, then renamed over `path`.
+    /// Writes the checkpoint to `path` atomically: a new temporary file in the same directory
+    /// (see [`create_temporary`]), flushed to the disk, then renamed over `path`.
     pub fn save(&self, path: &Path) -> Result<(), CountError> {
         let io_err = |source| CountError::CheckpointIo {
             path: path.display().to_string(),
             source,
         };
-        let temp = temp_path(path);
+        let (mut file, temp) = create_temporary(path).map_err(io_err)?;
         let written = (|| {
-            let mut file = File::create(&temp)?;
             file.write_all(self.to_text().as_bytes())?;
             file.sync_all()?;
             drop(file);
@@ -213,10 +400,64 @@ impl Checkpoint {
     }
 }
 
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    path.with_file_name(name)
+/// Adds two counts, or `None` past 2^128 - 1.
+pub fn add_counts(a: Counts, b: Counts) -> Option<Counts> {
+    Some(Counts {
+        total: a.total.checked_add(b.total)?,
+        unique: a.unique.checked_add(b.unique)?,
+    })
+}
+
+/// Parses a whole number written in decimal digits only (no sign, no spaces).
+fn decimal<T: std::str::FromStr>(
+    v: &str,
+    key: &str,
+    bad: &dyn Fn(String) -> CountError,
+) -> Result<T, CountError> {
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad(format!(
+            "'{key}' is not a whole number: '{}'",
+            shorten(v)
+        )));
+    }
+    v.parse()
+        .map_err(|_| bad(format!("'{key}' is out of range: '{}'", shorten(v))))
+}
+
+/// At most 60 characters of `s`, for error messages.
+fn shorten(s: &str) -> String {
+    if s.chars().count() <= 60 {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(60).collect::<String>())
+    }
+}
+
+/// Creates a new temporary file in the folder of `path`, named after it with the process id
+/// and a random number (`.NAME.PID.RANDOM.tmp`), exclusively: `create_new` (`O_CREAT | O_EXCL`)
+/// fails on any existing name, a symlink included, so the write can never land in another
+/// file, nor in another run's temporary file. Tries a few names.
+pub fn create_temporary(path: &Path) -> io::Result<(File, PathBuf)> {
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the checkpoint path names no file",
+        )
+    })?;
+    let mut last = None;
+    for _ in 0..16 {
+        let random = RandomState::new().build_hasher().finish();
+        let mut temp_name = std::ffi::OsString::from(".");
+        temp_name.push(name);
+        temp_name.push(format!(".{}.{random:016x}.tmp", std::process::id()));
+        let temp = path.with_file_name(temp_name);
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((file, temp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
 /// Makes the rename itself durable where the platform allows opening a directory.
@@ -260,6 +501,20 @@ mod tests {
         }
     }
 
+    /// The text with its checksum line recomputed, as a careful forger would.
+    fn resealed(text: &str) -> String {
+        let body_end = text.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+        let body = &text[..body_end];
+        format!("{body}checksum {}\n", checksum::checksum(body.as_bytes()))
+    }
+
+    fn refused(text: &str) -> String {
+        match Checkpoint::from_text(Path::new("x.ckpt"), text) {
+            Ok(c) => panic!("accepted {c:?} from\n{text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
     #[test]
     fn a_checkpoint_survives_a_save_and_a_load() {
         let dir = std::env::temp_dir().join(format!("queens-ckpt-{}", std::process::id()));
@@ -267,35 +522,193 @@ mod tests {
         let path = dir.join("run.ckpt");
         let c = sample();
         c.save(&path).unwrap();
-        assert!(!temp_path(&path).exists());
+        c.save(&path).unwrap();
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["run.ckpt"], "no temporary file is left");
         assert_eq!(Checkpoint::load(&path).unwrap(), Some(c));
         fs::remove_dir_all(&dir).unwrap();
         assert_eq!(Checkpoint::load(&path).unwrap(), None);
     }
 
     #[test]
+    fn the_text_is_its_own_checksummed_round_trip() {
+        let c = sample();
+        let text = c.to_text();
+        assert!(text.contains("\nparts 0:16/2 129:8/1\n"), "{text}");
+        assert!(text
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("checksum fnv1a64:"));
+        assert_eq!(resealed(&text), text);
+        assert_eq!(Checkpoint::from_text(Path::new("x"), &text).unwrap(), c);
+    }
+
+    #[test]
     fn damaged_checkpoints_are_refused_with_the_reason() {
-        let path = Path::new("x.ckpt");
         let text = sample().to_text();
         let cases = [
+            (text.replace("finished 2", "finished 3"), "checksum says"),
             (
-                text.replace("finished 2", "finished 3"),
+                resealed(&text.replace("finished 2", "finished 3")),
                 "'finished' says 3",
             ),
-            (text.replace("n 12", "n twelve"), "'n' is not a number"),
             (
-                text.replace("queens-count-checkpoint 1", "hello"),
-                "expected",
+                resealed(&text.replace("n 12", "n twelve")),
+                "'n' is not a whole number",
+            ),
+            (resealed(&text.replace("n 12", "n 33")), "not from 1 to 32"),
+            (
+                text.replace("queens-count-checkpoint 2", "hello"),
+                "first line",
             ),
             (
                 text.lines().take(4).collect::<Vec<_>>().join("\n"),
-                "ends before",
+                "line break",
+            ),
+            (
+                text.lines().take(4).map(|l| format!("{l}\n")).collect(),
+                "checksum",
+            ),
+            (
+                resealed(&text.replace("total 24", "total 25")),
+                "'total' says 25 but the parts add up to 24",
+            ),
+            (
+                resealed(&text.replace("unique 3", "unique 4")),
+                "'unique' says 4",
+            ),
+            (
+                resealed(&text.replace("129:8/1", "129:8/9")),
+                "more classes",
+            ),
+            (
+                resealed(&text.replace(" 129:8/1", "")),
+                "does not give its counts",
+            ),
+            (
+                resealed(&text.replace("129:8/1", "128:8/1")),
+                "'done' says the next finished one is 129",
+            ),
+            (
+                resealed(&text.replace("129:8/1", "129:8/1 129:8/1")),
+                "lists only 2",
+            ),
+            (
+                resealed(&text.replace("seconds 1.5", "seconds -1")),
+                "'seconds'",
+            ),
+            (
+                resealed(&text.replace("seconds 1.5", "seconds 1.5\nseconds 1.5")),
+                "expected the 'done' line",
+            ),
+            (
+                resealed(&text.replace("parts ", "parts 5:1/1 ")),
+                "'parts' gives subproblem 5",
+            ),
+            (
+                resealed(&text.replace("shard 0/1", "shard 1/2")),
+                "not in shard 1/2",
+            ),
+            (
+                resealed(&text.replace("subproblems 130", "subproblems 99999999999")),
+                "more than any plan",
+            ),
+            (
+                resealed(&text.replace("total 24", "total +24")),
+                "'total' is not a whole number",
+            ),
+            (
+                resealed(
+                    &text.replace("total 24", "total 340282366920938463463374607431768211456"),
+                ),
+                "out of range",
+            ),
+            (
+                resealed(&text.replace("0:16/2", "0:340282366920938463463374607431768211455/2")),
+                "past the largest total",
+            ),
+            (
+                text.replace("queens-count-checkpoint 2", "queens-count-checkpoint 3"),
+                "unknown version '3'",
             ),
         ];
         for (bad, why) in cases {
-            let err = Checkpoint::from_text(path, &bad).unwrap_err().to_string();
-            assert!(err.contains(why), "{err}");
+            let err = refused(&bad);
+            assert!(err.contains(why), "wanted '{why}', got: {err}");
+            assert!(err.contains("x.ckpt"), "{err}");
         }
+    }
+
+    #[test]
+    fn a_bit_past_the_plan_is_refused() {
+        let mut c = sample();
+        c.tally.done[2] |= 1 << 5; // subproblem 133 of 130
+        c.tally.finished += 1;
+        let err = refused(&c.to_text());
+        assert!(err.contains("subproblem 133, past the 130"), "{err}");
+    }
+
+    #[test]
+    fn every_single_character_changed_is_refused() {
+        let text = sample().to_text();
+        let bytes = text.as_bytes();
+        let mut accepted = 0;
+        for i in 0..bytes.len() {
+            for b in [b'0', b'1', b'9', b'a', b'f', b' ', b'\n', b'x'] {
+                if bytes[i] == b {
+                    continue;
+                }
+                let mut copy = bytes.to_vec();
+                copy[i] = b;
+                let Ok(copy) = String::from_utf8(copy) else {
+                    continue;
+                };
+                if Checkpoint::from_text(Path::new("x"), &copy).is_ok() {
+                    accepted += 1;
+                }
+            }
+        }
+        assert_eq!(accepted, 0);
+    }
+
+    #[test]
+    fn a_version_1_checkpoint_is_refused_as_such() {
+        let v1 = "queens-count-checkpoint 1\nn 12\nsplit frame1-v1\nsubproblems 130\n\
+                  shard 0/1\nfinished 0\ntotal 0\nunique 0\nseconds 0\ndone \
+                  000000000000000000000000000000000000000000000000\n";
+        let err = refused(v1);
+        assert!(err.contains("version 1 checkpoint"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_temporary_name_taken_by_a_symlink_is_never_written_through() {
+        let dir = std::env::temp_dir().join(format!("queens-ckpt-link-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        fs::write(&victim, "precious").unwrap();
+        let link = dir.join("taken.tmp");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        // The way every temporary file is opened refuses an existing name, a symlink included.
+        let opened = OpenOptions::new().write(true).create_new(true).open(&link);
+        assert_eq!(opened.unwrap_err().kind(), io::ErrorKind::AlreadyExists);
+        // And a save goes to a fresh name beside the target, then over the target only.
+        let target = dir.join("run.ckpt");
+        std::os::unix::fs::symlink(&victim, dir.join("run.ckpt.tmp")).unwrap();
+        sample().save(&target).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        let (_, temp) = create_temporary(&target).unwrap();
+        assert!(temp.starts_with(&dir) && temp != target);
+        let name = temp.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.starts_with(".run.ckpt.") && name.ends_with(".tmp"),
+            "{name}"
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

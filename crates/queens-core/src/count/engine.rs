@@ -19,13 +19,17 @@ use rayon::prelude::*;
 use super::frame::Subproblem;
 use super::{join, kernel, CountError, Counts};
 
-/// What a run has finished so far: which subproblems, and the sum of their contributions.
+/// What a run has finished so far: which subproblems, each one's own contribution, and their
+/// sum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tally {
     /// One bit per subproblem of the whole plan, set when it is counted.
     pub done: Vec<u64>,
     /// How many bits of `done` are set.
     pub finished: u64,
+    /// The contribution of each subproblem of the plan (zero for those not counted), so that
+    /// `counts` is always the sum of its parts and any part can be recounted.
+    pub parts: Vec<Counts>,
     /// The sum of the finished subproblems' contributions.
     pub counts: Counts,
 }
@@ -36,6 +40,7 @@ impl Tally {
         Tally {
             done: vec![0; subproblems.div_ceil(64)],
             finished: 0,
+            parts: vec![Counts::default(); subproblems],
             counts: Counts::default(),
         }
     }
@@ -45,13 +50,21 @@ impl Tally {
         self.done[i / 64] >> (i % 64) & 1 == 1
     }
 
-    /// Adds the contribution of subproblem `i` (once).
+    /// The finished subproblems, in increasing order.
+    pub fn finished_subproblems(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.parts.len()).filter(|&i| self.is_done(i))
+    }
+
+    /// Adds the contribution of subproblem `i` (once). The sums cannot overflow: every total
+    /// of a board of at most 32 columns is far below 2^128 (and a tally loaded from a file is
+    /// checked for it).
     pub fn record(&mut self, i: usize, part: Counts) {
         if !self.is_done(i) {
             self.done[i / 64] |= 1 << (i % 64);
             self.finished += 1;
-            self.counts.total += part.total;
-            self.counts.unique += part.unique;
+            self.parts[i] = part;
+            self.counts.total = self.counts.total.saturating_add(part.total);
+            self.counts.unique = self.counts.unique.saturating_add(part.unique);
         }
     }
 }
@@ -103,9 +116,23 @@ pub fn count_completions(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Opt
 /// The contribution of one subproblem to the total and to the number of classes, or `None`
 /// when cancelled.
 pub fn solve(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<Counts> {
+    solve_with(n, sub, cancel, count_completions)
+}
+
+/// [`solve`] by the plain search alone (no join), to recount a subproblem independently.
+pub fn solve_searched(n: usize, sub: &Subproblem, cancel: &AtomicBool) -> Option<Counts> {
+    solve_with(n, sub, cancel, kernel::count_completions_searched)
+}
+
+fn solve_with(
+    n: usize,
+    sub: &Subproblem,
+    cancel: &AtomicBool,
+    completions: impl Fn(usize, &Subproblem, &AtomicBool) -> Option<u64>,
+) -> Option<Counts> {
     let orbit = u128::from(sub.orbit_size());
     if sub.fixed_by.is_empty() {
-        let found = u128::from(count_completions(n, sub, cancel)?);
+        let found = u128::from(completions(n, sub, cancel)?);
         Some(Counts {
             total: found * orbit,
             unique: found,

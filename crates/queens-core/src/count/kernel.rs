@@ -27,6 +27,11 @@ use super::frame::{Square, Subproblem};
 /// The widest board the kernel handles: one bit of a `u32` per column.
 pub const MAX_N: usize = 32;
 
+/// How many nodes the searches leave between two looks at the cancel flag: a power of two
+/// small enough that a raised flag is seen within well under a millisecond of work at any N
+/// (a node is a few nanoseconds), large enough that the look costs nothing measurable.
+pub(super) const CANCEL_CHECK_EVERY: u32 = 1 << 16;
+
 /// The precomputed state of one subproblem.
 #[derive(Debug)]
 pub(super) struct Setup {
@@ -127,6 +132,9 @@ pub(super) fn descend(
     let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N];
     let mut sp = 0usize;
     let mut total = 0u64;
+    // The first pop looks at once, so that a run cancelled before a subproblem starts stops at
+    // its first backtrack.
+    let mut until_check = 1u32;
     loop {
         if f == 0 {
             if sp == 0 {
@@ -134,8 +142,14 @@ pub(super) fn descend(
             }
             sp -= 1;
             (f, c, l, r) = stack[sp];
-            if sp < 2 && cancel.load(Ordering::Relaxed) {
-                return None;
+            // Every node is left by one pop, and at most 32 leaves are met between two pops:
+            // a countdown over the pops bounds the work between two looks at the flag.
+            until_check -= 1;
+            if until_check == 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    return None;
+                }
+                until_check = CANCEL_CHECK_EVERY;
             }
             continue;
         }
@@ -179,6 +193,7 @@ pub fn count_with_stabilizers(
         count: 0,
         stab_sum: 0,
         cancel,
+        until_check: 1,
     };
     walk.descend(0, s.cols, 0, 0)?;
     Some((walk.count, walk.stab_sum))
@@ -192,6 +207,7 @@ struct Walk<'a> {
     count: u64,
     stab_sum: u64,
     cancel: &'a AtomicBool,
+    until_check: u32,
 }
 
 impl Walk<'_> {
@@ -208,8 +224,12 @@ impl Walk<'_> {
             self.stab_sum += fixed;
             return Some(());
         }
-        if i < 2 && self.cancel.load(Ordering::Relaxed) {
-            return None;
+        self.until_check -= 1;
+        if self.until_check == 0 {
+            if self.cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            self.until_check = CANCEL_CHECK_EVERY;
         }
         let mut f = self.s.full & !(c | l | r | self.s.extra[i]);
         let g = self.s.gap[i];

@@ -21,7 +21,9 @@
 //! ```
 
 pub(crate) mod checkpoint;
+pub(crate) mod checksum;
 pub(crate) mod engine;
+pub(crate) mod estimate;
 pub(crate) mod fixed;
 pub(crate) mod frame;
 pub(crate) mod join;
@@ -35,13 +37,15 @@ use thiserror::Error;
 
 use crate::error::SizeError;
 
-pub use checkpoint::Checkpoint;
+pub use checkpoint::{add_counts, Checkpoint, MAX_SUBPROBLEMS};
+pub use checksum::{checksum, fnv1a64};
 pub use engine::{Control, Tally};
+pub use estimate::{estimate, probe_nodes, Estimate};
 pub use fixed::{
     classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
 };
 pub use frame::{subproblems, Subproblem};
-pub use shard::Shard;
+pub use shard::{Shard, MAX_SHARDS};
 
 /// The widest board the engine counts: its masks are 32-bit words. (Totals are exact 128-bit
 /// numbers; the count of N = 27 is the largest known, so the limit is not the practical one.)
@@ -67,7 +71,7 @@ pub enum CountError {
     #[error(transparent)]
     Size(#[from] SizeError),
     /// A shard specification was malformed.
-    #[error("bad shard '{0}': use I/M with 0 <= I < M, for example 0/4")]
+    #[error("bad shard '{0}': use I/M with 0 <= I < M <= 1048576, for example 0/4")]
     BadShard(String),
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
@@ -161,10 +165,47 @@ impl Run {
 
     /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
     /// (same N, split and shard). Returns the seconds the checkpoint says were spent so far.
+    ///
+    /// Each saved part is also checked against its subproblem: a total that is not a multiple
+    /// of the frame's orbit, or (for a frame no symmetry fixes) not 8 times its classes, cannot
+    /// have been counted, and the file is refused.
     pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, f64), CountError> {
         checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
+        for i in checkpoint.tally.finished_subproblems() {
+            let part = checkpoint.tally.parts[i];
+            let sub = &self.plan[i];
+            let orbit = u128::from(sub.orbit_size());
+            let possible = if sub.fixed_by.is_empty() {
+                part.unique.checked_mul(orbit) == Some(part.total)
+            } else {
+                // `found` completions in classes of 1 to `stab` of them each.
+                let found = part.total / orbit;
+                let stab = 1 + sub.fixed_by.len() as u128;
+                part.total.is_multiple_of(orbit)
+                    && part.unique <= found
+                    && part.unique.saturating_mul(stab) >= found
+            };
+            if !possible {
+                return Err(CountError::CheckpointMalformed {
+                    path: path.display().to_string(),
+                    reason: format!(
+                        "subproblem {i} cannot have {} solutions in {} classes (its frame's \
+                         orbit has {orbit} frames)",
+                        part.total, part.unique
+                    ),
+                });
+            }
+        }
         *self.control.tally() = checkpoint.tally;
         Ok((self, checkpoint.seconds))
+    }
+
+    /// Recounts subproblem `i` of the plan with the plain search (the bitboard kernel over
+    /// every free row, never the join), independently of how the run counted it; `None` when
+    /// `i` is past the plan or the run was cancelled.
+    pub fn recount(&self, i: usize) -> Option<Counts> {
+        let sub = self.plan.get(i)?;
+        engine::solve_searched(self.n, sub, &self.control.cancel)
     }
 
     /// The board size.
@@ -355,6 +396,77 @@ mod tests {
         let tally = control.tally();
         assert_eq!(tally.finished, plan.len() as u64);
         assert_eq!(tally.counts, count_sequential(n).unwrap());
+    }
+
+    #[test]
+    fn a_cancel_raised_in_the_middle_of_a_long_subproblem_stops_it_unrecorded() {
+        // The first frame of N = 21 takes seconds; a flag raised after 20 ms must end it.
+        let n = 21;
+        let run = std::sync::Arc::new(Run::new(n).unwrap().threads(1));
+        let watcher = {
+            let run = std::sync::Arc::clone(&run);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                run.cancel();
+            })
+        };
+        let counts = run.execute().unwrap();
+        watcher.join().unwrap();
+        let tally = run.control().tally();
+        assert_eq!(
+            tally.finished, 0,
+            "a cancelled subproblem is never recorded"
+        );
+        assert_eq!(counts, Counts::default());
+    }
+
+    #[test]
+    fn recounts_by_the_plain_search_agree_with_the_engine() {
+        for n in [12, 15, 16] {
+            let run = Run::new(n).unwrap().threads(2);
+            run.execute().unwrap();
+            let tally = run.control().tally().clone();
+            let plan = subproblems(n);
+            for i in (0..plan.len()).step_by(plan.len() / 17 + 1) {
+                assert_eq!(
+                    run.recount(i),
+                    Some(tally.parts[i]),
+                    "n = {n}, subproblem {i}"
+                );
+            }
+            // Some of those frames are fixed by a symmetry, some are not.
+            assert!(plan.iter().any(|s| !s.fixed_by.is_empty()));
+            assert_eq!(run.recount(plan.len()), None);
+        }
+    }
+
+    #[test]
+    fn a_saved_part_that_its_frame_cannot_have_is_refused_on_resume() {
+        let n = 10;
+        let run = Run::new(n).unwrap().threads(1);
+        run.execute().unwrap();
+        let good = run.checkpoint(0.0);
+        let path = std::path::Path::new("r.ckpt");
+        assert!(Run::new(n).unwrap().resume(good.clone(), path).is_ok());
+        let plan = subproblems(n);
+        let free = plan.iter().position(|s| s.fixed_by.is_empty()).unwrap();
+        let mut bad = good.clone();
+        let part = &mut bad.tally.parts[free];
+        part.total += 8;
+        bad.tally.counts.total += 8;
+        let text = bad.to_text();
+        // The file itself is consistent (parts add up, checksum right) but the frame cannot
+        // have those counts: 8 more solutions without one more class.
+        let loaded = Checkpoint::from_text(path, &text).unwrap();
+        let err = Run::new(n)
+            .unwrap()
+            .resume(loaded, path)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("subproblem {free} cannot have")),
+            "{err}"
+        );
     }
 
     #[test]

@@ -21,13 +21,17 @@ pub struct Shard {
     pub count: u64,
 }
 
+/// The most shards a count may be split into: far more than any cluster has cores, and few
+/// enough that whoever lists the shards (`queens merge`, naming the missing ones) can afford to.
+pub const MAX_SHARDS: u64 = 1 << 20;
+
 impl Shard {
     /// The whole run, as one shard.
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
-    /// A shard, if `index < count`.
+    /// A shard, if `index < count <= MAX_SHARDS`.
     pub fn new(index: u64, count: u64) -> Result<Shard, CountError> {
-        if index < count {
+        if index < count && count <= MAX_SHARDS {
             Ok(Shard { index, count })
         } else {
             Err(CountError::BadShard(format!("{index}/{count}")))
@@ -74,7 +78,8 @@ mod tests {
             "2/5".parse::<Shard>().unwrap(),
             Shard { index: 2, count: 5 }
         );
-        for bad in ["5/5", "1/0", "x/2", "3", "-1/2", ""] {
+        assert_eq!("0/1048576".parse::<Shard>().unwrap().count, MAX_SHARDS);
+        for bad in ["5/5", "1/0", "x/2", "3", "-1/2", "", "0/1048577"] {
             let err = bad.parse::<Shard>().unwrap_err().to_string();
             assert!(err.contains(&format!("'{bad}'")), "{err}");
         }
