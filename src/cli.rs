@@ -276,7 +276,7 @@ pub struct CountArgs {
     pub checkpoint: Option<PathBuf>,
     /// Seconds between checkpoint saves (0.1 to 604800, one week).
     #[arg(long, value_name = "SECS", default_value_t = 2.0, requires = "checkpoint",
-          value_parser = crate::cmd::count::parse_interval)]
+          value_parser = parse_interval)]
     pub checkpoint_every: f64,
     /// No progress bar, no "resuming" note.
     #[arg(long, short)]
@@ -284,10 +284,10 @@ pub struct CountArgs {
     /// Progress on standard error: a bar, one line per interval (for logs), or nothing.
     /// Default: a bar on a terminal (unless --quiet), nothing otherwise.
     #[arg(long, value_enum, value_name = "HOW")]
-    pub progress: Option<crate::cmd::count::Progress>,
+    pub progress: Option<Progress>,
     /// Seconds between two lines of --progress lines (0.1 to 604800).
     #[arg(long, value_name = "SECS", default_value_t = 60.0,
-          value_parser = crate::cmd::count::parse_interval)]
+          value_parser = parse_interval)]
     pub progress_every: f64,
     /// Recount K random finished subproblems of the --checkpoint file with the plain search
     /// (not the join) and say whether each agrees; counts nothing else. Status 1 when one
@@ -466,6 +466,33 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     value
         .checked_mul(1 << shift)
         .ok_or_else(|| format!("'{s}' is too large"))
+}
+
+/// How `queens count` shows its progress on standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Progress {
+    /// A bar redrawn in place (for a terminal).
+    Bar,
+    /// One line per interval: done / total subproblems, rate, elapsed time and ETA (for a log
+    /// file, under Slurm or nohup).
+    Lines,
+    /// Nothing.
+    None,
+}
+
+/// The shortest interval `--checkpoint-every` and `--progress-every` accept, in seconds.
+pub const MIN_INTERVAL: f64 = 0.1;
+/// The longest: one week.
+pub const MAX_INTERVAL: f64 = 7.0 * 24.0 * 3600.0;
+
+/// Parses an interval in seconds, from [`MIN_INTERVAL`] to [`MAX_INTERVAL`].
+pub fn parse_interval(s: &str) -> Result<f64, String> {
+    match parse_seconds(s) {
+        Ok(x) if (MIN_INTERVAL..=MAX_INTERVAL).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds from {MIN_INTERVAL} to {MAX_INTERVAL} (one week)"
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -20,35 +20,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use queens_core::count::{self, Checkpoint, Run, Shard};
 use serde::Serialize;
 
-use crate::cli::CountArgs;
+use crate::cli::{CountArgs, Progress};
 use crate::status::Status;
-
-/// How `queens count` shows its progress on standard error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Progress {
-    /// A bar redrawn in place (for a terminal).
-    Bar,
-    /// One line per interval: done / total subproblems, rate, elapsed time and ETA (for a log
-    /// file, under Slurm or nohup).
-    Lines,
-    /// Nothing.
-    None,
-}
-
-/// The shortest interval `--checkpoint-every` and `--progress-every` accept, in seconds.
-pub const MIN_INTERVAL: f64 = 0.1;
-/// The longest: one week.
-pub const MAX_INTERVAL: f64 = 7.0 * 24.0 * 3600.0;
-
-/// Parses an interval in seconds, from [`MIN_INTERVAL`] to [`MAX_INTERVAL`].
-pub fn parse_interval(s: &str) -> Result<f64, String> {
-    match crate::cli::parse_seconds(s) {
-        Ok(x) if (MIN_INTERVAL..=MAX_INTERVAL).contains(&x) => Ok(x),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds from {MIN_INTERVAL} to {MAX_INTERVAL} (one week)"
-        )),
-    }
-}
 
 /// The JSON line of `queens count --json`; with `--shard`, `total` and `unique` are the
 /// shard's share and `queens merge` adds them up. `checksum` covers every other field (see
