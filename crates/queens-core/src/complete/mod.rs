@@ -59,9 +59,7 @@ pub enum InstanceError {
     #[error("the queen at {0} is given twice")]
     Duplicate(Square),
     /// Too many rows are free for the exact search.
-    #[error(
-        "{free} rows are free; the exact completion search handles up to {max}"
-    )]
+    #[error("{free} rows are free; the exact completion search handles up to {max}")]
     TooManyFree {
         /// The free rows.
         free: usize,
