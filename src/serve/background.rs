@@ -3,8 +3,9 @@
 //! - `GET /api/total?n=N`: the number of solutions of a board too large to count within one
 //!   request (N above [`super::api::COUNT_MAX_N`], up to [`TOTAL_MAX_N`]). The first request
 //!   starts the counting engine on one background thread; every request answers at once with
-//!   `{ "n", "done", "progress" }` (the share of the engine's subproblems counted, 0 to 1), and
-//!   with `"total"` and `"unique"` once it is done. The totals are remembered (in the state the
+//!   `{ "n", "done", "counting", "max_n", "progress" }` (`progress`: the share of the engine's
+//!   subproblems counted, 0 to 1), and with `"total"` and `"unique"` once it is done. For a board
+//!   the viewer lists but above `max_n`, `counting` is false and `why` says so. The totals are remembered (in the state the
 //!   other handlers read, so `/api/solutions` gives the total too) and the counting runs once.
 //! - `GET /api/index?n=N&queens=C0,C1,...&unique=BOOL`: the 0-based index of a solution in the
 //!   lexicographic list of every solution, or, with `unique=true`, of the symmetry classes'
@@ -24,7 +25,7 @@ use queens_core::count::{self, Run};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde_json::{json, Value};
 
-use super::api::{COUNT_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
+use super::api::{SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
 use super::error::ApiError;
 use super::AppState;
 use crate::json::summary_json;
@@ -73,10 +74,21 @@ pub async fn total(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
     only(&query, "/api/total", &["n"])?;
-    let n = board_size(&query, TOTAL_MAX_N, "/api/total counts")?;
+    let n = board_size(&query, SOLUTIONS_MAX_N, "the viewer lists")?;
+    if n > TOTAL_MAX_N {
+        return Ok(Json(json!({
+            "n": n,
+            "done": false,
+            "counting": false,
+            "max_n": TOTAL_MAX_N,
+            "why": format!(
+                "counting the {n}x{n} board would take too long (the page counts up to {TOTAL_MAX_N}x{TOTAL_MAX_N})"
+            ),
+        })));
+    }
     if let (Some(total), Some(unique)) = (state.known_total(n, false), state.known_total(n, true)) {
         return Ok(Json(
-            json!({ "n": n, "done": true, "progress": 1.0, "total": total, "unique": unique }),
+            json!({ "n": n, "done": true, "counting": true, "max_n": TOTAL_MAX_N, "progress": 1.0, "total": total, "unique": unique }),
         ));
     }
     let run = {
@@ -113,14 +125,15 @@ pub async fn total(
     let todo = run.todo().max(1) as f64;
     if let (Some(total), Some(unique)) = (state.known_total(n, false), state.known_total(n, true)) {
         return Ok(Json(
-            json!({ "n": n, "done": true, "progress": 1.0, "total": total, "unique": unique }),
+            json!({ "n": n, "done": true, "counting": true, "max_n": TOTAL_MAX_N, "progress": 1.0, "total": total, "unique": unique }),
         ));
     }
     Ok(Json(json!({
         "n": n,
         "done": false,
+        "counting": true,
+        "max_n": TOTAL_MAX_N,
         "progress": (finished as f64 / todo).min(1.0),
-        "counted_below": COUNT_MAX_N + 1,
     })))
 }
 
