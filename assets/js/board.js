@@ -98,7 +98,7 @@ export function attackedSquares(n, r, c) {
 
 // Row and column numbers beside the live board, in a margin of this many units (the download
 // is the plain drawing, without them). Above COORDS_MAX_N squares a side they would be specks.
-const MARGIN = 22;
+const MARGIN = 26;
 const COORDS_MAX_N = 40;
 
 // A live board on the page: the drawing plus what the page adds (numbers, labels, highlights),
@@ -129,7 +129,7 @@ export class Board {
       svg.insertBefore(coords, svg.firstChild.nextSibling);
       el("rect", { x: -MARGIN, y: -MARGIN, width: side + MARGIN, height: MARGIN, class: "coords-bg" }, coords);
       el("rect", { x: -MARGIN, y: 0, width: MARGIN, height: side, class: "coords-bg" }, coords);
-      const size = n > 20 ? 11 : 14;
+      const size = n <= 12 ? 12 : n <= 20 ? 15 : 20;
       for (let i = 0; i < n; i++) {
         if (n > 20 && i % 2 === 1) continue;
         const colText = el("text", { x: SQUARE * i + SQUARE / 2, y: -6, "font-size": size, class: "coord col-number" }, coords);

@@ -24,7 +24,7 @@ export const CODE = {
       "        col \u2190 col + 1",
       "  return positions",
     ],
-    at: { backtrack: 4, nosolution: 6, remove: 7, try: 10, conflict: 13, place: 15, solution: 16 },
+    at: { backtrack: 4, nosolution: 6, remove: 7, try: 10, conflict: 12, place: 15, solution: 16 },
   },
   iterative: {
     title: "Textbook loop: search, findPosition, isValid",

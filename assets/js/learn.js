@@ -372,6 +372,15 @@ function showArrays(track, index, n) {
       : `Queue: ${plural(queue, "board")} waiting.`;
     holder.appendChild(p);
     if (taken) holder.appendChild(arrayTable("board taken out (positions[row] = column)", taken, new Set()));
+    // The queue's length as each level began: the boards with k rows filled.
+    const levels = [];
+    for (let i = 0; i <= Math.min(index, track.events.length - 1); i++) {
+      const e = track.events[i];
+      if (e.event === "dequeue" && e.row !== null && levels[e.row] === undefined) levels[e.row] = e.queue + 1;
+    }
+    if (levels.length) {
+      holder.appendChild(arrayTable("boards queued at level k (k rows filled)", [...levels].map((v) => v ?? 0), new Set()));
+    }
   }
 }
 

@@ -224,3 +224,65 @@ pub async fn summary(
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?
 }
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use http_body_util::BodyExt;
+    use serde_json::Value;
+    use tower::ServiceExt;
+
+    async fn get(router: axum::Router, uri: &str) -> (StatusCode, Value) {
+        let response = router
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn index_finds_a_solution_and_a_representative() {
+        let app = super::super::app();
+        let (status, body) = get(app.clone(), "/api/index?n=8&queens=3,5,7,1,6,0,2,4").await;
+        assert_eq!((status, &body["index"]), (StatusCode::OK, &Value::from(37)));
+        let (status, body) = get(
+            app.clone(),
+            "/api/index?n=8&queens=0,4,7,5,2,6,1,3&unique=true",
+        )
+        .await;
+        assert_eq!((status, &body["index"]), (StatusCode::OK, &Value::from(0)));
+        // Not a solution, and a solution that is not its class's representative.
+        let (status, _) = get(app.clone(), "/api/index?n=8&queens=0,1,2,3,4,5,6,7").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, _) = get(
+            app.clone(),
+            "/api/index?n=8&queens=7,3,0,2,5,1,6,4&unique=true",
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, body) = get(app, "/api/index?n=8&queens=0,4").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    #[tokio::test]
+    async fn summary_counts_the_whole_trace() {
+        let (status, body) = get(super::super::app(), "/api/summary?n=8&algo=iterative").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (&body["tries"], &body["placements"]),
+            (&Value::from(876), &Value::from(113))
+        );
+    }
+
+    #[tokio::test]
+    async fn total_counts_in_the_background_and_refuses_boards_too_large() {
+        let (status, body) = get(super::super::app(), "/api/total?n=20").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["counting"], Value::Bool(false), "{body}");
+        let (status, _) = get(super::super::app(), "/api/total?n=33").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+}
