@@ -46,7 +46,15 @@ const state = {
   active: false,
 };
 
-const plural = (k, one, many) => `${k} ${k === 1 ? one : many || `${one}s`}`;
+const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
+const plural = (k, one, many) => `${fmt(k)} ${k === 1 ? one : many || `${one}s`}`;
+
+// The kinds of step each jump button goes to.
+const JUMPS = {
+  "learn-next-place": ["place", "enqueue"],
+  "learn-next-back": ["backtrack"],
+  "learn-next-solution": ["solution", "nosolution"],
+};
 
 // The queens of an event's board as columns by row (-1 for an empty row).
 function eventQueens(ev, n) {
@@ -137,7 +145,15 @@ function makeTrack(algo, n, body) {
     else if (ev.event === "backtrack") c.backtracks++;
     counts.push({ ...c });
   }
-  return { algo, n, events, counts, cut: Boolean(body.cut), summary: body.summary, byColumn: body.positions_by === "column", full: null };
+  // Where each jump can land: the indexes of its kinds of step, in order.
+  const marks = {};
+  for (const [id, kinds] of Object.entries(JUMPS)) {
+    marks[id] = [];
+    events.forEach((ev, i) => {
+      if (kinds.includes(ev.event) && !(ev.event === "enqueue" && ev.row === null)) marks[id].push(i);
+    });
+  }
+  return { algo, n, events, counts, marks, cut: Boolean(body.cut), summary: body.summary, byColumn: body.positions_by === "column", full: null };
 }
 
 function size() {
@@ -231,7 +247,7 @@ function countsText(track, index) {
   const k = c || { tries: 0, conflicts: 0, placements: 0, backtracks: 0 };
   const placed = track.algo === "bfs" ? "boards queued" : "placements";
   return `${plural(k.tries, "try", "tries")}, ${plural(k.conflicts, "conflict")}, `
-    + `${k.placements} ${k.placements === 1 ? placed.replace(/s$/, "").replace("boards", "board") : placed}, `
+    + `${fmt(k.placements)} ${k.placements === 1 ? placed.replace(/s$/, "").replace("boards", "board") : placed}, `
     + `${plural(k.backtracks, "backtrack")}`;
 }
 
@@ -432,9 +448,8 @@ function setButtons() {
   $("learn-start").disabled = none || state.at < 0;
   $("learn-back").disabled = none || state.at < 0;
   $("learn-step").disabled = none || state.at >= last;
-  for (const id of ["learn-next-place", "learn-next-back", "learn-next-solution", "learn-end"]) {
-    $(id).disabled = none || state.at >= last;
-  }
+  for (const id of Object.keys(JUMPS)) $(id).disabled = none || nextMark(id, state.at) < 0;
+  $("learn-end").disabled = none || state.at >= last;
   $("learn-play").disabled = none;
   $("learn-play").textContent = state.timer ? "\u275A\u275A Pause" : "\u25B6 Play";
   $("learn-play").setAttribute("aria-pressed", state.timer ? "true" : "false");
@@ -445,16 +460,23 @@ function stepTo(index) {
   showEvent();
 }
 
-// The next event after the one shown whose kind is in `kinds` (in the main trace), or the end.
-function jump(kinds) {
-  pause();
-  const events = state.main ? state.main.events : [];
-  for (let i = state.at + 1; i < events.length; i++) {
-    if (kinds.includes(events[i].event) && !(events[i].event === "enqueue" && events[i].row === null)) {
-      return stepTo(i);
-    }
+// The index of the first step after `at` that the jump `id` lands on, or -1.
+function nextMark(id, at) {
+  const list = state.main ? state.main.marks[id] : [];
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] <= at) lo = mid + 1;
+    else hi = mid;
   }
-  return stepTo(lastIndex());
+  return lo < list.length ? list[lo] : -1;
+}
+
+function jump(id) {
+  pause();
+  const to = nextMark(id, state.at);
+  if (to >= 0) stepTo(to);
 }
 
 function speed() {
@@ -492,7 +514,7 @@ function describeSummary(s, algo, n) {
   const parts = [plural(s.tries, "square") + " tried"];
   if (s.conflicts) parts.push(plural(s.conflicts, "conflict"));
   if (algo !== "bfs") parts.push(`${plural(s.placements, "queen")} placed`);
-  if (s.removals) parts.push(`${s.removals} removed`);
+  if (s.removals) parts.push(`${fmt(s.removals)} removed`);
   if (s.backtracks) parts.push(plural(s.backtracks, "backtrack"));
   if (s.enqueues) parts.push(`${plural(s.enqueues, "board")} queued`);
   const end = s.solutions ? "up to its first solution" : "to its end (no solution)";
@@ -518,8 +540,8 @@ function noteFor(track) {
   if (!track.cut) return describeSummary(track.summary, track.algo, n);
   const shown = `The trace was cut after its first ${track.events.length.toLocaleString("en")} steps.`;
   if (!track.full) return `${shown} The whole search is longer.`;
-  return `${shown} Counted without recording, the whole search: ${describeSummary(track.full, track.algo, n)}`
-    + ` (${track.full.events.toLocaleString("en")} steps)`;
+  return `${shown} Counted without recording, the whole search takes ${fmt(track.full.events)} steps: `
+    + describeSummary(track.full, track.algo, n);
 }
 
 async function loadTrace() {
@@ -604,9 +626,7 @@ export function init(config, url, onChange) {
   $("learn-step").addEventListener("click", () => { pause(); stepTo(state.at + 1); });
   $("learn-back").addEventListener("click", () => { pause(); stepTo(state.at - 1); });
   $("learn-start").addEventListener("click", () => { pause(); stepTo(-1); });
-  $("learn-next-place").addEventListener("click", () => jump(["place", "enqueue"]));
-  $("learn-next-back").addEventListener("click", () => jump(["backtrack"]));
-  $("learn-next-solution").addEventListener("click", () => jump(["solution", "nosolution"]));
+  for (const id of Object.keys(JUMPS)) $(id).addEventListener("click", () => jump(id));
   $("learn-end").addEventListener("click", () => { pause(); stepTo(lastIndex()); });
   const showSpeed = () => {
     const s = speed();
