@@ -793,6 +793,17 @@ async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
         "the working state ends",
     )
     .await;
+
+    // 16x16: the total is counted in the background, then Last shows the last solution (the
+    // mirror image of the first).
+    open(&page, "/?n=16&i=1").await;
+    wait_for_part(client, "counts", "has 14772512 solutions").await;
+    wait_for_text(client, "label", "Solution 1 of 14772512").await;
+    let first = board(client).await;
+    click(client, "last").await;
+    wait_for_text(client, "label", "Solution 14772512 of 14772512").await;
+    let mirrored: Vec<usize> = first.iter().map(|c| 15 - c).collect();
+    wait_for_board(client, &mirrored).await;
     assert_no_console_errors(client, page.driver_port, "in Browse").await;
     client.clone().close().await.expect("the browser closes");
 }

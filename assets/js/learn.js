@@ -439,7 +439,8 @@ function showEvent() {
     $("learn-explain2").textContent = evOther ? explain(evOther, n) : "";
   }
   setButtons();
-  changed();
+  // While playing, the address follows on pause (browsers refuse hundreds of updates a second).
+  if (!state.timer) changed();
 }
 
 function setButtons() {
@@ -504,8 +505,10 @@ function play() {
 }
 
 export function pause() {
+  const was = state.timer;
   if (state.timer) clearTimeout(state.timer);
   state.timer = null;
+  if (was) changed();
   $("learn-explain").setAttribute("aria-live", "polite");
   if ($("learn-play")) setButtons();
 }
