@@ -526,23 +526,30 @@ function describeSummary(s, algo, n) {
 
 async function fetchTrack(n, algo) {
   const body = await api(`/api/trace?n=${n}&algo=${algo}&limit=${limits.events_default}`);
-  const track = makeTrack(algo, n, body);
-  if (track.cut) {
-    // The trace stops at the limit: the whole search's figures come from its summary.
-    try {
-      track.full = await api(`/api/summary?n=${n}&algo=${algo}`);
-    } catch (_) {
-      track.full = null;
-    }
+  return makeTrack(algo, n, body);
+}
+
+// A cut trace's whole figures come from its summary, counted apart (it may take a few seconds:
+// the trace is shown meanwhile).
+async function fetchFull(track, key) {
+  try {
+    track.full = await api(`/api/summary?n=${track.n}&algo=${track.algo}`);
+  } catch (_) {
+    track.full = false;
   }
-  return track;
+  if (state.loaded === key) showNote();
+}
+
+function showNote() {
+  $("learn-note").textContent = [state.main, state.other].filter(Boolean).map(noteFor).join(" ");
 }
 
 function noteFor(track) {
   const n = track.n;
   if (!track.cut) return describeSummary(track.summary, track.algo, n);
   const shown = `The trace was cut after its first ${track.events.length.toLocaleString("en")} steps.`;
-  if (!track.full) return `${shown} The whole search is longer.`;
+  if (track.full === false) return `${shown} The whole search is longer.`;
+  if (!track.full) return `${shown} The whole search is longer: counting its steps\u2026`;
   return `${shown} Counted without recording, the whole search takes ${fmt(track.full.events)} steps: `
     + describeSummary(track.full, track.algo, n);
 }
@@ -568,7 +575,8 @@ async function loadTrace() {
     if (state.loaded !== key) return;
     state.main = main;
     state.other = other;
-    $("learn-note").textContent = [main, other].filter(Boolean).map(noteFor).join(" ");
+    showNote();
+    for (const track of [main, other]) if (track && track.cut) fetchFull(track, key);
     let at = -1;
     if (state.askedStep !== null) {
       at = state.askedStep === "end" ? lastIndex() : state.askedStep - 1;
