@@ -292,12 +292,16 @@ async function toggleUnique() {
   let index = 0;
   if (shown) {
     const board = wanted ? representative(shown) : shown;
+    $("label").textContent = wanted ? "Finding this board\u2019s class\u2026" : "Finding this board among every solution\u2026";
+    const timer = setTimeout(() => working(true), WORKING_MS);
     try {
       const body = await api(`/api/index?n=${state.n}&queens=${board.join(",")}&unique=${wanted}`);
       index = body.index;
     } catch (_) {
       index = 0;
     }
+    clearTimeout(timer);
+    working(false);
   }
   return changeListing(index);
 }
