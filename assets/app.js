@@ -19,6 +19,7 @@ let mode = "browse";
 // Solve, where the board is not busy showing a search.
 function onBoardPointer(event) {
   if (mode === "learn") return;
+  if (!board.svg) return;
   const rect = event.target.closest && event.target.closest("rect.square");
   board.clearMarks();
   if (!rect || event.type === "pointerleave") return;
@@ -30,7 +31,9 @@ function onBoardPointer(event) {
 
 function setMode(to) {
   learn.pause();
+  if (mode === "learn" && to !== "learn") learn.hide();
   mode = to;
+  document.body.dataset.mode = to;
   for (const name of MODES) {
     const tab = $(`tab-${name}`);
     const on = name === to;
@@ -65,17 +68,37 @@ function readUrl() {
   };
 }
 
+// Only where the keys type text do they stay with the control: everywhere else the arrows, Home,
+// End and Space move through the solutions or the steps, whatever was clicked last.
 function typingIn(target) {
   if (!target || !target.tagName) return false;
   const tag = target.tagName.toLowerCase();
-  return tag === "select" || tag === "textarea" || (tag === "input" && target.type !== "checkbox")
-    || target.getAttribute("role") === "tab";
+  if (tag === "textarea" || target.isContentEditable) return true;
+  if (tag !== "input") return false;
+  return !["checkbox", "radio", "range", "button", "submit", "reset"].includes(target.type);
 }
 
 function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey || typingIn(event.target)) return;
+  if (event.target && event.target.getAttribute && event.target.getAttribute("role") === "tab") return;
   const view = VIEWS[mode];
   if (view.onKey && view.onKey(event)) event.preventDefault();
+}
+
+// A control clicked with the pointer, or a select or box changed, gives the focus back to the
+// page, so the next arrow key moves the board and not the control (keyboard users, whose
+// clicks have no pointer position, keep their place).
+function releaseFocus(event) {
+  const target = event.target;
+  if (!target || !target.tagName) return;
+  const tag = target.tagName.toLowerCase();
+  if (event.type === "change" && (tag === "select" || (tag === "input" && ["checkbox", "range"].includes(target.type)))) {
+    target.blur();
+  } else if (event.type === "click" && tag === "button" && event.detail > 0) {
+    target.blur();
+  } else if (event.type === "pointerup" && tag === "input" && target.type === "range") {
+    target.blur();
+  }
 }
 
 function onTabKey(event) {
@@ -112,10 +135,19 @@ async function init() {
     $(`tab-${name}`).addEventListener("keydown", onTabKey);
   }
   document.addEventListener("keydown", onKey);
+  document.addEventListener("change", releaseFocus);
+  document.addEventListener("click", releaseFocus);
+  document.addEventListener("pointerup", releaseFocus);
   const holder = $("board");
   holder.addEventListener("pointerover", onBoardPointer);
   holder.addEventListener("pointerleave", onBoardPointer);
+  holder.addEventListener("click", (event) => {
+    if (mode !== "learn") return;
+    const rect = event.target.closest && event.target.closest("rect.square");
+    if (rect) learn.toggleSquare(Number(rect.dataset.row), Number(rect.dataset.col));
+  });
 
+  document.body.dataset.mode = "browse";
   await browse.start();
   if (url.mode !== "browse") setMode(url.mode);
   document.body.dataset.ready = "true";

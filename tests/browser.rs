@@ -413,3 +413,544 @@ async fn the_page_loads_its_modules_and_config_without_console_errors() {
     assert_no_console_errors(client, page.driver_port, "in the three views").await;
     client.clone().close().await.expect("the browser closes");
 }
+
+/// Runs `script` in the page and returns its value.
+async fn js(client: &Client, script: &str) -> Value {
+    client
+        .execute(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("the script '{script}' runs: {e}"))
+}
+
+/// The text of the element `id`.
+async fn text(client: &Client, id: &str) -> String {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|_| panic!("#{id} is on the page"))
+        .text()
+        .await
+        .expect("its text")
+}
+
+async fn click(client: &Client, id: &str) {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|_| panic!("#{id} is on the page"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("#{id} is clicked: {e}"));
+}
+
+/// Presses `keys` (WebDriver key codes) on whatever element has the focus, as a user would.
+async fn press(client: &Client, keys: &str) {
+    client
+        .active_element()
+        .await
+        .expect("an element has the focus")
+        .send_keys(keys)
+        .await
+        .expect("the keys are pressed");
+}
+
+/// Waits until `script` returns true, or fails after a while saying `what`.
+async fn wait_until(client: &Client, script: &str, what: &str) {
+    let start = Instant::now();
+    loop {
+        if js(client, script).await == json!(true) {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until the text of `id` contains `part`.
+async fn wait_for_part(client: &Client, id: &str, part: &str) {
+    let start = Instant::now();
+    loop {
+        let shown = text(client, id).await;
+        if shown.contains(part) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "#{id} says '{shown}', without '{part}'"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Opens `path` of the page's server and waits until the page is ready.
+async fn open(page: &Page, path: &str) {
+    let base = page.client.current_url().await.expect("the address");
+    let url = base.join(path).expect("a relative address");
+    page.client
+        .goto(url.as_str())
+        .await
+        .expect("the page loads");
+    page.client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css("body[data-ready='true']"))
+        .await
+        .expect("the page finishes loading");
+}
+
+/// The line of the code panel being run.
+async fn code_line(client: &Client) -> String {
+    let line = js(
+        client,
+        "const li = document.querySelector('#learn-code li.current'); return li ? li.textContent.trim() : '';",
+    )
+    .await;
+    line.as_str().expect("a string").to_string()
+}
+
+async fn address(client: &Client) -> String {
+    client.current_url().await.expect("the address").to_string()
+}
+
+const ARROW_RIGHT: &str = "\u{E014}";
+const ARROW_DOWN: &str = "\u{E015}";
+const SPACE: &str = " ";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    open(&page, "/?mode=learn&n=8&algo=iterative&step=25").await;
+    wait_for_text(client, "learn-step-label", "Step 25 of 1963").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Try the square at row 4, column 1."
+    );
+    assert_eq!(
+        code_line(client).await,
+        "for j \u{2190} start to N \u{2212} 1:"
+    );
+    // Coordinates: a number for each row and each column.
+    let numbers = js(
+        client,
+        "return document.querySelectorAll('#board .coord').length;",
+    )
+    .await;
+    assert_eq!(numbers, json!(16));
+
+    // Step, then the address keeps the step.
+    click(client, "learn-step").await;
+    wait_for_text(client, "learn-step-label", "Step 26 of 1963").await;
+    assert!(address(client)
+        .await
+        .ends_with("/?mode=learn&n=8&algo=iterative&step=26"));
+
+    // Space after clicking Step plays (the button gave the focus back), Space again pauses.
+    press(client, SPACE).await;
+    wait_until(
+        client,
+        "return document.getElementById('learn-play').getAttribute('aria-pressed') === 'true';",
+        "Space after Step plays",
+    )
+    .await;
+    press(client, SPACE).await;
+    wait_until(
+        client,
+        "return document.getElementById('learn-play').getAttribute('aria-pressed') === 'false';",
+        "Space again pauses",
+    )
+    .await;
+
+    // The jumps.
+    click(client, "learn-start").await;
+    click(client, "learn-next-place").await;
+    wait_for_text(client, "learn-step-label", "Step 2 of").await;
+    assert_eq!(code_line(client).await, "queens[k] \u{2190} j");
+    click(client, "learn-next-back").await;
+    wait_for_part(client, "learn-explain", "Every square of row").await;
+    assert_eq!(code_line(client).await, "k \u{2190} k \u{2212} 1");
+    click(client, "learn-next-solution").await;
+    wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "A queen on every row and none attacks another: a solution!"
+    );
+    click(client, "learn-back").await;
+    wait_for_text(client, "learn-step-label", "Step 1962 of 1963").await;
+
+    // Arrow keys after choosing in a select step the search; they leave the select alone.
+    client
+        .find(Locator::Css("#learn-algo option[value='wirth']"))
+        .await
+        .expect("the wirth option")
+        .click()
+        .await
+        .expect("wirth is chosen");
+    wait_for_text(client, "learn-code-title", "Wirth").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    press(client, &ARROW_RIGHT.repeat(3)).await;
+    wait_for_text(client, "learn-step-label", "Step 3 of").await;
+    let algo = js(
+        client,
+        "return document.getElementById('learn-algo').value;",
+    )
+    .await;
+    assert_eq!(algo, json!("wirth"));
+    assert_eq!(code_line(client).await, "for j \u{2190} 0 to N \u{2212} 1:");
+
+    // The line run at a known step of every algorithm (4x4: see `queens trace 4`).
+    let known = [
+        ("backtrack", 17, "setAllPositionsUntried(col)"),
+        ("backtrack", 1, "setPositionTried(col)"),
+        ("iterative", 4, "return false"),
+        ("recursive", 2, "x[k] \u{2190} i"),
+        ("recursive", 17, "return"),
+        (
+            "wirth",
+            4,
+            "if a[j] and b[i+j] and c[i\u{2212}j+N\u{2212}1]:",
+        ),
+        ("bfs", 2, "board \u{2190} dequeue()"),
+        ("bfs", 4, "enqueue(board + queen at (k, j))"),
+        ("bitboard", 5, "return"),
+        ("bitboard", 2, "queen[k] \u{2190} log2(bit)"),
+    ];
+    for (algo, step, line) in known {
+        open(&page, &format!("/?mode=learn&n=4&algo={algo}&step={step}")).await;
+        wait_for_text(client, "learn-step-label", &format!("Step {step} of")).await;
+        assert_eq!(code_line(client).await, line, "{algo} at step {step}");
+    }
+    // The first-untried array from step 0: every row untried.
+    open(&page, "/?mode=learn&n=4&algo=backtrack").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    wait_for_part(client, "learn-arrays", "untried[column]").await;
+    let untried = js(
+        client,
+        "return [...document.querySelectorAll('#learn-arrays table')[1].querySelectorAll('td')].map((td) => td.textContent).join(' ');",
+    )
+    .await;
+    assert_eq!(untried, json!("0 0 0 0"));
+
+    // Honest ends: no solution for 2x2, and a board beyond the limit says so.
+    open(&page, "/?mode=learn&n=2&algo=iterative&step=end").await;
+    wait_for_part(
+        client,
+        "learn-explain",
+        "the 2\u{d7}2 board has no solution",
+    )
+    .await;
+    open(&page, "/?mode=learn&n=20").await;
+    wait_for_text(
+        client,
+        "learn-explain",
+        "N = 20 is above the Learn limit of 12.",
+    )
+    .await;
+    let boards = js(
+        client,
+        "return document.querySelectorAll('#board svg').length;",
+    )
+    .await;
+    assert_eq!(boards, json!(0), "no other board instead of the 20x20 one");
+    assert_no_console_errors(client, page.driver_port, "in Learn").await;
+    client.clone().close().await.expect("the browser closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compare_shows_two_boards_with_the_textbook_counts() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    open(&page, "/?mode=learn&n=8&algo=iterative&compare=wirth").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of 1963").await;
+    click(client, "learn-end").await;
+    wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
+    let counts = text(client, "learn-counts").await;
+    assert_eq!(
+        counts,
+        "iterative: 876 tries, 763 conflicts, 113 placements, 105 backtracks"
+    );
+    let other = text(client, "learn-counts2").await;
+    assert_eq!(
+        other,
+        "wirth: 876 tries, 763 conflicts, 113 placements, 105 backtracks"
+    );
+    let queens = js(
+        client,
+        "return [document.querySelectorAll('#board svg .queen').length, document.querySelectorAll('#board2 svg .queen').length];",
+    )
+    .await;
+    assert_eq!(queens, json!([8, 8]), "two boards, each with its solution");
+    // The bitmask search gets there with fewer tries and no conflicts at all.
+    open(
+        &page,
+        "/?mode=learn&n=8&algo=recursive&compare=bitboard&step=end",
+    )
+    .await;
+    wait_for_part(client, "learn-counts", "876 tries").await;
+    wait_for_part(client, "learn-counts2", "0 conflicts").await;
+    assert!(address(client).await.contains("compare=bitboard"));
+    assert_no_console_errors(client, page.driver_port, "in Compare").await;
+    client.clone().close().await.expect("the browser closes");
+}
+
+/// One of the board's eight symmetries: (n, row, col) to the image's (row, col).
+type Symmetry = fn(usize, usize, usize) -> (usize, usize);
+
+/// The representative of a board's class: the smallest of its eight images.
+fn representative(queens: &[usize]) -> Vec<usize> {
+    let n = queens.len();
+    let maps: [Symmetry; 8] = [
+        |_, r, c| (r, c),
+        |n, r, c| (r, n - 1 - c),
+        |n, r, c| (n - 1 - r, c),
+        |n, r, c| (n - 1 - r, n - 1 - c),
+        |_, r, c| (c, r),
+        |n, r, c| (c, n - 1 - r),
+        |n, r, c| (n - 1 - c, r),
+        |n, r, c| (n - 1 - c, n - 1 - r),
+    ];
+    maps.iter()
+        .map(|map| {
+            let mut image = vec![0; n];
+            for (r, &c) in queens.iter().enumerate() {
+                let (r2, c2) = map(n, r, c);
+                image[r2] = c2;
+            }
+            image
+        })
+        .min()
+        .expect("eight images")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    wait_for_text(client, "label", "Solution 1 of 92").await;
+
+    // Go to solution 50.
+    client
+        .find(Locator::Id("goto"))
+        .await
+        .expect("the field")
+        .send_keys("50\u{E007}")
+        .await
+        .expect("50 and Enter are typed");
+    wait_for_text(client, "label", "Solution 50 of 92").await;
+    let fiftieth = board(client).await;
+
+    // The unique box shows that board's class, and back shows the representative among all.
+    click(client, "unique").await;
+    wait_for_text(client, "label", "Distinct solution").await;
+    let class = representative(&fiftieth);
+    wait_for_board(client, &class).await;
+    click(client, "unique").await;
+    wait_for_text(client, "label", "Solution").await;
+    wait_for_board(client, &class).await;
+
+    // Eleven presses move eleven solutions, however fast they come.
+    let at: u64 = text(client, "label").await["Solution ".len()..]
+        .split(' ')
+        .next()
+        .expect("a number")
+        .parse()
+        .expect("the solution's number");
+    press(client, &ARROW_DOWN.repeat(11)).await;
+    wait_for_text(client, "label", &format!("Solution {} of 92", at + 11)).await;
+
+    // A slow board: the working state shows, the buttons wait, no press is lost.
+    client
+        .find(Locator::Css("#size option[value='30']"))
+        .await
+        .expect("the 30x30 option")
+        .click()
+        .await
+        .expect("30x30 is chosen");
+    wait_for_text(client, "label", "Solution 1 ").await;
+    wait_until(
+        client,
+        "return document.body.dataset.working !== 'true';",
+        "the first 30x30 board comes",
+    )
+    .await;
+    press(client, &ARROW_DOWN.repeat(3)).await;
+    wait_until(
+        client,
+        "return !document.getElementById('browse-working').hidden && document.getElementById('next').disabled;",
+        "a slow step shows Working and disables the buttons",
+    )
+    .await;
+    wait_for_text(client, "label", "Solution 4 ").await;
+    wait_until(
+        client,
+        "return document.getElementById('browse-working').hidden;",
+        "the working state ends",
+    )
+    .await;
+
+    // 16x16: the total is counted in the background, then Last shows the last solution (the
+    // mirror image of the first).
+    open(&page, "/?n=16&i=1").await;
+    wait_for_part(client, "counts", "has 14772512 solutions").await;
+    wait_for_text(client, "label", "Solution 1 of 14772512").await;
+    let first = board(client).await;
+    click(client, "last").await;
+    wait_for_text(client, "label", "Solution 14772512 of 14772512").await;
+    let mirrored: Vec<usize> = first.iter().map(|c| 15 - c).collect();
+    wait_for_board(client, &mirrored).await;
+    assert_no_console_errors(client, page.driver_port, "in Browse").await;
+    client.clone().close().await.expect("the browser closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    open(&page, "/?mode=solve&n=8&algo=min-conflicts").await;
+    wait_for_part(client, "solve-label", "found by min-conflicts").await;
+    wait_for_text(
+        client,
+        "solve-limit",
+        "min-conflicts takes boards up to 10,000",
+    )
+    .await;
+    // The server's answer for this seed, read as text (a JavaScript number would round it).
+    let seed = "1796110905563346914";
+    let answer = js(
+        client,
+        &format!("return fetch('/api/solve?n=8&algo=min-conflicts&seed={seed}').then((r) => r.json()).then((b) => b.queens);"),
+    )
+    .await;
+    let expected: Vec<usize> = serde_json::from_value(answer).expect("columns");
+    client
+        .find(Locator::Id("solve-seed"))
+        .await
+        .expect("the seed field")
+        .send_keys(&format!("{seed}\u{E007}"))
+        .await
+        .expect("the seed and Enter are typed");
+    wait_for_part(client, "solve-label", &format!("(seed {seed}:")).await;
+    wait_for_board(client, &expected).await;
+    assert!(address(client).await.ends_with(&format!("seed={seed}")));
+
+    // A seed drawn by the server, typed back, gives the same board again.
+    js(
+        client,
+        "document.getElementById('solve-seed').value = ''; return true;",
+    )
+    .await;
+    click(client, "solve-submit").await;
+    wait_until(
+        client,
+        &format!("return /seed \\d+/.test(document.getElementById('solve-label').textContent) && !document.getElementById('solve-label').textContent.includes('{seed}');"),
+        "a new seed is drawn",
+    )
+    .await;
+    let label = text(client, "solve-label").await;
+    let drawn = label
+        .split("seed ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .expect("the seed in the label")
+        .to_string();
+    let first = board(client).await;
+    client
+        .find(Locator::Id("solve-seed"))
+        .await
+        .expect("the seed field")
+        .send_keys(&format!("{drawn}\u{E007}"))
+        .await
+        .expect("the seed is typed");
+    wait_for_part(client, "solve-label", &format!("(seed {drawn}:")).await;
+    wait_for_board(client, &first).await;
+
+    // An error in words, and no stale board.
+    client
+        .find(Locator::Css("#solve-algo option[value='bitboard']"))
+        .await
+        .expect("the bitboard option")
+        .click()
+        .await
+        .expect("bitboard is chosen");
+    wait_for_text(
+        client,
+        "solve-limit",
+        "bitboard takes boards up to 32\u{d7}32",
+    )
+    .await;
+    let field = client.find(Locator::Id("solve-n")).await.expect("N");
+    field.clear().await.expect("N is cleared");
+    field.send_keys("40\u{E007}").await.expect("40 is typed");
+    wait_for_part(client, "solve-label", "40\u{d7}40 is too large").await;
+    let boards = js(
+        client,
+        "return document.querySelectorAll('#board svg').length;",
+    )
+    .await;
+    assert_eq!(boards, json!(0), "the stale board is cleared");
+    assert_no_console_errors(client, page.driver_port, "in Solve").await;
+    client.clone().close().await.expect("the browser closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    client
+        .set_window_size(390, 844)
+        .await
+        .expect("a phone-sized window");
+    open(&page, "/?mode=learn&n=8&algo=backtrack&step=4").await;
+    wait_for_text(client, "learn-step-label", "Step 4 of").await;
+    let boxes = js(
+        client,
+        "const b = document.querySelector('#board svg').getBoundingClientRect();
+         const e = document.getElementById('learn-explain').getBoundingClientRect();
+         return { width: innerWidth, height: innerHeight, board: [b.left, b.top, b.right, b.bottom],
+                  explain: [e.left, e.top, e.right, e.bottom], text: e.height };",
+    )
+    .await;
+    let num = |v: &Value| v.as_f64().expect("a number");
+    let (width, height) = (num(&boxes["width"]), num(&boxes["height"]));
+    let b: Vec<f64> = boxes["board"]
+        .as_array()
+        .expect("a box")
+        .iter()
+        .map(num)
+        .collect();
+    let e: Vec<f64> = boxes["explain"]
+        .as_array()
+        .expect("a box")
+        .iter()
+        .map(num)
+        .collect();
+    assert!(width <= 400.0, "a phone's width: {boxes}");
+    assert!(
+        b[0] >= 0.0 && b[2] <= width && b[1] >= 0.0,
+        "the board fits across: {boxes}"
+    );
+    assert!(
+        b[2] - b[0] >= 300.0,
+        "the board is large enough to read: {boxes}"
+    );
+    assert!(
+        e[1] >= b[3],
+        "the explanation comes under the board: {boxes}"
+    );
+    assert!(
+        e[3] <= height && num(&boxes["text"]) > 10.0,
+        "the explanation is on screen: {boxes}"
+    );
+    assert_no_console_errors(client, page.driver_port, "on a phone").await;
+    client.clone().close().await.expect("the browser closes");
+}

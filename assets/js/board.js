@@ -96,12 +96,21 @@ export function attackedSquares(n, r, c) {
   return out;
 }
 
-// The live board on the page: the drawing plus what the page adds (labels, highlights).
-export const board = {
-  n: 0,
-  queens: [],
-  title: "",
-  svg: null,
+// Row and column numbers beside the live board, in a margin of this many units (the download
+// is the plain drawing, without them). Above COORDS_MAX_N squares a side they would be specks.
+const MARGIN = 26;
+const COORDS_MAX_N = 40;
+
+// A live board on the page: the drawing plus what the page adds (numbers, labels, highlights),
+// shown in the element `holderId`.
+export class Board {
+  constructor(holderId) {
+    this.holderId = holderId;
+    this.n = 0;
+    this.queens = [];
+    this.title = "";
+    this.svg = null;
+  }
 
   show(n, queens, title, label) {
     this.n = n;
@@ -113,6 +122,23 @@ export const board = {
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.classList.add("board-svg");
+    if (n <= COORDS_MAX_N) {
+      const side = SQUARE * n;
+      svg.setAttribute("viewBox", `${-MARGIN} ${-MARGIN} ${side + MARGIN} ${side + MARGIN}`);
+      const coords = el("g", { class: "coords", "aria-hidden": "true" });
+      svg.insertBefore(coords, svg.firstChild.nextSibling);
+      el("rect", { x: -MARGIN, y: -MARGIN, width: side + MARGIN, height: MARGIN, class: "coords-bg" }, coords);
+      el("rect", { x: -MARGIN, y: 0, width: MARGIN, height: side, class: "coords-bg" }, coords);
+      const size = n <= 12 ? 12 : n <= 20 ? 15 : 20;
+      for (let i = 0; i < n; i++) {
+        if (n > 20 && i % 2 === 1) continue;
+        const colText = el("text", { x: SQUARE * i + SQUARE / 2, y: -6, "font-size": size, class: "coord col-number" }, coords);
+        colText.textContent = String(i);
+        const rowText = el("text", { x: -MARGIN / 2, y: SQUARE * i + SQUARE / 2 + size / 3, "font-size": size, class: "coord row-number" }, coords);
+        rowText.textContent = String(i);
+      }
+      svg.classList.add("with-coords");
+    }
     if (n > 64) {
       // Past 64 squares a side a queen is under two pixels: mark each with a dot the eye can
       // see (on the page only; the download is the plain drawing).
@@ -129,15 +155,30 @@ export const board = {
         }
       });
     }
-    const holder = $("board");
+    const holder = $(this.holderId);
     holder.replaceChildren(svg);
     this.svg = svg;
     return svg;
-  },
+  }
+
+  // Leaves the holder empty, with `text` in place of the board.
+  clear(text) {
+    this.n = 0;
+    this.queens = [];
+    this.svg = null;
+    const p = document.createElement("p");
+    p.className = "no-board";
+    p.textContent = text;
+    $(this.holderId).replaceChildren(p);
+  }
 
   square(r, c) {
     return this.svg && this.svg.querySelector(`rect.square[data-row="${r}"][data-col="${c}"]`);
-  },
+  }
+
+  queen(r, c) {
+    return this.svg && this.svg.querySelector(`.queen[data-row="${r}"][data-col="${c}"]`);
+  }
 
   clearMarks() {
     if (!this.svg) return;
@@ -146,25 +187,48 @@ export const board = {
     }
     for (const node of this.svg.querySelectorAll(".ghost, .attack-line")) node.remove();
     for (const node of this.svg.querySelectorAll(".queen.attacker")) node.classList.remove("attacker");
-  },
+  }
 
   markAttackedFrom(r, c, className) {
     for (const [ar, ac] of attackedSquares(this.n, r, c)) {
       const sq = this.square(ar, ac);
       if (sq) sq.classList.add(className || "attacked");
     }
-  },
+  }
 
-  ghost(r, c, conflict) {
+  // Adds `className` to square (r, c).
+  mark(r, c, className) {
+    const sq = this.square(r, c);
+    if (sq) sq.classList.add(className);
+  }
+
+  // A band over row r (or column c when `byColumn`), for a line the search gives up on.
+  band(index, byColumn, className) {
+    if (!this.svg || index === null || index < 0 || index >= this.n) return;
+    const side = SQUARE * this.n;
+    el("rect", byColumn
+      ? { x: SQUARE * index, y: 0, width: SQUARE, height: side, class: className, "aria-hidden": "true" }
+      : { x: 0, y: SQUARE * index, width: side, height: SQUARE, class: className, "aria-hidden": "true" },
+    this.svg);
+  }
+
+  // A frame round the whole board (the solution).
+  frame(className) {
+    if (!this.svg) return;
+    const side = SQUARE * this.n;
+    el("rect", { x: 2, y: 2, width: side - 4, height: side - 4, class: className, "aria-hidden": "true" }, this.svg);
+  }
+
+  ghost(r, c, kind) {
     if (!this.svg) return;
     const g = el("g", {
-      class: conflict ? "ghost conflict" : "ghost",
+      class: `ghost ${kind || ""}`.trim(),
       transform: `translate(${SQUARE * c},${SQUARE * r})`,
       "aria-hidden": "true",
     }, this.svg);
     el("path", { d: QUEEN_PATH }, g);
     el("rect", { x: 8, y: 31, width: 24, height: 4 }, g);
-  },
+  }
 
   line(r1, c1, r2, c2) {
     if (!this.svg) return;
@@ -174,8 +238,11 @@ export const board = {
       x1: SQUARE * c1 + half, y1: SQUARE * r1 + half,
       x2: SQUARE * c2 + half, y2: SQUARE * r2 + half,
     }, this.svg);
-  },
-};
+  }
+}
+
+// The page's main board.
+export const board = new Board("board");
 
 // Saves the board shown as queens-<n><suffix>.svg: the plain drawing, without the page's marks.
 export function download(suffix) {

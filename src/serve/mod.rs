@@ -8,6 +8,7 @@
 //! core for minutes.
 
 mod api;
+mod background;
 mod config;
 mod error;
 
@@ -80,6 +81,9 @@ pub fn app_with(limits: Limits) -> Router {
         .route("/api/count", get(api::count))
         .route("/api/solve", get(api::solve))
         .route("/api/trace", get(api::trace))
+        .route("/api/total", get(background::total))
+        .route("/api/index", get(background::index))
+        .route("/api/summary", get(background::summary))
         .fallback(not_found)
         .with_state(state)
 }
@@ -89,10 +93,11 @@ const SCRIPT: &str = include_str!("../../assets/app.js");
 const STYLE: &str = include_str!("../../assets/style.css");
 
 /// The ES modules `app.js` imports, served at `/js/<name>`; any other name there is a 404.
-const MODULES: [(&str, &str); 6] = [
+const MODULES: [(&str, &str); 7] = [
     ("api.js", include_str!("../../assets/js/api.js")),
     ("board.js", include_str!("../../assets/js/board.js")),
     ("browse.js", include_str!("../../assets/js/browse.js")),
+    ("code.js", include_str!("../../assets/js/code.js")),
     ("dom.js", include_str!("../../assets/js/dom.js")),
     ("learn.js", include_str!("../../assets/js/learn.js")),
     ("solve.js", include_str!("../../assets/js/solve.js")),

@@ -1,0 +1,288 @@
+//! The page's slower questions, answered apart from the request that asks them:
+//!
+//! - `GET /api/total?n=N`: the number of solutions of a board too large to count within one
+//!   request (N above [`super::api::COUNT_MAX_N`], up to [`TOTAL_MAX_N`]). The first request
+//!   starts the counting engine on one background thread; every request answers at once with
+//!   `{ "n", "done", "counting", "max_n", "progress" }` (`progress`: the share of the engine's
+//!   subproblems counted, 0 to 1), and with `"total"` and `"unique"` once it is done. For a board
+//!   the viewer lists but above `max_n`, `counting` is false and `why` says so. The totals are remembered (in the state the
+//!   other handlers read, so `/api/solutions` gives the total too) and the counting runs once.
+//! - `GET /api/index?n=N&queens=C0,C1,...&unique=BOOL`: the 0-based index of a solution in the
+//!   lexicographic list of every solution, or, with `unique=true`, of the symmetry classes'
+//!   representatives (the page asks it for the representative of the board it shows, so the
+//!   unique toggle keeps that board's class in view). Up to [`super::api::UNIQUE_MAX_N`].
+//! - `GET /api/summary?n=N&algo=A`: the counts of a whole trace up to the first solution,
+//!   without its events, for a trace `/api/trace` had to cut (`queens trace --summary`).
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use axum::extract::{Query, State};
+use axum::Json;
+use queens_core::board::is_canonical;
+use queens_core::count::{self, Run};
+use queens_core::{trace as tracing, Algorithm, SearchOptions};
+use serde_json::{json, Value};
+
+use super::api::{SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
+use super::error::ApiError;
+use super::AppState;
+use crate::json::summary_json;
+
+/// The largest board `/api/total` counts: N = 18 takes minutes on one core, N = 19 hours.
+pub const TOTAL_MAX_N: usize = 18;
+
+/// The counts running or done, by board size.
+fn jobs() -> &'static Mutex<HashMap<usize, Arc<Run>>> {
+    static JOBS: OnceLock<Mutex<HashMap<usize, Arc<Run>>>> = OnceLock::new();
+    JOBS.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn board_size(query: &HashMap<String, String>, max: usize, what: &str) -> Result<usize, ApiError> {
+    let value = query.get("n").map(|v| v.trim()).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "missing parameter n (the board size, a whole number from 1 to {max})"
+        ))
+    })?;
+    let n: usize = value
+        .parse()
+        .map_err(|_| ApiError::bad_request(format!("n must be a whole number, not '{value}'")))?;
+    if n == 0 || n > max {
+        return Err(ApiError::bad_request(format!(
+            "n = {n} is outside 1 to {max}, the boards {what}"
+        )));
+    }
+    Ok(n)
+}
+
+fn only(query: &HashMap<String, String>, endpoint: &str, known: &[&str]) -> Result<(), ApiError> {
+    let mut names: Vec<&String> = query.keys().collect();
+    names.sort();
+    match names.into_iter().find(|k| !known.contains(&k.as_str())) {
+        Some(name) => Err(ApiError::bad_request(format!(
+            "unknown parameter '{name}' for {endpoint} (expected {})",
+            known.join(", ")
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// `GET /api/total?n=N`: starts or follows the background count of the board (module doc).
+pub async fn total(
+    State(state): State<AppState>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    only(&query, "/api/total", &["n"])?;
+    let n = board_size(&query, SOLUTIONS_MAX_N, "the viewer lists")?;
+    if n > TOTAL_MAX_N {
+        return Ok(Json(json!({
+            "n": n,
+            "done": false,
+            "counting": false,
+            "max_n": TOTAL_MAX_N,
+            "why": format!(
+                "counting the {n}x{n} board would take too long (the page counts up to {TOTAL_MAX_N}x{TOTAL_MAX_N})"
+            ),
+        })));
+    }
+    if let (Some(total), Some(unique)) = (state.known_total(n, false), state.known_total(n, true)) {
+        return Ok(Json(
+            json!({ "n": n, "done": true, "counting": true, "max_n": TOTAL_MAX_N, "progress": 1.0, "total": total, "unique": unique }),
+        ));
+    }
+    let run = {
+        let mut jobs = jobs()
+            .lock()
+            .map_err(|_| ApiError::internal("the background counts are unavailable"))?;
+        match jobs.get(&n) {
+            Some(run) => Arc::clone(run),
+            None => {
+                let run = Arc::new(
+                    Run::new(n)
+                        .map_err(|e| ApiError::bad_request(e.to_string()))?
+                        .threads(1),
+                );
+                jobs.insert(n, Arc::clone(&run));
+                let (job, state) = (Arc::clone(&run), state.clone());
+                std::thread::spawn(move || {
+                    if let Ok(counts) = job.execute() {
+                        if job.is_complete() {
+                            if let (Ok(total), Ok(unique)) =
+                                (u64::try_from(counts.total), u64::try_from(counts.unique))
+                            {
+                                state.remember_total(n, false, total);
+                                state.remember_total(n, true, unique);
+                            }
+                        }
+                    }
+                });
+                run
+            }
+        }
+    };
+    let finished = run.control().tally().finished;
+    let todo = run.todo().max(1) as f64;
+    if let (Some(total), Some(unique)) = (state.known_total(n, false), state.known_total(n, true)) {
+        return Ok(Json(
+            json!({ "n": n, "done": true, "counting": true, "max_n": TOTAL_MAX_N, "progress": 1.0, "total": total, "unique": unique }),
+        ));
+    }
+    Ok(Json(json!({
+        "n": n,
+        "done": false,
+        "counting": true,
+        "max_n": TOTAL_MAX_N,
+        "progress": (finished as f64 / todo).min(1.0),
+    })))
+}
+
+/// `GET /api/index?n=N&queens=...&unique=BOOL`: where a solution stands in the list (module doc).
+pub async fn index(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
+    only(&query, "/api/index", &["n", "queens", "unique"])?;
+    let n = board_size(&query, UNIQUE_MAX_N, "/api/index looks up")?;
+    let unique = match query.get("unique").map(|v| v.trim()) {
+        None | Some("false" | "0" | "no") => false,
+        Some("" | "true" | "1" | "yes") => true,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "unique must be true or false, not '{other}'"
+            )))
+        }
+    };
+    let text = query
+        .get("queens")
+        .ok_or_else(|| ApiError::bad_request("missing parameter queens (columns, row by row)"))?;
+    let queens: Vec<usize> = text
+        .split(',')
+        .map(|c| c.trim().parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| ApiError::bad_request("queens must be columns separated by commas"))?;
+    if queens.len() != n || queens.iter().any(|&c| c >= n) {
+        return Err(ApiError::bad_request(format!(
+            "queens must name {n} columns from 0 to {}",
+            n - 1
+        )));
+    }
+    let found = tokio::task::spawn_blocking(move || {
+        let mut index = 0u64;
+        let mut found = None;
+        let mut visit = |q: &[usize]| {
+            if q == queens.as_slice() {
+                found = Some(index);
+                return ControlFlow::Break(());
+            }
+            if q > queens.as_slice() {
+                return ControlFlow::Break(());
+            }
+            index += 1;
+            ControlFlow::Continue(())
+        };
+        if unique {
+            if is_canonical(&queens) {
+                let _ = count::for_each_canonical(n, &mut visit);
+            }
+        } else {
+            let _ = Algorithm::Bitboard.for_each_solution(n, &SearchOptions::default(), &mut visit);
+        }
+        found
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?;
+    match found {
+        Some(index) => Ok(Json(json!({ "n": n, "unique": unique, "index": index }))),
+        None => Err(ApiError::not_found(format!(
+            "{text} is not {} of the {n}x{n} board",
+            if unique {
+                "a representative of the classes"
+            } else {
+                "a solution"
+            }
+        ))),
+    }
+}
+
+/// `GET /api/summary?n=N&algo=A`: the counts of the whole trace up to the first solution.
+pub async fn summary(
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    only(&query, "/api/summary", &["n", "algo"])?;
+    let n = board_size(&query, TRACE_MAX_N, "/api/summary traces")?;
+    let algorithm: Algorithm = match query.get("algo").map(|v| v.trim()) {
+        None | Some("") => Algorithm::Backtrack,
+        Some(name) => name
+            .parse()
+            .map_err(|e: queens_core::search::UnknownAlgorithm| {
+                ApiError::bad_request(format!("algo: {e}"))
+            })?,
+    };
+    tokio::task::spawn_blocking(move || {
+        let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), false, None)
+            .map_err(|e| ApiError::too_much_work(e.to_string()))?;
+        Ok(Json(summary_json(algorithm, n, false, &outcome.summary)))
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use http_body_util::BodyExt;
+    use serde_json::Value;
+    use tower::ServiceExt;
+
+    async fn get(router: axum::Router, uri: &str) -> (StatusCode, Value) {
+        let response = router
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn index_finds_a_solution_and_a_representative() {
+        let app = super::super::app();
+        let (status, body) = get(app.clone(), "/api/index?n=8&queens=3,5,7,1,6,0,2,4").await;
+        assert_eq!((status, &body["index"]), (StatusCode::OK, &Value::from(37)));
+        let (status, body) = get(
+            app.clone(),
+            "/api/index?n=8&queens=0,4,7,5,2,6,1,3&unique=true",
+        )
+        .await;
+        assert_eq!((status, &body["index"]), (StatusCode::OK, &Value::from(0)));
+        // Not a solution, and a solution that is not its class's representative.
+        let (status, _) = get(app.clone(), "/api/index?n=8&queens=0,1,2,3,4,5,6,7").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, _) = get(
+            app.clone(),
+            "/api/index?n=8&queens=7,3,0,2,5,1,6,4&unique=true",
+        )
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let (status, body) = get(app, "/api/index?n=8&queens=0,4").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    }
+
+    #[tokio::test]
+    async fn summary_counts_the_whole_trace() {
+        let (status, body) = get(super::super::app(), "/api/summary?n=8&algo=iterative").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (&body["tries"], &body["placements"]),
+            (&Value::from(876), &Value::from(113))
+        );
+    }
+
+    #[tokio::test]
+    async fn total_counts_in_the_background_and_refuses_boards_too_large() {
+        let (status, body) = get(super::super::app(), "/api/total?n=20").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["counting"], Value::Bool(false), "{body}");
+        let (status, _) = get(super::super::app(), "/api/total?n=33").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+}
