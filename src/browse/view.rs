@@ -30,19 +30,21 @@ pub const INK: Color = Color::Rgb(0x1d, 0x1d, 0x1d);
 pub const QUEEN: &str = "♛";
 /// The mark of an empty square that a queen attacks.
 pub const ATTACKED: &str = "·";
-/// The queens of a solution reached while a search plays.
-pub const SOLVED: Color = Color::Rgb(0x6a, 0xbf, 0x69);
-/// The queen attacking the square tried.
-pub const ATTACKER: Color = Color::Rgb(0xf0, 0x8a, 0x3c);
+/// The queens of a solution reached while a search plays (the page's solution gold).
+pub const SOLVED: Color = Color::Rgb(0xf5, 0xc5, 0x18);
+/// The queen attacking the square tried (the page's attacker red).
+pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
 
-/// The colour of a square marked by a step of the search.
+/// The colour of a square marked by a step of the search: the same palette as the web page's
+/// Learn view (`assets/style.css`: `.square.tried`, `.conflict`, `.placed`, `.removed`, and the
+/// backtrack band's amber), so a student sees one code of colours everywhere.
 pub fn mark_colour(mark: Mark) -> Color {
     match mark {
-        Mark::Tried => Color::Rgb(0xf5, 0xd7, 0x42),
-        Mark::Attacked => Color::Rgb(0xe0, 0x4f, 0x4f),
-        Mark::Placed => SOLVED,
-        Mark::Removed => Color::Rgb(0x9e, 0x9e, 0x9e),
-        Mark::Backtracked => Color::Rgb(0x7a, 0xa6, 0xda),
+        Mark::Tried => Color::Rgb(0x4f, 0x9b, 0xe0),
+        Mark::Attacked => Color::Rgb(0xe0, 0x30, 0x1e),
+        Mark::Placed => Color::Rgb(0x3f, 0xa3, 0x4d),
+        Mark::Removed => Color::Rgb(0x9b, 0x8f, 0xb8),
+        Mark::Backtracked => Color::Rgb(0xe0, 0xa1, 0x00),
     }
 }
 
@@ -772,6 +774,32 @@ mod tests {
         let s = g.scale;
         assert_eq!(buf[(x0 + 2 * s - 1, y0 + s - 1)].bg, LIGHT);
         assert_eq!(buf[(x0 + 2 * s, y0)].bg, DARK);
+    }
+
+    /// The terminal's colours are the web page's: each mark's colour appears in the page's
+    /// style sheet, on the rule of the same step.
+    #[test]
+    fn the_marks_use_the_colours_of_the_web_page() {
+        let css = include_str!("../../assets/style.css").to_lowercase();
+        let hex = |c: Color| match c {
+            Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+            other => panic!("{other:?} is not a 24-bit colour"),
+        };
+        for (mark, rule) in [
+            (Mark::Tried, ".square.tried"),
+            (Mark::Attacked, ".square.conflict"),
+            (Mark::Placed, ".square.placed"),
+            (Mark::Removed, ".square.removed"),
+            (Mark::Backtracked, ".swatch.backtrack"),
+        ] {
+            let line = css
+                .lines()
+                .find(|l| l.contains(rule))
+                .unwrap_or_else(|| panic!("the page styles {rule}"));
+            assert!(line.contains(&hex(mark_colour(mark))), "{rule}: {line}");
+        }
+        assert!(css.contains(&hex(ATTACKER)));
+        assert!(css.contains(&hex(SOLVED)));
     }
 
     #[test]
