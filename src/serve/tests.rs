@@ -153,7 +153,10 @@ async fn an_offset_past_the_last_solution_is_not_found() {
 
 #[tokio::test]
 async fn a_deep_offset_of_a_big_board_over_the_step_budget_is_refused() {
-    let router = app_with(Limits { steps: 10_000 });
+    let router = app_with(Limits {
+        steps: 10_000,
+        ..Limits::default()
+    });
     let (status, body) = get_from(router, "/api/solutions?n=20&offset=1000000000").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert!(body["error"].as_str().unwrap().contains("too deep"));
@@ -369,7 +372,14 @@ async fn unknown_paths_are_json_not_found() {
 
 #[tokio::test]
 async fn the_config_reports_the_limits_the_router_was_built_with() {
-    let (status, body) = get_from(app_with(Limits { steps: 12_345 }), "/api/config").await;
+    let (status, body) = get_from(
+        app_with(Limits {
+            steps: 12_345,
+            ..Limits::default()
+        }),
+        "/api/config",
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["steps"], 12_345);
     let (_, body) = get("/api/config").await;
