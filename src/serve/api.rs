@@ -541,7 +541,7 @@ pub async fn trace(
 }
 
 /// The JSON answer of `/api/trace`, at most about `max_bytes` long.
-fn trace_bytes(
+pub(super) fn trace_bytes(
     n: usize,
     algorithm: Algorithm,
     all: bool,
