@@ -549,17 +549,9 @@ pub(super) fn trace_bytes(
     max_bytes: usize,
 ) -> Result<Vec<u8>, ApiError> {
     let failed = |e: serde_json::Error| ApiError::internal(format!("writing the trace: {e}"));
-    let head = json!({
-        "n": n,
-        "algo": algorithm.name(),
-        "all": all,
-        "positions_by": tracing::Axis::of(algorithm).name(),
-    });
-    let mut out = serde_json::to_vec(&head).map_err(failed)?;
-    // Reopen the object to append the events, then the fields known only at the end.
-    out.pop();
-    out.extend_from_slice(b",\"events\":[");
-    let mut first = true;
+    // The events first, straight into the answer's bytes; the fields before them (known only at
+    // the end) are put in front afterwards, so the answer keeps the order of `queens trace`.
+    let mut out = b"[".to_vec();
     let mut full = false;
     let mut error = None;
     let outcome = tracing::run(
@@ -569,10 +561,9 @@ pub(super) fn trace_bytes(
         all,
         Some(limit),
         &mut |event| {
-            if !first {
+            if out.len() > 1 {
                 out.push(b',');
             }
-            first = false;
             if let Err(e) = serde_json::to_writer(&mut out, &event_json(event)) {
                 error = Some(e);
                 return ControlFlow::Break(());
@@ -588,11 +579,19 @@ pub(super) fn trace_bytes(
     if let Some(e) = error {
         return Err(failed(e));
     }
-    out.extend_from_slice(b"],\"cut\":");
-    serde_json::to_writer(&mut out, &(outcome.cut || full)).map_err(failed)?;
-    out.extend_from_slice(b",\"summary\":");
-    let summary = summary_json(algorithm, n, all, &outcome.summary);
-    serde_json::to_writer(&mut out, &summary).map_err(failed)?;
-    out.push(b'}');
+    out.extend_from_slice(b"]}");
+    let head = json!({
+        "n": n,
+        "algo": algorithm.name(),
+        "all": all,
+        "positions_by": tracing::Axis::of(algorithm).name(),
+        "cut": outcome.cut || full,
+        "summary": summary_json(algorithm, n, all, &outcome.summary),
+    });
+    let mut head = serde_json::to_vec(&head).map_err(failed)?;
+    // Reopen the object for the events.
+    head.pop();
+    head.extend_from_slice(b",\"events\":");
+    out.splice(0..0, head);
     Ok(out)
 }
