@@ -374,3 +374,30 @@ fn zero_connections_or_slots_are_bad_usage() {
             .stderr(predicates::str::contains("at least 1"));
     }
 }
+
+/// A client that stops reading its answer is dropped after `--idle-timeout`: the 17 MB trace is
+/// cut short instead of holding the connection and its memory for ever.
+#[test]
+fn a_client_that_stops_reading_is_dropped_after_the_idle_timeout() {
+    let server = serve_with(&["--idle-timeout", "1"]);
+    let mut stream = TcpStream::connect(&server.address).expect("a connection");
+    write!(
+        stream,
+        "GET /api/trace?n=12&all=true&limit=100000 HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.address
+    )
+    .expect("a request");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a read timeout");
+    let mut first = [0u8; 1];
+    stream.read_exact(&mut first).expect("the answer starts");
+    std::thread::sleep(Duration::from_secs(4));
+    let mut rest = Vec::new();
+    let _ = stream.read_to_end(&mut rest);
+    assert!(
+        rest.len() < 16_000_000,
+        "{} bytes read: the connection was not dropped",
+        rest.len()
+    );
+}
