@@ -105,15 +105,21 @@ async fn serve_until_interrupted(args: &ServeArgs, limits: Limits) -> anyhow::Re
             }
         });
     }
-    serve::listen::serve(
-        listener,
-        serve::app_with(limits),
-        args.limits.connections(),
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-            say(format_args!("queens: stopping"));
-        },
-    )
+    let mut connections = args.limits.connections();
+    if let Some(most) = serve::listen::descriptor_limit() {
+        if connections.max > most {
+            say(format_args!(
+                "queens: at most {most} connections at once, the limit of open files \
+                 (ulimit -n) minus {} for the server itself",
+                serve::listen::DESCRIPTORS_KEPT
+            ));
+            connections.max = most;
+        }
+    }
+    serve::listen::serve(listener, serve::app_with(limits), connections, async {
+        let _ = tokio::signal::ctrl_c().await;
+        say(format_args!("queens: stopping"));
+    })
     .await;
     say(format_args!("queens: stopped"));
     Ok(Status::Interrupted)

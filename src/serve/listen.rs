@@ -9,8 +9,9 @@
 //!   starts reading it (this also closes keep-alive connections idle that long between requests).
 //! - A connection that moves no byte either way for [`Connections::idle_timeout`] while no handler
 //!   runs for it (a client that stops reading its answer, or stops sending a body) is closed.
-//! - When the process runs out of file descriptors, the quietest connection is closed and the loop
-//!   tries again shortly, instead of spinning or stalling.
+//! - When the process runs out of file descriptors anyway, the quietest connection is closed and
+//!   the loop tries again at once (50 ms later when none could be closed), instead of spinning or
+//!   stalling. `queens serve` also lowers the connection bound to [`descriptor_limit`].
 //! - On shutdown the loop stops accepting, asks every connection to finish its request in flight
 //!   and close, waits at most [`Connections::shutdown_grace`], then drops whatever remains.
 
@@ -112,6 +113,19 @@ fn evict_quietest(table: &Shared) -> bool {
     }
 }
 
+/// The descriptors the server keeps for itself (the listener, the runtime, standard streams)
+/// below the process's limit of open files.
+pub const DESCRIPTORS_KEPT: usize = 32;
+
+/// The most connections the process's limit of open files allows, when it can be read
+/// (`/proc/self/limits` on Linux).
+pub fn descriptor_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    let soft: usize = line.split_whitespace().nth(3)?.parse().ok()?;
+    Some(soft.saturating_sub(DESCRIPTORS_KEPT).max(1))
+}
+
 /// Whether an accept error means the process is out of file descriptors.
 fn out_of_descriptors(e: &io::Error) -> bool {
     // EMFILE and ENFILE on Linux and the BSDs.
@@ -145,8 +159,8 @@ pub async fn serve(
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => stream,
                 Err(e) if out_of_descriptors(&e) => {
-                    evict_quietest(&table);
-                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    let pause = if evict_quietest(&table) { 1 } else { 50 };
+                    tokio::time::sleep(Duration::from_millis(pause)).await;
                     continue;
                 }
                 // A connection reset before it was accepted, and the like: not the loop's

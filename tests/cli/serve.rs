@@ -27,7 +27,7 @@ fn serve() -> Server {
 /// Starts `queens serve --port 0` with more flags.
 fn serve_with(flags: &[&str]) -> Server {
     let program = queens().get_program().to_owned();
-    let mut child = Command::new(program)
+    let child = Command::new(program)
         .args(["serve", "--port", "0"])
         .args(flags)
         .stdin(Stdio::null())
@@ -35,6 +35,11 @@ fn serve_with(flags: &[&str]) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .expect("queens serve starts");
+    listening(child)
+}
+
+/// The server `child` once it prints its address on standard error.
+fn listening(mut child: Child) -> Server {
     let mut line = String::new();
     BufReader::new(child.stderr.take().expect("stderr is piped"))
         .read_line(&mut line)
@@ -400,4 +405,35 @@ fn a_client_that_stops_reading_is_dropped_after_the_idle_timeout() {
         "{} bytes read: the connection was not dropped",
         rest.len()
     );
+}
+
+/// With few file descriptors (`prlimit --nofile=64`) and the default bounds, 150 half-open
+/// connections used to leave `accept` failing for ever: new requests still answer at once.
+#[cfg(target_os = "linux")]
+#[test]
+fn half_open_connections_past_the_descriptor_limit_do_not_lock_out_new_requests() {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("prlimit is not installed: skipped");
+        return;
+    }
+    let program = queens().get_program().to_owned();
+    let child = Command::new("prlimit")
+        .arg("--nofile=64:64")
+        .arg(program)
+        .args(["serve", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit runs queens serve");
+    let server = listening(child);
+    let idle = half_open(&server.address, 150);
+    assert!(idle.len() >= 100, "only {} connections opened", idle.len());
+    for _ in 0..3 {
+        let started = Instant::now();
+        let (status, _) = get(&server.address, "/api/config");
+        assert!(status.contains("200"), "{status}");
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(1), "a new request took {took:?}");
+    }
 }
