@@ -59,6 +59,12 @@ pub struct AppState {
     totals: Arc<Mutex<HashMap<(usize, bool), u64>>>,
 }
 
+impl Default for AppState {
+    fn default() -> Self {
+        AppState::new(Limits::default())
+    }
+}
+
 impl AppState {
     fn new(limits: Limits) -> Self {
         AppState {
