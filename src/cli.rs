@@ -418,6 +418,9 @@ pub struct ServeArgs {
     /// Open the page in the default web browser once the server listens.
     #[arg(long)]
     pub open: bool,
+    /// The server's bounds on connections and work (docs/server-limits.md).
+    #[command(flatten)]
+    pub limits: crate::cmd::serve::ServeLimits,
 }
 
 /// Parses a board size: a whole number of at least 1.

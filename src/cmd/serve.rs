@@ -2,25 +2,90 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::Context;
+use clap::Args;
 use tokio::net::TcpListener;
 
-use crate::cli::ServeArgs;
-use crate::serve;
+use crate::cli::{parse_seconds, ServeArgs};
+use crate::serve::{self, listen::Connections, Limits};
 use crate::status::Status;
 
-/// Runs `queens serve`. Ctrl-C stops accepting connections, lets the requests in flight finish
-/// and ends with status 130.
-pub fn run(args: &ServeArgs) -> anyhow::Result<Status> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the server's runtime")?;
-    runtime.block_on(serve_until_interrupted(args))
+/// The bounds of `queens serve`, every one with its default (docs/server-limits.md).
+#[derive(Debug, Clone, Args)]
+pub struct ServeLimits {
+    /// The most connections open at once; when full, the connection quiet the longest (with no
+    /// request being worked on) is closed to let a new one in.
+    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = parse_count)]
+    pub max_connections: usize,
+    /// The most heavy requests (large boards, long traces) worked on at once; the others are
+    /// answered 503 with Retry-After. Default: the number of cores.
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub max_heavy: Option<usize>,
+    /// The most search steps one request may take (a 422 beyond).
+    #[arg(long, value_name = "STEPS", default_value_t = 300_000_000)]
+    pub max_steps: u64,
+    /// The longest wait for a request's head (request line and headers); also closes keep-alive
+    /// connections idle that long.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub header_timeout: f64,
+    /// A connection that moves no byte for this long while no request is worked on is closed.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub idle_timeout: f64,
+    /// On Ctrl-C, how long the requests in flight may take to finish before every connection is
+    /// dropped.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
+    pub shutdown_grace: f64,
 }
 
-async fn serve_until_interrupted(args: &ServeArgs) -> anyhow::Result<Status> {
+/// Parses a count of at least 1.
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
+    }
+}
+
+impl ServeLimits {
+    fn work(&self) -> Limits {
+        let default = Limits::default();
+        Limits {
+            steps: self.max_steps,
+            heavy: self.max_heavy.unwrap_or(default.heavy),
+        }
+    }
+
+    fn connections(&self) -> Connections {
+        // Capped at a day: `Duration::from_secs_f64` panics on values it cannot hold.
+        let seconds = |s: f64| Duration::from_secs_f64(s.min(86_400.0));
+        Connections {
+            max: self.max_connections,
+            header_timeout: seconds(self.header_timeout),
+            idle_timeout: seconds(self.idle_timeout),
+            shutdown_grace: seconds(self.shutdown_grace),
+        }
+    }
+}
+
+/// Runs `queens serve`. Ctrl-C stops accepting connections, lets the requests in flight finish
+/// for at most `--shutdown-grace` seconds, drops the rest and ends with status 130.
+pub fn run(args: &ServeArgs) -> anyhow::Result<Status> {
+    let limits = args.limits.work();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        // The heavy requests hold at most `heavy` of these; the rest serve cheap ones.
+        .max_blocking_threads(limits.heavy.saturating_mul(2).saturating_add(8))
+        .build()
+        .context("starting the server's runtime")?;
+    let result = runtime.block_on(serve_until_interrupted(args, limits));
+    // A search still running has its step budget; the process need not wait for it.
+    runtime.shutdown_background();
+    result
+}
+
+async fn serve_until_interrupted(args: &ServeArgs, limits: Limits) -> anyhow::Result<Status> {
     let listener = TcpListener::bind((args.host.as_str(), args.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -40,12 +105,22 @@ async fn serve_until_interrupted(args: &ServeArgs) -> anyhow::Result<Status> {
             }
         });
     }
-    axum::serve(listener, serve::app())
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("serving")?;
+    let mut connections = args.limits.connections();
+    if let Some(most) = serve::listen::descriptor_limit() {
+        if connections.max > most {
+            say(format_args!(
+                "queens: at most {most} connections at once, the limit of open files \
+                 (ulimit -n) minus {} for the server itself",
+                serve::listen::DESCRIPTORS_KEPT
+            ));
+            connections.max = most;
+        }
+    }
+    serve::listen::serve(listener, serve::app_with(limits), connections, async {
+        let _ = tokio::signal::ctrl_c().await;
+        say(format_args!("queens: stopping"));
+    })
+    .await;
     say(format_args!("queens: stopped"));
     Ok(Status::Interrupted)
 }

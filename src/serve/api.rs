@@ -14,11 +14,25 @@
 //!   [`TRACE_EVENTS_DEFAULT`]); the trace stops at the first solution unless `all=true`.
 //!
 //! `/api/config` (in `config.rs`) reports these limits and the algorithm lists to the page.
+//!
+//! Work and memory, per request:
+//! - The step budget [`super::Limits::steps`] bounds `/api/solutions` (a 422 past it): the
+//!   ranking walk counts its steps; the listing behind `unique=true` is refused up front when
+//!   its page lies deeper than the budget reaches ([`UNIQUE_STEPS_PER_CLASS`]). `/api/solve` is
+//!   bounded by each method's largest board (at most about half a second each, measured),
+//!   `/api/count` by [`COUNT_MAX_N`], `/api/trace` by its event limit and [`TRACE_BYTES_MAX`]
+//!   bytes of answer, built straight into bytes (no tree of JSON values).
+//! - A heavy request takes one of [`super::Limits::heavy`] slots for as long as it works, or is
+//!   answered 503 with `Retry-After`. Cheap requests (the page, `/api/config`, boards up to
+//!   [`CHEAP_MAX_N`], the construction, small traces) never wait for a slot: see [`is_heavy`].
+//! - Each parameter may be given once; names and values are echoed cut to 24 characters.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use queens_core::count;
 use queens_core::search::rank::{self, RankError};
@@ -47,6 +61,69 @@ pub const TRACE_MAX_N: usize = 12;
 pub const TRACE_EVENTS_MAX: u64 = 100_000;
 /// The events `/api/trace` returns when `limit` is not given.
 pub const TRACE_EVENTS_DEFAULT: u64 = 20_000;
+
+/// The largest answer `/api/trace` builds, in bytes: the trace is cut there (`cut` is true).
+/// 100,000 events of a 12x12 board take about 17 MB.
+pub const TRACE_BYTES_MAX: usize = 24 * 1024 * 1024;
+
+/// Boards up to this size are cheap on every endpoint (14,200 solutions at N = 12, listed or
+/// counted in milliseconds).
+pub const CHEAP_MAX_N: usize = 12;
+/// A trace is cheap when its event limit times N is at most this (the page's default of 20,000
+/// events on the 8x8 board: about 3 MB of answer).
+pub const CHEAP_TRACE_CELLS: u64 = 20_000 * 8;
+/// `min-conflicts` is cheap up to this board (a few milliseconds).
+pub const CHEAP_MIN_CONFLICTS_N: usize = 1000;
+
+/// What a request asks for, as far as its cost goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// A page of `/api/solutions` (or its unique listing).
+    Solutions { n: usize },
+    /// `/api/count`, when the counts are not remembered yet.
+    Count { n: usize },
+    /// `/api/solve` with a method.
+    Solve { n: usize, method: Method },
+    /// `/api/trace` with at most `limit` events.
+    Trace { n: usize, limit: u64 },
+    /// A whole listing of the board's solutions (`/api/index`) or a whole counted trace
+    /// (`/api/summary`).
+    Walk { n: usize },
+}
+
+/// Whether a request needs one of the heavy slots: anything that may take more than a few
+/// milliseconds or a few megabytes.
+pub fn is_heavy(work: Work) -> bool {
+    match work {
+        Work::Solutions { n } | Work::Count { n } => n > CHEAP_MAX_N,
+        Work::Solve { method, n } => match method {
+            Method::Construct => false,
+            Method::MinConflicts => n > CHEAP_MIN_CONFLICTS_N,
+            Method::First(_) => n > CHEAP_MAX_N,
+        },
+        Work::Trace { n, limit } => limit.saturating_mul(n as u64) > CHEAP_TRACE_CELLS,
+        Work::Walk { n } => n > CHEAP_MAX_N,
+    }
+}
+
+/// A heavy slot when `work` needs one (held until the answer is built), or a 503.
+pub(super) fn admit(
+    state: &AppState,
+    work: Work,
+    what: &str,
+) -> Result<Option<tokio::sync::OwnedSemaphorePermit>, ApiError> {
+    if is_heavy(work) {
+        state.admit_heavy(what).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// The search steps the listing behind `unique=true` takes per symmetry class it passes, on
+/// average (measured for N = 14 and 15: 109 and 684 million steps for 45,752 and 285,053
+/// classes). A page that would pass more classes than the step budget allows at this rate is
+/// refused before any search: with the default budget, 125,000 classes.
+pub const UNIQUE_STEPS_PER_CLASS: u64 = 2_400;
 
 /// The largest board `/api/solve` hands to each enumerating algorithm: up to there the first
 /// solution comes within about two seconds (measured; N = 30 and 32 take ten times longer than
@@ -87,34 +164,45 @@ pub fn solve_method_max_n(method: Method) -> usize {
 }
 
 /// The query of one request, checked parameter by parameter.
-struct Params<'a> {
+pub(super) struct Params {
     endpoint: String,
-    map: &'a HashMap<String, String>,
+    map: HashMap<String, String>,
 }
 
-impl<'a> Params<'a> {
-    fn new(
+impl Params {
+    /// Decodes the query: every name must be one of `known`, and given once.
+    pub(super) fn new(
         endpoint: impl Into<String>,
-        map: &'a HashMap<String, String>,
+        query: Option<&str>,
         known: &[&str],
     ) -> Result<Self, ApiError> {
-        let mut names: Vec<&String> = map.keys().collect();
-        names.sort();
         let endpoint = endpoint.into();
-        if let Some(name) = names.into_iter().find(|k| !known.contains(&k.as_str())) {
-            return Err(ApiError::bad_request(format!(
-                "unknown parameter '{name}' for {endpoint} (expected {})",
-                known.join(", ")
-            )));
+        let mut map: HashMap<String, String> = HashMap::new();
+        for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+            if !known.contains(&name.as_ref()) {
+                return Err(ApiError::bad_request(format!(
+                    "unknown parameter '{}' for {endpoint} (expected {})",
+                    shorten(&name),
+                    known.join(", ")
+                )));
+            }
+            if let Some(first) = map.get(name.as_ref() as &str) {
+                return Err(ApiError::bad_request(format!(
+                    "parameter {name} is given twice ('{}' and '{}'): give it once",
+                    shorten(first),
+                    shorten(&value)
+                )));
+            }
+            map.insert(name.into_owned(), value.into_owned());
         }
         Ok(Params { endpoint, map })
     }
 
-    fn get(&self, name: &str) -> Option<&'a str> {
+    pub(super) fn get(&self, name: &str) -> Option<&str> {
         self.map.get(name).map(|v| v.trim())
     }
 
-    fn number(&self, name: &str, value: &str) -> Result<u64, ApiError> {
+    pub(super) fn number(&self, name: &str, value: &str) -> Result<u64, ApiError> {
         value.parse().map_err(|_| {
             ApiError::bad_request(format!(
                 "{name} must be a whole number, not '{}'",
@@ -124,7 +212,7 @@ impl<'a> Params<'a> {
     }
 
     /// The board size: required, 1..=max.
-    fn n(&self, max: usize) -> Result<usize, ApiError> {
+    pub(super) fn n(&self, max: usize) -> Result<usize, ApiError> {
         let endpoint = &self.endpoint;
         let value = self.get("n").ok_or_else(|| {
             ApiError::bad_request(format!(
@@ -143,14 +231,14 @@ impl<'a> Params<'a> {
         Ok(n as usize)
     }
 
-    fn optional_number(&self, name: &str, default: u64) -> Result<u64, ApiError> {
+    pub(super) fn optional_number(&self, name: &str, default: u64) -> Result<u64, ApiError> {
         match self.get(name) {
             None => Ok(default),
             Some(value) => self.number(name, value),
         }
     }
 
-    fn flag(&self, name: &str) -> Result<bool, ApiError> {
+    pub(super) fn flag(&self, name: &str) -> Result<bool, ApiError> {
         match self.get(name) {
             None | Some("false" | "0" | "no") => Ok(false),
             Some("" | "true" | "1" | "yes") => Ok(true),
@@ -161,19 +249,19 @@ impl<'a> Params<'a> {
         }
     }
 
-    fn algorithm(&self, default: Algorithm) -> Result<Algorithm, ApiError> {
+    pub(super) fn algorithm(&self, default: Algorithm) -> Result<Algorithm, ApiError> {
         match self.get("algo") {
             None | Some("") => Ok(default),
-            Some(name) => name
-                .parse()
-                .map_err(|e: queens_core::search::UnknownAlgorithm| {
-                    ApiError::bad_request(format!("algo: {e}"))
-                }),
+            Some(name) => name.parse().map_err(|_| {
+                let e = queens_core::search::UnknownAlgorithm(shorten(name));
+                ApiError::bad_request(format!("algo: {e}"))
+            }),
         }
     }
 }
 
-fn shorten(value: &str) -> String {
+/// `value` cut to its first 24 characters (with `...`), for echoing in an error.
+pub fn shorten(value: &str) -> String {
     if value.chars().count() > 24 {
         format!("{}...", value.chars().take(24).collect::<String>())
     } else {
@@ -201,11 +289,11 @@ struct Indexed {
 /// order (of the symmetry-class representatives when `unique` is true).
 pub async fn solutions(
     State(state): State<AppState>,
-    Query(query): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let params = Params::new(
         "/api/solutions",
-        &query,
+        query.as_deref(),
         &["n", "offset", "limit", "unique"],
     )?;
     let unique = params.flag("unique")?;
@@ -227,9 +315,10 @@ pub async fn solutions(
     let limit = limit as usize;
     let steps = state.limits.steps;
     let known = state.known_total(n, unique);
+    let _slot = admit(&state, Work::Solutions { n }, "a page of a large board")?;
     let (found, total) = blocking(move || {
         if unique {
-            Ok(unique_page(n, offset, limit))
+            unique_page(n, offset, limit, known, steps)
         } else {
             ranked_page(n, offset, limit, known, steps)
         }
@@ -302,31 +391,62 @@ fn counted(n: usize) -> Option<(u64, u64)> {
     ))
 }
 
-/// The representatives of the symmetry classes, by listing every solution in order and keeping
-/// each that comes first among its images. Always runs to the end, so the total is known.
-fn unique_page(n: usize, offset: u64, limit: usize) -> Found {
+/// The representatives of the symmetry classes, in lexicographic order: the engine lists every
+/// solution and keeps each that comes first among its images, and the walk stops once the page
+/// is full. The number of classes comes from the counting engine (N is at most
+/// [`UNIQUE_MAX_N`]), so an offset past it is answered without a search; a page deeper than the
+/// step budget reaches (at [`UNIQUE_STEPS_PER_CLASS`]) is refused, also without a search.
+fn unique_page(
+    n: usize,
+    offset: u64,
+    limit: usize,
+    known: Option<u64>,
+    steps: u64,
+) -> Result<Found, ApiError> {
+    let total = known.or_else(|| counted(n).map(|c| c.1));
+    if let Some(total) = total {
+        if offset >= total {
+            return Ok((Vec::new(), Some(total)));
+        }
+    }
+    let end = offset.saturating_add(limit as u64);
+    let passed = total.map_or(end, |t| t.min(end));
+    let needed = passed.saturating_mul(UNIQUE_STEPS_PER_CLASS);
+    if needed > steps {
+        return Err(ApiError::too_much_work(format!(
+            "offset {offset} of the symmetry classes of the {n}x{n} board is too deep to reach \
+             quickly: listing that far takes about {needed} search steps, more than the budget \
+             of {steps}"
+        )));
+    }
     let mut found = Vec::new();
     let mut seen = 0u64;
     let _ = count::for_each_canonical(n, &mut |q| {
-        if seen >= offset && found.len() < limit {
+        if seen >= offset {
             found.push(q.to_vec());
         }
         seen += 1;
-        ControlFlow::Continue(())
-    });
-    (found, Some(seen))
+        if found.len() >= limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    Ok((found, total.or(Some(seen))))
 }
 
 /// `GET /api/count?n=N`: the number of solutions and of classes under the board's symmetries.
 pub async fn count(
     State(state): State<AppState>,
-    Query(query): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let params = Params::new("/api/count", &query, &["n"])?;
+    let params = Params::new("/api/count", query.as_deref(), &["n"])?;
     let n = params.n(COUNT_MAX_N)?;
     let (total, unique) = match (state.known_total(n, false), state.known_total(n, true)) {
         (Some(total), Some(unique)) => (total, unique),
         _ => {
+            let _slot = admit(&state, Work::Count { n }, "counting a large board")?;
             blocking(move || {
                 counted(n).ok_or_else(|| ApiError::internal(format!("cannot count N = {n}")))
             })
@@ -340,9 +460,13 @@ pub async fn count(
 
 /// `GET /api/solve?n=N&algo=A&seed=S`: one solution (`queens` is null when the board has
 /// none). Without `algo`: bitboard up to N = 29, the construction above (as `queens solve`).
-/// `seed` is only for min-conflicts; without it a seed is drawn and returned.
-pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
-    let mut params = Params::new("/api/solve", &query, &["n", "algo", "seed"])?;
+/// `seed` is only for min-conflicts; without it a seed is drawn and returned. The work is
+/// bounded by each method's largest board ([`solve_method_max_n`]).
+pub async fn solve(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let mut params = Params::new("/api/solve", query.as_deref(), &["n", "algo", "seed"])?;
     let solver = match params.get("algo") {
         None | Some("") => None,
         Some(name) => Some(name.parse::<Method>().map_err(|_| {
@@ -367,6 +491,8 @@ pub async fn solve(Query(query): Query<HashMap<String, String>>) -> Result<Json<
             ))
         }
     };
+    let work = Work::Solve { n, method: solver };
+    let _slot = admit(&state, work, "solving a large board")?;
     let queens = blocking(move || {
         solver
             .solve(n, &SearchOptions::default(), seed.unwrap_or(0))
@@ -388,9 +514,18 @@ fn random_seed() -> u64 {
 }
 
 /// `GET /api/trace?n=N&algo=A&limit=S&all=BOOL`: the events of `queens trace --format json`,
-/// up to the first solution (the whole search with `all=true`), at most `limit` of them.
-pub async fn trace(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
-    let params = Params::new("/api/trace", &query, &["n", "algo", "limit", "all"])?;
+/// up to the first solution (the whole search with `all=true`), at most `limit` of them and at
+/// most [`TRACE_BYTES_MAX`] bytes (`cut` says whether the trace stopped short). The answer is
+/// written event by event straight into its bytes, so it holds no more than its own size.
+pub async fn trace(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let params = Params::new(
+        "/api/trace",
+        query.as_deref(),
+        &["n", "algo", "limit", "all"],
+    )?;
     let algorithm = params.algorithm(Algorithm::Backtrack)?;
     let n = params.n(TRACE_MAX_N)?;
     let all = params.flag("all")?;
@@ -403,25 +538,64 @@ pub async fn trace(Query(query): Query<HashMap<String, String>>) -> Result<Json<
             "limit = {limit} is above the limit of {TRACE_EVENTS_MAX} events per request"
         )));
     }
-    blocking(move || {
-        let recording = tracing::record(
-            n,
-            algorithm,
-            &SearchOptions::default(),
-            all,
-            Some(limit as usize),
-        )
-        .map_err(|e| ApiError::too_much_work(e.to_string()))?;
-        let events: Vec<Value> = recording.events.iter().map(event_json).collect();
-        Ok(Json(json!({
-            "n": n,
-            "algo": algorithm.name(),
-            "all": all,
-            "positions_by": tracing::Axis::of(algorithm).name(),
-            "cut": recording.cut,
-            "summary": summary_json(algorithm, n, all, &recording.summary),
-            "events": events,
-        })))
-    })
-    .await
+    let _slot = admit(&state, Work::Trace { n, limit }, "a long trace")?;
+    let body =
+        blocking(move || trace_bytes(n, algorithm, all, limit as usize, TRACE_BYTES_MAX)).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// The JSON answer of `/api/trace`, at most about `max_bytes` long.
+pub(super) fn trace_bytes(
+    n: usize,
+    algorithm: Algorithm,
+    all: bool,
+    limit: usize,
+    max_bytes: usize,
+) -> Result<Vec<u8>, ApiError> {
+    let failed = |e: serde_json::Error| ApiError::internal(format!("writing the trace: {e}"));
+    // The events first, straight into the answer's bytes; the fields before them (known only at
+    // the end) are put in front afterwards, so the answer keeps the order of `queens trace`.
+    let mut out = b"[".to_vec();
+    let mut full = false;
+    let mut error = None;
+    let outcome = tracing::run(
+        n,
+        algorithm,
+        &SearchOptions::default(),
+        all,
+        Some(limit),
+        &mut |event| {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            if let Err(e) = serde_json::to_writer(&mut out, &event_json(event)) {
+                error = Some(e);
+                return ControlFlow::Break(());
+            }
+            if out.len() >= max_bytes {
+                full = true;
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        },
+    )
+    .map_err(|e| ApiError::too_much_work(e.to_string()))?;
+    if let Some(e) = error {
+        return Err(failed(e));
+    }
+    out.extend_from_slice(b"]}");
+    let head = json!({
+        "n": n,
+        "algo": algorithm.name(),
+        "all": all,
+        "positions_by": tracing::Axis::of(algorithm).name(),
+        "cut": outcome.cut || full,
+        "summary": summary_json(algorithm, n, all, &outcome.summary),
+    });
+    let mut head = serde_json::to_vec(&head).map_err(failed)?;
+    // Reopen the object for the events.
+    head.pop();
+    head.extend_from_slice(b",\"events\":");
+    out.splice(0..0, head);
+    Ok(out)
 }

@@ -18,14 +18,14 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use axum::extract::{Query, State};
+use axum::extract::{RawQuery, State};
 use axum::Json;
 use queens_core::board::is_canonical;
 use queens_core::count::{self, Run};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde_json::{json, Value};
 
-use super::api::{SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
+use super::api::{admit, Params, Work, SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
 use super::error::ApiError;
 use super::AppState;
 use crate::json::summary_json;
@@ -39,42 +39,13 @@ fn jobs() -> &'static Mutex<HashMap<usize, Arc<Run>>> {
     JOBS.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-fn board_size(query: &HashMap<String, String>, max: usize, what: &str) -> Result<usize, ApiError> {
-    let value = query.get("n").map(|v| v.trim()).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "missing parameter n (the board size, a whole number from 1 to {max})"
-        ))
-    })?;
-    let n: usize = value
-        .parse()
-        .map_err(|_| ApiError::bad_request(format!("n must be a whole number, not '{value}'")))?;
-    if n == 0 || n > max {
-        return Err(ApiError::bad_request(format!(
-            "n = {n} is outside 1 to {max}, the boards {what}"
-        )));
-    }
-    Ok(n)
-}
-
-fn only(query: &HashMap<String, String>, endpoint: &str, known: &[&str]) -> Result<(), ApiError> {
-    let mut names: Vec<&String> = query.keys().collect();
-    names.sort();
-    match names.into_iter().find(|k| !known.contains(&k.as_str())) {
-        Some(name) => Err(ApiError::bad_request(format!(
-            "unknown parameter '{name}' for {endpoint} (expected {})",
-            known.join(", ")
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// `GET /api/total?n=N`: starts or follows the background count of the board (module doc).
 pub async fn total(
     State(state): State<AppState>,
-    Query(query): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    only(&query, "/api/total", &["n"])?;
-    let n = board_size(&query, SOLUTIONS_MAX_N, "the viewer lists")?;
+    let params = Params::new("/api/total", query.as_deref(), &["n"])?;
+    let n = params.n(SOLUTIONS_MAX_N)?;
     if n > TOTAL_MAX_N {
         return Ok(Json(json!({
             "n": n,
@@ -138,21 +109,17 @@ pub async fn total(
 }
 
 /// `GET /api/index?n=N&queens=...&unique=BOOL`: where a solution stands in the list (module doc).
-pub async fn index(Query(query): Query<HashMap<String, String>>) -> Result<Json<Value>, ApiError> {
-    only(&query, "/api/index", &["n", "queens", "unique"])?;
-    let n = board_size(&query, UNIQUE_MAX_N, "/api/index looks up")?;
-    let unique = match query.get("unique").map(|v| v.trim()) {
-        None | Some("false" | "0" | "no") => false,
-        Some("" | "true" | "1" | "yes") => true,
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "unique must be true or false, not '{other}'"
-            )))
-        }
-    };
-    let text = query
+pub async fn index(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let params = Params::new("/api/index", query.as_deref(), &["n", "queens", "unique"])?;
+    let n = params.n(UNIQUE_MAX_N)?;
+    let unique = params.flag("unique")?;
+    let text = params
         .get("queens")
-        .ok_or_else(|| ApiError::bad_request("missing parameter queens (columns, row by row)"))?;
+        .ok_or_else(|| ApiError::bad_request("missing parameter queens (columns, row by row)"))?
+        .to_string();
     let queens: Vec<usize> = text
         .split(',')
         .map(|c| c.trim().parse::<usize>())
@@ -164,6 +131,7 @@ pub async fn index(Query(query): Query<HashMap<String, String>>) -> Result<Json<
             n - 1
         )));
     }
+    let _slot = admit(&state, Work::Walk { n }, "finding a solution's place")?;
     let found = tokio::task::spawn_blocking(move || {
         let mut index = 0u64;
         let mut found = None;
@@ -192,7 +160,8 @@ pub async fn index(Query(query): Query<HashMap<String, String>>) -> Result<Json<
     match found {
         Some(index) => Ok(Json(json!({ "n": n, "unique": unique, "index": index }))),
         None => Err(ApiError::not_found(format!(
-            "{text} is not {} of the {n}x{n} board",
+            "{} is not {} of the {n}x{n} board",
+            super::api::shorten(&text),
             if unique {
                 "a representative of the classes"
             } else {
@@ -204,18 +173,13 @@ pub async fn index(Query(query): Query<HashMap<String, String>>) -> Result<Json<
 
 /// `GET /api/summary?n=N&algo=A`: the counts of the whole trace up to the first solution.
 pub async fn summary(
-    Query(query): Query<HashMap<String, String>>,
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    only(&query, "/api/summary", &["n", "algo"])?;
-    let n = board_size(&query, TRACE_MAX_N, "/api/summary traces")?;
-    let algorithm: Algorithm = match query.get("algo").map(|v| v.trim()) {
-        None | Some("") => Algorithm::Backtrack,
-        Some(name) => name
-            .parse()
-            .map_err(|e: queens_core::search::UnknownAlgorithm| {
-                ApiError::bad_request(format!("algo: {e}"))
-            })?,
-    };
+    let params = Params::new("/api/summary", query.as_deref(), &["n", "algo"])?;
+    let n = params.n(TRACE_MAX_N)?;
+    let algorithm = params.algorithm(Algorithm::Backtrack)?;
+    let _slot = admit(&state, Work::Walk { n }, "a whole counted trace")?;
     tokio::task::spawn_blocking(move || {
         let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), false, None)
             .map_err(|e| ApiError::too_much_work(e.to_string()))?;
@@ -241,6 +205,27 @@ mod tests {
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn the_page_endpoints_refuse_repeated_and_unknown_parameters_briefly() {
+        let app = super::super::app();
+        for uri in [
+            "/api/total?n=8&n=9",
+            "/api/index?n=8&n=9&queens=0",
+            "/api/summary?n=4&algo=wirth&algo=bfs",
+        ] {
+            let (status, body) = get(app.clone(), uri).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+            assert!(
+                body["error"].as_str().unwrap().contains("twice"),
+                "{uri}: {body}"
+            );
+        }
+        let long = "x".repeat(20_000);
+        let (status, body) = get(app, &format!("/api/summary?n=4&{long}=1")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["error"].as_str().unwrap().len() < 200, "{body}");
     }
 
     #[tokio::test]

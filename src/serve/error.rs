@@ -1,8 +1,11 @@
 //! The API's one error type: an HTTP status and a sentence, answered as `{"error": "..."}`.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+
+/// The `Retry-After` of a 503, in seconds: about the time a heavy request takes.
+pub const RETRY_AFTER_SECONDS: u32 = 2;
 
 /// Why an API request got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +33,16 @@ impl ApiError {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
+    /// 405: the path exists but answers only GET (and HEAD).
+    pub fn method_not_allowed(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::METHOD_NOT_ALLOWED, message)
+    }
+
+    /// 503: too many heavy requests in flight; answered with `Retry-After`.
+    pub fn busy(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
     /// 500: the server failed.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
@@ -46,6 +59,14 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Json(serde_json::json!({ "error": self.message }));
-        (self.status, body).into_response()
+        let mut response = (self.status, body).into_response();
+        let headers = response.headers_mut();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+        }
+        if self.status == StatusCode::METHOD_NOT_ALLOWED {
+            headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        }
+        response
     }
 }

@@ -5,12 +5,15 @@
 //! the binary and needs no network; it reads its limits and algorithm lists from `/api/config`.
 //! Every API handler checks its parameters into plain values first (a 400 naming the bad one),
 //! then runs the search on the blocking pool with a step budget, so one request cannot hold a
-//! core for minutes.
+//! core for minutes. A request that may take real work (see `api.rs`) needs one of
+//! [`Limits::heavy`] slots, or is answered 503 at once; the connections themselves are bounded
+//! by [`listen`]. Every bound and its default is listed in `docs/server-limits.md`.
 
 mod api;
 mod background;
 mod config;
 mod error;
+pub mod listen;
 
 #[cfg(test)]
 mod tests;
@@ -19,10 +22,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::extract::Path;
-use axum::http::header;
+use axum::http::{header, Method, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use error::ApiError;
 
@@ -31,24 +35,56 @@ pub use error::ApiError;
 pub struct Limits {
     /// The most search steps (nodes of the search tree) one request may take.
     pub steps: u64,
+    /// The most heavy requests (see `api.rs`) worked on at once; the others get a 503.
+    pub heavy: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        // About two to three seconds of one core (measured: roughly 100 to 150 million steps a
-        // second); enough for the first solutions of every board up to 32x32.
-        Limits { steps: 300_000_000 }
+        Limits {
+            // At most about two to three seconds of one core for the ranking walk (measured:
+            // roughly 110 to 170 million steps a second; the plain listings run 4 to 6 times
+            // faster); enough for the first solution of every board up to 32x32.
+            steps: 300_000_000,
+            // One heavy request per core.
+            heavy: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
     }
 }
 
-/// What the handlers share: the limits and the totals already counted.
-#[derive(Debug, Clone, Default)]
+/// What the handlers share: the limits, the heavy slots and the totals already counted.
+#[derive(Debug, Clone)]
 pub struct AppState {
     limits: Limits,
+    heavy: Arc<Semaphore>,
     totals: Arc<Mutex<HashMap<(usize, bool), u64>>>,
 }
 
+impl Default for AppState {
+    fn default() -> Self {
+        AppState::new(Limits::default())
+    }
+}
+
 impl AppState {
+    fn new(limits: Limits) -> Self {
+        AppState {
+            limits,
+            heavy: Arc::new(Semaphore::new(limits.heavy.max(1))),
+            totals: Arc::default(),
+        }
+    }
+
+    /// A heavy slot for as long as the permit lives, or a 503 when all are taken.
+    fn admit_heavy(&self, what: &str) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.heavy.clone().try_acquire_owned().map_err(|_| {
+            ApiError::busy(format!(
+                "the server is busy with {} other heavy requests; {what} is one too: try again shortly",
+                self.limits.heavy.max(1)
+            ))
+        })
+    }
+
     fn known_total(&self, n: usize, unique: bool) -> Option<u64> {
         self.totals.lock().ok()?.get(&(n, unique)).copied()
     }
@@ -60,17 +96,16 @@ impl AppState {
     }
 }
 
-/// The viewer with the default limits.
+/// The viewer with the default limits (the tests' router; `queens serve` passes its flags).
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn app() -> Router {
     app_with(Limits::default())
 }
 
 /// The viewer with the given limits.
 pub fn app_with(limits: Limits) -> Router {
-    let state = AppState {
-        limits,
-        ..AppState::default()
-    };
+    let state = AppState::new(limits);
+    // One route a line; `method_not_allowed_fallback` must come after every route.
     Router::new()
         .route("/", get(index))
         .route("/app.js", get(script))
@@ -84,6 +119,7 @@ pub fn app_with(limits: Limits) -> Router {
         .route("/api/total", get(background::total))
         .route("/api/index", get(background::index))
         .route("/api/summary", get(background::summary))
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .with_state(state)
 }
@@ -116,7 +152,8 @@ async fn script() -> impl IntoResponse {
 async fn module(Path(name): Path<String>) -> Response {
     match MODULES.iter().find(|(known, _)| *known == name) {
         Some((_, body)) => asset(JAVASCRIPT, body).into_response(),
-        None => ApiError::not_found(format!("there is no module /js/{name}")).into_response(),
+        None => ApiError::not_found(format!("there is no module /js/{}", api::shorten(&name)))
+            .into_response(),
     }
 }
 
@@ -134,6 +171,14 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     )
 }
 
-async fn not_found(uri: axum::http::Uri) -> ApiError {
-    ApiError::not_found(format!("there is nothing at {}", uri.path()))
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::not_found(format!("there is nothing at {}", api::shorten(uri.path())))
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::method_not_allowed(format!(
+        "{} answers only GET and HEAD, not {}",
+        api::shorten(uri.path()),
+        api::shorten(method.as_str())
+    ))
 }

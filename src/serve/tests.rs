@@ -153,7 +153,10 @@ async fn an_offset_past_the_last_solution_is_not_found() {
 
 #[tokio::test]
 async fn a_deep_offset_of_a_big_board_over_the_step_budget_is_refused() {
-    let router = app_with(Limits { steps: 10_000 });
+    let router = app_with(Limits {
+        steps: 10_000,
+        ..Limits::default()
+    });
     let (status, body) = get_from(router, "/api/solutions?n=20&offset=1000000000").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     assert!(body["error"].as_str().unwrap().contains("too deep"));
@@ -369,7 +372,14 @@ async fn unknown_paths_are_json_not_found() {
 
 #[tokio::test]
 async fn the_config_reports_the_limits_the_router_was_built_with() {
-    let (status, body) = get_from(app_with(Limits { steps: 12_345 }), "/api/config").await;
+    let (status, body) = get_from(
+        app_with(Limits {
+            steps: 12_345,
+            ..Limits::default()
+        }),
+        "/api/config",
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["steps"], 12_345);
     let (_, body) = get("/api/config").await;
@@ -535,4 +545,177 @@ async fn unknown_module_paths_are_not_found() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}: {body}");
         assert!(body["error"].is_string(), "{uri}: {body}");
     }
+}
+
+/// The status, headers and JSON body of one request with any method.
+async fn send(
+    router: axum::Router,
+    method: &str,
+    uri: &str,
+) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let response = router
+        .oneshot(
+            Request::builder()
+                .method(method)
+                .uri(uri)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    (status, headers, value)
+}
+
+#[tokio::test]
+async fn other_methods_are_json_method_not_allowed() {
+    for (method, uri) in [
+        ("POST", "/api/count?n=8"),
+        ("PUT", "/api/solutions?n=8"),
+        ("DELETE", "/"),
+        ("PATCH", "/js/board.js"),
+        ("POST", "/api/config"),
+    ] {
+        let (status, headers, body) = send(app(), method, uri).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {uri}");
+        assert_eq!(headers["allow"], "GET, HEAD", "{method} {uri}");
+        let message = body["error"].as_str().unwrap();
+        assert!(
+            message.contains(method) && message.contains("GET"),
+            "{message}"
+        );
+    }
+    // Unknown paths stay 404 whatever the method.
+    let (status, _, body) = send(app(), "POST", "/api/nothing").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(body["error"].is_string());
+}
+
+#[tokio::test]
+async fn a_repeated_parameter_is_a_bad_request() {
+    bad_request("/api/count?n=8&n=9", &["n", "twice", "'8'", "'9'"]).await;
+    bad_request("/api/solutions?n=8&offset=1&offset=1", &["offset", "twice"]).await;
+    bad_request("/api/trace?n=4&all=true&all=false", &["all", "twice"]).await;
+    bad_request("/api/solve?n=8&algo=wirth&algo=bfs", &["algo", "twice"]).await;
+}
+
+#[tokio::test]
+async fn long_names_and_values_are_cut_in_errors() {
+    let long = "x".repeat(20_000);
+    for uri in [
+        format!("/api/count?{long}=1"),
+        format!("/api/count?n={long}"),
+        format!("/api/trace?n=4&algo={long}"),
+        format!("/api/solve?n=4&algo={long}"),
+        format!("/api/solutions?n=4&unique={long}"),
+        format!("/api/count?n=4&n={long}"),
+        format!("/{long}"),
+        format!("/js/{long}"),
+    ] {
+        let (status, body) = get(&uri).await;
+        assert!(status.is_client_error(), "{status}");
+        let message = body["error"].as_str().unwrap();
+        assert!(message.len() < 300, "{} bytes: {message}", message.len());
+        assert!(message.contains("xxxxxxxxxxxxxxxxxxxx..."), "{message}");
+    }
+}
+
+#[tokio::test]
+async fn a_deep_unique_offset_is_refused_by_the_step_budget_without_a_search() {
+    let started = std::time::Instant::now();
+    let (status, body) = get("/api/solutions?n=15&unique=true&offset=285052").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains("too deep") && message.contains("300000000"),
+        "{message}"
+    );
+    // The total comes from the counting engine (about a second in a test build); no listing.
+    assert!(
+        started.elapsed().as_secs_f64() < 5.0,
+        "{:?}",
+        started.elapsed()
+    );
+    let (status, body) = get("/api/solutions?n=15&unique=true&offset=285053").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "past the end: {body}");
+    let (status, body) = get("/api/solutions?n=15&unique=true&offset=1000&limit=3").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 285053);
+    assert_eq!(body["solutions"][2]["index"], 1002);
+    // Every class of N = 14 is within the default budget; a smaller budget refuses it.
+    let (status, body) = get("/api/solutions?n=14&unique=true&offset=45751").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["total"], 45752);
+    let small = app_with(Limits {
+        steps: 1_000_000,
+        ..Limits::default()
+    });
+    let (status, _) = get_from(small, "/api/solutions?n=14&unique=true&offset=45751").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn heavy_requests_beyond_the_slots_are_busy_with_retry_after() {
+    let state = super::AppState::new(Limits {
+        heavy: 1,
+        ..Limits::default()
+    });
+    let held = state.admit_heavy("a test").expect("one slot");
+    let refused = state.admit_heavy("a second one").unwrap_err();
+    assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+    let response = axum::response::IntoResponse::into_response(refused);
+    assert_eq!(
+        response.headers()["retry-after"],
+        super::error::RETRY_AFTER_SECONDS.to_string().as_str()
+    );
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(body["error"].as_str().unwrap().contains("busy"), "{body}");
+    drop(held);
+    assert!(
+        state.admit_heavy("a third").is_ok(),
+        "the slot is free again"
+    );
+}
+
+#[test]
+fn small_boards_and_the_construction_are_cheap_and_large_work_is_heavy() {
+    use api::{is_heavy, Work};
+    use queens_core::solve::Method;
+    assert!(!is_heavy(Work::Solutions { n: 12 }));
+    assert!(is_heavy(Work::Solutions { n: 13 }));
+    assert!(!is_heavy(Work::Count { n: 8 }));
+    assert!(is_heavy(Work::Count { n: 15 }));
+    let solve = |n, method| Work::Solve { n, method };
+    assert!(!is_heavy(solve(10_000, Method::Construct)));
+    assert!(!is_heavy(solve(8, Method::First(Algorithm::Wirth))));
+    assert!(is_heavy(solve(29, Method::First(Algorithm::Bitboard))));
+    assert!(is_heavy(solve(10_000, Method::MinConflicts)));
+    assert!(!is_heavy(Work::Trace {
+        n: 8,
+        limit: 20_000
+    }));
+    assert!(is_heavy(Work::Trace {
+        n: 12,
+        limit: 100_000
+    }));
+}
+
+#[test]
+fn a_trace_answer_stops_at_its_byte_limit_and_stays_valid_json() {
+    let bytes = api::trace_bytes(12, Algorithm::Backtrack, true, 100_000, 200_000).unwrap();
+    assert!(bytes.len() < 200_000 + 1_000, "{} bytes", bytes.len());
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(body["cut"], true);
+    let events = body["events"].as_array().unwrap();
+    assert_eq!(body["summary"]["events"], events.len() as u64);
+    assert_eq!(events.last().unwrap()["step"], events.len() as u64);
+    let whole = api::trace_bytes(6, Algorithm::Backtrack, true, 100_000, 1 << 20).unwrap();
+    let body: Value = serde_json::from_slice(&whole).unwrap();
+    assert_eq!(body["cut"], false);
+    assert_eq!(body["summary"]["solutions"], 4);
 }
