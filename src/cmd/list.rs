@@ -17,24 +17,25 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     let mut written = 0u64;
     let mut failure: Option<io::Error> = None;
     if args.limit != Some(0) {
-        let _ =
-            args.algo
-                .algorithm()
-                .for_each_solution(n, &args.search.options(), &mut |queens| {
-                    if args.unique && !is_canonical(queens) {
-                        return ControlFlow::Continue(());
-                    }
-                    if let Err(e) = out.write(queens) {
-                        failure = Some(e);
-                        return ControlFlow::Break(());
-                    }
-                    written += 1;
-                    if args.limit == Some(written) {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })?;
+        let _ = args
+            .algo
+            .algorithm()
+            .for_each_solution(n, &args.search.options(), &mut |queens| {
+                if args.unique && !is_canonical(queens) {
+                    return ControlFlow::Continue(());
+                }
+                if let Err(e) = out.write(queens) {
+                    failure = Some(e);
+                    return ControlFlow::Break(());
+                }
+                written += 1;
+                if args.limit == Some(written) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .map_err(super::solve::budget_hint)?;
     }
     if let Some(e) = failure {
         return Err(e.into());

@@ -24,7 +24,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             None => no_solution(n),
         },
         Method::MinConflicts => {
-            min_conflicts::check_size(n)?;
+            min_conflicts::check_request(n, args.search.max_memory).map_err(budget_hint)?;
             let seed = args.seed.unwrap_or_else(|| {
                 let seed = random_seed();
                 eprintln!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
@@ -35,7 +35,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
                 None => no_solution(n),
             }
         }
-        Method::First(algorithm) => match algorithm.first_solution(n, &args.search.options())? {
+        Method::First(algorithm) => match algorithm
+            .first_solution(n, &args.search.options())
+            .map_err(budget_hint)?
+        {
             Some(queens) => write_solution(args.format, n, queens.into_iter()),
             None => no_solution(n),
         },
@@ -51,6 +54,16 @@ fn write_solution(
     write_stream(format, &mut out, n, columns)?;
     out.flush().context("writing the solution")?;
     Ok(Status::Success)
+}
+
+/// Adds what the user can do to an engine error that refused a request over the memory budget
+/// (the engine names no flag). The breadth-first search's own refusal gets its hint in `main`.
+pub fn budget_hint(err: queens_core::Error) -> anyhow::Error {
+    if matches!(err, queens_core::Error::OverBudget { .. }) {
+        anyhow::anyhow!("{err}; raise --max-memory to allow it")
+    } else {
+        err.into()
+    }
 }
 
 fn no_solution(n: usize) -> anyhow::Result<Status> {

@@ -29,6 +29,9 @@ mod csplib;
 
 pub use csplib::{parse_instance, InstanceParseError};
 
+/// The largest board a completion is searched on: columns are kept as `u32` by the local search.
+pub const MAX_N: usize = u32::MAX as usize;
+
 /// The most free rows the exact search accepts: its domains take k^2 / 8 bytes (50 MB here).
 pub const MAX_FREE: usize = 20_000;
 
@@ -96,7 +99,7 @@ impl Instance {
     /// queens that attack each other, if any. O(number of given queens).
     fn check(&self) -> Result<Option<Flaw>, InstanceError> {
         let n = self.n;
-        SizeError::check(n, "the completion search", usize::MAX)?;
+        SizeError::check(n, "the completion search", MAX_N)?;
         if let Some(&square) = self.fixed.iter().find(|q| q.row >= n || q.col >= n) {
             return Err(InstanceError::OffBoard { square, n });
         }

@@ -220,6 +220,22 @@ pub fn check_size(n: usize) -> Result<(), SizeError> {
     SizeError::check(n, "min-conflicts", MAX_N)
 }
 
+/// The bytes the search of the `n` x `n` board allocates: the columns and the two diagonal
+/// counters (`u32` each, 4 + 2 x 2 x 4 = 20 bytes per queen) and the work list of attacked
+/// rows (up to 4 more).
+pub fn memory_needed(n: usize) -> u64 {
+    (n as u64).saturating_mul(24)
+}
+
+/// Checks the size, then that [`memory_needed`] fits in `budget` bytes: call this before
+/// [`solve`] when the size comes from a user.
+pub fn check_request(n: usize, budget: u64) -> Result<(), crate::Error> {
+    check_size(n)?;
+    crate::Error::check_budget(memory_needed(n), budget, || {
+        format!("min-conflicts on N = {n}")
+    })
+}
+
 /// Like [`solve`], also reporting how the search went.
 pub fn solve_with_stats(n: usize, seed: u64) -> Result<Option<(Vec<u32>, Stats)>, SizeError> {
     check_size(n)?;
