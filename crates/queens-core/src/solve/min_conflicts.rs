@@ -19,7 +19,7 @@ use crate::error::SizeError;
 /// A small seedable generator (SplitMix64, Steele, Lea and Flood 2014): reproducible runs
 /// without a dependency.
 #[derive(Debug, Clone)]
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
     fn next_u64(&mut self) -> u64 {
@@ -31,7 +31,7 @@ impl SplitMix64 {
     }
 
     /// A number in `0..bound` (Lemire's multiply-shift; the tiny bias is irrelevant here).
-    fn below(&mut self, bound: usize) -> usize {
+    pub(crate) fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
     }
 }
