@@ -601,6 +601,7 @@ mod tests {
     use super::*;
     use crate::solve::construct;
     use crate::{Algorithm, SearchOptions};
+    use proptest::strategy::Strategy;
 
     fn sq(row: usize, col: usize) -> Square {
         Square { row, col }
@@ -883,6 +884,39 @@ mod tests {
             Err(InstanceError::Budget(_))
         ));
         assert_eq!(small.count_within(1 << 20).unwrap(), small.count().unwrap());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_gives_an_instance_or_a_typed_error(
+            words in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "letting", "n", "init", "=", "be", "[", "]", ",", "$", "\n", " ", "-",
+                    "language ESSENCE' 1.0", "0", "7", "99999999999999999999999999999999999999999",
+                    "Q", ".", "#",
+                ]).prop_map(str::to_string),
+                proptest::prelude::any::<String>(),
+            ], 0..80),
+        ) {
+            let text = words.concat();
+            match parse_instance(&text) {
+                Ok(inst) => {
+                    proptest::prop_assert!(inst.n >= 1 && inst.n <= MAX_N);
+                    proptest::prop_assert!(inst.fixed.iter().all(|q| q.row < inst.n && q.col < inst.n));
+                }
+                Err(e) => proptest::prop_assert!(e.to_string().len() < 400, "{e}"),
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_give_an_instance_or_a_typed_error(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        ) {
+            let text = String::from_utf8_lossy(&bytes);
+            if let Err(e) = parse_instance(&text) {
+                proptest::prop_assert!(e.to_string().len() < 400, "{e}");
+            }
+        }
     }
 
     #[test]
