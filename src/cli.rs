@@ -138,7 +138,7 @@ Exit status: 0 after Ctrl-C, 2 the address cannot be bound, or another error.";
 #[derive(Debug, Args, Clone, Copy)]
 pub struct Size {
     /// The board size N (N queens on an N x N board).
-    #[arg(value_name = "N", default_value_t = 8, value_parser = parse_n)]
+    #[arg(value_name = "N", default_value_t = 8, value_parser = SizeParser)]
     pub n: usize,
 }
 
@@ -197,7 +197,8 @@ impl ValueEnum for SolveAlgo {
 /// Flags shared by the commands that run a solver.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
-    /// The most memory the breadth-first search may use: bytes, or a number with K, M, G or T
+    /// The memory budget: the most that a search, a trace or a reader may allocate for the
+    /// board or the input, checked before allocating; bytes, or a number with K, M, G or T
     /// (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
     pub max_memory: u64,
@@ -324,6 +325,8 @@ pub struct VerifyArgs {
     /// Print nothing; only the exit status tells (0: all are solutions, 1: some are not).
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// `queens browse`.
@@ -393,6 +396,8 @@ pub struct CompleteArgs {
     /// How to print the completed board (board only up to N = 10000).
     #[arg(long, value_enum, default_value_t = Format::Board)]
     pub format: Format,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// Parses a square written `ROW:COLUMN`, both 0-based.
@@ -420,15 +425,92 @@ pub struct ServeArgs {
     pub open: bool,
     /// The server's bounds on connections and work (docs/server-limits.md).
     #[command(flatten)]
-    pub limits: crate::cmd::serve::ServeLimits,
+    pub limits: ServeLimits,
 }
 
-/// Parses a board size: a whole number of at least 1.
-pub fn parse_n(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
+/// Parses a board size, a whole number of at least 1, for the subcommand `command`, whose largest N a number too large for
+/// this machine is compared with: "N = 18446744073709551616 is too large: at most 4294967295
+/// for `list --algo backtrack`".
+pub fn parse_n_for(command: Option<&str>, s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    match t.parse::<usize>() {
         Ok(0) => Err("N must be at least 1".to_string()),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("N must be a whole number of at least 1, not '{s}'")),
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(too_large(command, t))
+        }
+        Err(_) => Err(format!(
+            "N must be a whole number of at least 1, not '{}'",
+            shorten(s)
+        )),
+    }
+}
+
+/// The message for a board size beyond `usize`: the digits (cut when long) and the largest N
+/// of the subcommand, with the algorithm that takes it.
+pub fn too_large(command: Option<&str>, digits: &str) -> String {
+    let shown = if digits.len() > 40 {
+        format!("{}... ({} digits)", &digits[..40], digits.len())
+    } else {
+        digits.to_string()
+    };
+    let (max, by) = match command {
+        Some("solve") => {
+            let best = Method::ALL
+                .into_iter()
+                .max_by_key(|m| m.max_n())
+                .expect("methods");
+            (best.max_n(), format!(" for `solve --algo {}`", best.name()))
+        }
+        Some("complete") => (queens_core::complete::MAX_N, " for `complete`".to_string()),
+        Some(cmd @ ("list" | "count" | "trace" | "browse")) => {
+            // The first algorithm with the largest range (`max_by_key` would take the last).
+            let max = Algorithm::ALL
+                .iter()
+                .map(|a| a.max_n())
+                .max()
+                .expect("algorithms");
+            let best = Algorithm::ALL
+                .into_iter()
+                .find(|a| a.max_n() == max)
+                .expect("algorithms");
+            (max, format!(" for `{cmd} --algo {}`", best.name()))
+        }
+        _ => (usize::MAX, String::new()),
+    };
+    format!("N = {shown} is too large: at most {max}{by}")
+}
+
+/// Text echoed in a message, cut to 40 characters.
+pub fn shorten(text: &str) -> String {
+    if text.chars().count() <= 40 {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(40).collect::<String>())
+    }
+}
+
+/// The value parser of N: [`parse_n_for`] with the subcommand it is given to.
+#[derive(Debug, Clone, Copy)]
+pub struct SizeParser;
+
+impl clap::builder::TypedValueParser for SizeParser {
+    type Value = usize;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<usize, clap::Error> {
+        let text = value.to_string_lossy();
+        parse_n_for(Some(cmd.get_name()), &text).map_err(|message| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value '{}' for '[N]': {message}\n", shorten(&text)),
+            )
+            .with_cmd(cmd)
+        })
     }
 }
 
@@ -498,10 +580,50 @@ pub fn parse_interval(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The bounds of `queens serve`, every one with its default (docs/server-limits.md).
+#[derive(Debug, Clone, Args)]
+pub struct ServeLimits {
+    /// The most connections open at once; when full, the connection quiet the longest (with no
+    /// request being worked on) is closed to let a new one in.
+    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = parse_count)]
+    pub max_connections: usize,
+    /// The most heavy requests (large boards, long traces) worked on at once; the others are
+    /// answered 503 with Retry-After. Default: the number of cores.
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub max_heavy: Option<usize>,
+    /// The most search steps one request may take (a 422 beyond).
+    #[arg(long, value_name = "STEPS", default_value_t = 300_000_000)]
+    pub max_steps: u64,
+    /// The longest wait for a request's head (request line and headers); also closes keep-alive
+    /// connections idle that long.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub header_timeout: f64,
+    /// A connection that moves no byte for this long while no request is worked on is closed.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub idle_timeout: f64,
+    /// On Ctrl-C, how long the requests in flight may take to finish before every connection is
+    /// dropped.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
+    pub shutdown_grace: f64,
+}
+
+/// Parses a count of at least 1.
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    fn parse_n(s: &str) -> Result<usize, String> {
+        parse_n_for(None, s)
+    }
 
     #[test]
     fn the_command_line_definition_is_consistent() {
@@ -532,5 +654,22 @@ mod tests {
         assert!(parse_n("0").unwrap_err().contains("at least 1"));
         assert!(parse_n("eight").unwrap_err().contains("'eight'"));
         assert!(parse_n("-3").is_err());
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_say_too_large_with_the_commands_limit() {
+        let two_to_64 = "18446744073709551616";
+        assert_eq!(
+            parse_n_for(Some("list"), two_to_64).unwrap_err(),
+            "N = 18446744073709551616 is too large: at most 4294967295 for `list --algo backtrack`"
+        );
+        assert!(parse_n_for(Some("solve"), two_to_64)
+            .unwrap_err()
+            .ends_with("at most 18446744073709551615 for `solve --algo construct`"));
+        let long = "9".repeat(1000);
+        let err = parse_n(&long).unwrap_err();
+        assert!(err.contains("(1000 digits) is too large"), "{err}");
+        assert!(err.len() < 200, "{err}");
+        assert!(parse_n(&"x".repeat(1000)).unwrap_err().len() < 200);
     }
 }

@@ -9,6 +9,7 @@ mod browse;
 mod cli;
 mod cmd;
 mod format;
+mod hint;
 mod json;
 mod output;
 mod serve;
@@ -29,7 +30,11 @@ fn main() -> ExitCode {
         Ok(status) => status.into(),
         Err(err) if is_broken_pipe(&err) => Status::Success.into(),
         Err(err) => {
-            let _ = writeln!(io::stderr(), "queens: error: {err:#}{}", hint(&err));
+            let _ = writeln!(
+                io::stderr(),
+                "queens: error: {err:#}{}",
+                hint::for_error(&err)
+            );
             Status::Failure.into()
         }
     }
@@ -46,29 +51,6 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Complete(args) => cmd::complete::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
-    }
-}
-
-/// What the user can do about an engine error, in command-line words the engine does not know.
-fn hint(err: &anyhow::Error) -> &'static str {
-    let over_budget = err.chain().any(|cause| {
-        matches!(
-            cause.downcast_ref::<queens_core::Error>(),
-            Some(queens_core::Error::MemoryBudget { .. })
-        )
-    });
-    let too_free = err.chain().any(|cause| {
-        matches!(
-            cause.downcast_ref::<queens_core::complete::InstanceError>(),
-            Some(queens_core::complete::InstanceError::TooManyFree { .. })
-        )
-    });
-    if over_budget {
-        "; raise --max-memory or use a depth-first algorithm such as bitboard"
-    } else if too_free {
-        " (use `queens solve` for boards with few or no given queens)"
-    } else {
-        ""
     }
 }
 

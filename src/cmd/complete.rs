@@ -5,9 +5,12 @@ use std::fs;
 use std::io::{self, Read, Write};
 
 use anyhow::Context;
-use queens_core::complete::{parse_instance, Completion, Counted, Instance};
+use queens_core::complete::{parse_instance, Completion, Counted, Instance, InstanceError};
 
-use crate::cli::CompleteArgs;
+use crate::cli::{shorten, too_large, CompleteArgs};
+
+/// The share of the memory budget an instance's text may take: 1/64.
+const INPUT_SHARE: u64 = 64;
 use crate::format::write_stream;
 use crate::status::Status;
 
@@ -17,7 +20,10 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
     let n = instance.n;
     let mut out = super::stdout();
     if args.count {
-        let count = match instance.count()? {
+        let count = match instance
+            .count_within(args.search.max_memory)
+            .map_err(hint)?
+        {
             Counted::Completions(count) => {
                 if count == 0 {
                     eprintln!("queens: no completion: {}", impossible(&instance));
@@ -38,7 +44,10 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
         });
     }
     args.format.check_size(n)?;
-    match instance.solve()? {
+    match instance
+        .solve_within(args.search.max_memory)
+        .map_err(hint)?
+    {
         Completion::Found(queens) => {
             write_stream(args.format, &mut out, n, queens.into_iter())?;
             out.flush().context("writing the solution")?;
@@ -55,6 +64,14 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
     }
 }
 
+/// The engine's refusals over the memory budget, with what the user can do about them.
+fn hint(err: InstanceError) -> anyhow::Error {
+    match err {
+        InstanceError::Budget(e) => crate::hint::budget_hint(e),
+        other => other.into(),
+    }
+}
+
 fn impossible(instance: &Instance) -> String {
     let n = instance.n;
     let k = instance.fixed.len();
@@ -66,7 +83,13 @@ fn impossible(instance: &Instance) -> String {
 
 /// The instance: N with the --fixed queens, or the file's.
 fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
-    if let Ok(n) = args.target.trim().parse::<usize>() {
+    let target = args.target.trim();
+    if !target.is_empty() && target.bytes().all(|b| b.is_ascii_digit()) {
+        let n = target
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= queens_core::complete::MAX_N)
+            .ok_or_else(|| anyhow::anyhow!(too_large(Some("complete"), target)))?;
         if n == 0 {
             anyhow::bail!("N must be at least 1 (got 0)");
         }
@@ -81,16 +104,33 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
             args.target
         );
     }
-    let (name, text) = if args.target == "-" {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read standard input")?;
-        ("standard input".to_string(), text)
+    // The instance is read whole, then parsed: text and tokens take up to about 64 bytes per
+    // byte of input, so the input may have a 64th of the memory budget.
+    let budget = args.search.max_memory;
+    let most = budget / INPUT_SHARE;
+    let (name, input): (String, Box<dyn Read>) = if args.target == "-" {
+        ("standard input".to_string(), Box::new(io::stdin().lock()))
     } else {
-        let text = fs::read_to_string(&args.target)
-            .with_context(|| format!("cannot read {}", args.target))?;
-        (args.target.clone(), text)
+        let file = fs::File::open(&args.target)
+            .with_context(|| format!("cannot read {}", shorten(&args.target)))?;
+        (shorten(&args.target), Box::new(file))
     };
+    let mut bytes = Vec::new();
+    input
+        .take(most.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > most {
+        anyhow::bail!(
+            "{name} is longer than {most} bytes, the most an instance may have with the memory \
+             budget of {budget} bytes (a {INPUT_SHARE}th of it); raise --max-memory to read it"
+        );
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name} is not UTF-8 text (at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     parse_instance(&text).with_context(|| format!("in {name}"))
 }

@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 use queens_core::board::is_canonical;
 
 use crate::cli::ListArgs;
+use crate::hint::budget_hint;
 use crate::output::ListOutput;
 use crate::status::Status;
 
@@ -18,10 +19,12 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     if args.limit != Some(0) {
         // The visitor breaks with `Some(error)` when a write fails and `None` at the limit: the
         // error comes straight out of the search.
-        let stopped = args.algo.algorithm().for_each_solution(
-            n,
-            &args.search.options(),
-            &mut |queens| -> ControlFlow<Option<io::Error>> {
+        let stopped = args
+            .algo
+            .algorithm()
+            .for_each_solution(n, &args.search.options(), &mut |queens| -> ControlFlow<
+                Option<io::Error>,
+            > {
                 if args.unique && !is_canonical(queens) {
                     return ControlFlow::Continue(());
                 }
@@ -34,8 +37,8 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
                 } else {
                     ControlFlow::Continue(())
                 }
-            },
-        )?;
+            })
+            .map_err(budget_hint)?;
         if let ControlFlow::Break(Some(e)) = stopped {
             return Err(e.into());
         }

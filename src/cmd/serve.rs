@@ -5,48 +5,11 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Args;
 use tokio::net::TcpListener;
 
-use crate::cli::{parse_seconds, ServeArgs};
+use crate::cli::{ServeArgs, ServeLimits};
 use crate::serve::{self, listen::Connections, Limits};
 use crate::status::Status;
-
-/// The bounds of `queens serve`, every one with its default (docs/server-limits.md).
-#[derive(Debug, Clone, Args)]
-pub struct ServeLimits {
-    /// The most connections open at once; when full, the connection quiet the longest (with no
-    /// request being worked on) is closed to let a new one in.
-    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = parse_count)]
-    pub max_connections: usize,
-    /// The most heavy requests (large boards, long traces) worked on at once; the others are
-    /// answered 503 with Retry-After. Default: the number of cores.
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
-    pub max_heavy: Option<usize>,
-    /// The most search steps one request may take (a 422 beyond).
-    #[arg(long, value_name = "STEPS", default_value_t = 300_000_000)]
-    pub max_steps: u64,
-    /// The longest wait for a request's head (request line and headers); also closes keep-alive
-    /// connections idle that long.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
-    pub header_timeout: f64,
-    /// A connection that moves no byte for this long while no request is worked on is closed.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
-    pub idle_timeout: f64,
-    /// On Ctrl-C, how long the requests in flight may take to finish before every connection is
-    /// dropped.
-    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
-    pub shutdown_grace: f64,
-}
-
-/// Parses a count of at least 1.
-fn parse_count(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("must be at least 1".to_string()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
-    }
-}
 
 impl ServeLimits {
     fn work(&self) -> Limits {

@@ -8,6 +8,7 @@ use queens_core::solve::{construct, min_conflicts, Method};
 
 use crate::cli::SolveArgs;
 use crate::format::{write_stream, Format};
+use crate::hint::budget_hint;
 use crate::status::Status;
 
 /// Runs `queens solve`.
@@ -24,7 +25,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             None => no_solution(n),
         },
         Method::MinConflicts => {
-            min_conflicts::check_size(n)?;
+            min_conflicts::check_request(n, args.search.max_memory).map_err(budget_hint)?;
             let seed = args.seed.unwrap_or_else(|| {
                 let seed = random_seed();
                 eprintln!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
@@ -35,7 +36,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
                 None => no_solution(n),
             }
         }
-        Method::First(algorithm) => match algorithm.first_solution(n, &args.search.options())? {
+        Method::First(algorithm) => match algorithm
+            .first_solution(n, &args.search.options())
+            .map_err(budget_hint)?
+        {
             Some(queens) => write_solution(args.format, n, queens.into_iter()),
             None => no_solution(n),
         },

@@ -11,6 +11,7 @@ use queens_core::Algorithm;
 use serde_json::{json, Value};
 
 use crate::cli::{TraceArgs, TraceFormat};
+use crate::hint::budget_hint;
 use crate::json::{event_json, summary_json};
 use crate::status::Status;
 
@@ -22,9 +23,14 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let limit = args.limit.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let mut out = super::stdout();
     let outcome = if args.summary {
-        trace::summarize(n, algorithm, &options, args.all, limit)?
+        trace::summarize(n, algorithm, &options, args.all, limit).map_err(budget_hint)?
     } else {
         algorithm.check_size(n)?;
+        let needed = trace::memory_needed(n, algorithm, true);
+        queens_core::Error::check_budget(needed, options.max_memory, || {
+            format!("the trace of the {} algorithm on N = {n}", algorithm.name())
+        })
+        .map_err(budget_hint)?;
         if args.format == TraceFormat::Text {
             write_header(&mut out, algorithm, n, args.all)?;
         }
@@ -41,7 +47,8 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
                     ControlFlow::Break(())
                 }
             }
-        })?;
+        })
+        .map_err(budget_hint)?;
         if let Some(e) = failure {
             return Err(e.into());
         }

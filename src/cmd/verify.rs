@@ -3,6 +3,8 @@
 //! The input is streamed: each entry is parsed as its bytes arrive, checked, and reported
 //! before the next is read. A positions line is held as one `u32` per queen (4 bytes) plus the
 //! checker's 5 bits per queen, so a 10^8-queen line needs about 460 MB however long its text.
+//! An entry that would outgrow the memory budget (`--max-memory`) is refused at its line, and a
+//! board block ends after its N rows.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -23,18 +25,19 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
             verify(
                 BufReader::with_capacity(1 << 16, file),
                 &path.display().to_string(),
-                args.quiet,
+                args,
             )
         }
-        _ => verify(io::stdin().lock(), "standard input", args.quiet),
+        _ => verify(io::stdin().lock(), "standard input", args),
     }
 }
 
-fn verify(input: impl BufRead, name: &str, quiet: bool) -> anyhow::Result<Status> {
+fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<Status> {
+    let quiet = args.quiet;
     let mut out = super::stdout();
     let mut all_good = true;
     let mut seen = 0u64;
-    for item in EntryReader::new(input) {
+    for item in EntryReader::with_budget(input, args.search.max_memory) {
         let (line, entry) = item.with_context(|| format!("in {name}"))?;
         seen += 1;
         let flaw = match &entry {

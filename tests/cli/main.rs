@@ -6,6 +6,7 @@ mod basics;
 mod browse;
 mod counting;
 mod huge;
+mod limits;
 mod serve;
 mod svg;
 mod trace;

@@ -65,6 +65,53 @@ pub enum Error {
         /// The budget in bytes.
         budget: u64,
     },
+    /// A request would allocate more memory than the budget allows; refused before allocating.
+    #[error("{what} needs {}, more than the memory budget of {}", bytes(*needed), bytes(*budget))]
+    OverBudget {
+        /// What would need the memory: "the iterative algorithm on N = 4294967295".
+        what: String,
+        /// The bytes it would need (a lower bound where the exact figure is not known).
+        needed: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
+}
+
+impl Error {
+    /// Checks that `needed` bytes fit in `budget`; `what` names the request for the message.
+    pub fn check_budget(
+        needed: u64,
+        budget: u64,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), Error> {
+        if needed > budget {
+            Err(Error::OverBudget {
+                what: what(),
+                needed,
+                budget,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A byte count for messages: `8589934592 bytes (8.0 GiB)`.
+pub fn bytes(count: u64) -> String {
+    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut value = count as f64;
+    let mut unit = None;
+    for u in UNITS {
+        if value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = Some(u);
+    }
+    match unit {
+        None => format!("{count} bytes"),
+        Some(u) => format!("{count} bytes ({value:.1} {u})"),
+    }
 }
 
 #[cfg(test)]
@@ -86,5 +133,17 @@ mod tests {
             "N = 10 is too large for the wirth algorithm, which handles N up to 9"
         );
         assert!(SizeError::check(9, "the wirth algorithm", 9).is_ok());
+    }
+
+    #[test]
+    fn budget_errors_name_the_request_and_both_sizes() {
+        assert!(Error::check_budget(10, 10, || unreachable!()).is_ok());
+        let err = Error::check_budget(8 << 30, 1 << 30, || "the thing".into()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the thing needs 8589934592 bytes (8.0 GiB), more than the memory budget of \
+             1073741824 bytes (1.0 GiB)"
+        );
+        assert_eq!(bytes(1000), "1000 bytes");
     }
 }

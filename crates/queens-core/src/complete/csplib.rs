@@ -109,12 +109,22 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, InstanceParseError> {
                         break;
                     }
                 }
-                let value = body[start..end].parse::<i128>().map_err(|_| {
-                    InstanceParseError::Malformed {
+                let text = &body[start..end];
+                let value = text
+                    .parse::<i128>()
+                    .map_err(|_| InstanceParseError::Malformed {
                         line,
-                        message: format!("'{}' is not a whole number", &body[start..end]),
-                    }
-                })?;
+                        message: if text.len() > 2 {
+                            format!(
+                            "{} ({} digits) is too large: sizes, rows and columns are at most {}",
+                            shorten(text),
+                            text.len() - usize::from(text.starts_with('-')),
+                            super::MAX_N
+                        )
+                        } else {
+                            format!("'{text}' is not a whole number")
+                        },
+                    })?;
                 tokens.push((line, Token::Int(value)));
             } else if "[],=".contains(ch) {
                 tokens.push((line, Token::Punct(ch)));
@@ -129,6 +139,9 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, InstanceParseError> {
     }
     Ok(tokens)
 }
+
+/// The deepest nesting of lists the reader follows (it reads them recursively); `init` needs 2.
+pub const MAX_NESTING: usize = 16;
 
 /// A parameter value: a whole number or a list of values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,10 +176,18 @@ impl Tokens {
         t
     }
 
-    fn value(&mut self) -> Result<Value, InstanceParseError> {
+    /// Reads a value whose lists sit `depth` deep in others.
+    fn value(&mut self, depth: usize) -> Result<Value, InstanceParseError> {
         let line = self.line();
         match self.next() {
             Some(Token::Int(v)) => Ok(Value::Int(v)),
+            Some(Token::Punct('[')) if depth >= MAX_NESTING => Err(InstanceParseError::Malformed {
+                line,
+                message: format!(
+                    "lists nested more than {MAX_NESTING} deep (init is a list of [row, column] \
+                     pairs: 2 deep)"
+                ),
+            }),
             Some(Token::Punct('[')) => {
                 let mut items = Vec::new();
                 if self.tokens.get(self.at).map(|t| &t.1) == Some(&Token::Punct(']')) {
@@ -175,7 +196,7 @@ impl Tokens {
                 }
                 loop {
                     let item_line = self.line();
-                    items.push((item_line, self.value()?));
+                    items.push((item_line, self.value(depth + 1)?));
                     match self.next() {
                         Some(Token::Punct(',')) => {}
                         Some(Token::Punct(']')) => return Ok(Value::List(items)),
@@ -199,7 +220,7 @@ impl Tokens {
 
 fn describe(t: &Token) -> String {
     match t {
-        Token::Word(w) => format!("'{w}'"),
+        Token::Word(w) => format!("'{}'", shorten(w)),
         Token::Int(v) => format!("{v}"),
         Token::Punct(c) => format!("'{c}'"),
     }
@@ -229,11 +250,14 @@ fn parse_csplib(text: &str) -> Result<Instance, InstanceParseError> {
             Some(Token::Word(w)) if w == "be" => {}
             _ => {
                 toks.at -= 1;
-                return Err(toks.malformed(format!("expected '=' or 'be' after 'letting {name}'")));
+                return Err(toks.malformed(format!(
+                    "expected '=' or 'be' after 'letting {}'",
+                    shorten(&name)
+                )));
             }
         }
         let line = toks.line();
-        let value = toks.value()?;
+        let value = toks.value(0)?;
         match (name.as_str(), value) {
             ("n", Value::Int(v)) => n = Some((line, v)),
             ("n", Value::List(_)) => {
@@ -253,6 +277,16 @@ fn parse_csplib(text: &str) -> Result<Instance, InstanceParseError> {
         }
     }
     let (n_line, n) = n.ok_or(InstanceParseError::MissingSize)?;
+    if n > super::MAX_N as i128 {
+        return Err(InstanceParseError::Malformed {
+            line: n_line,
+            message: format!(
+                "n = {} is too large: at most {}",
+                shorten(&n.to_string()),
+                super::MAX_N
+            ),
+        });
+    }
     let n = usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| {
         InstanceParseError::Malformed {
             line: n_line,
@@ -285,6 +319,15 @@ fn parse_csplib(text: &str) -> Result<Instance, InstanceParseError> {
         }
     }
     Ok(Instance { n, fixed })
+}
+
+/// Text to echo in a message, cut to 40 characters.
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 40 {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(40).collect::<String>())
+    }
 }
 
 fn pair_error(line: usize) -> InstanceParseError {

@@ -11,8 +11,15 @@
 //! the branch at once, so "no completion" is proved by exhausting a small tree, and a board of
 //! thousands with a dozen queens missing costs about as much as a 12-queen problem.
 //!
-//! Cost: O(k^2) bits for the domains (the exact search refuses more than [`MAX_FREE`] free
-//! rows), O(k) per search node, and a tree that is exponential in k at worst.
+//! Cost: O(k^2) bits for the domains and up to 8 k^2 bytes of trail (the exact search refuses
+//! more than [`MAX_FREE`] free rows, and whatever exceeds the memory budget), O(k) per search
+//! node, and a tree that is exponential in k at worst.
+//!
+//! A board with few given queens is the opposite case: easy for local search, while the exact
+//! search can wander for minutes (a single corner queen on 91 x 91 took it over 10 s). So
+//! [`Instance::solve`] runs a short exact search first, then min-conflicts local search with the
+//! given queens fixed (`local.rs`), then the exact search to its end; only the exact search
+//! answers "no completion", and [`Instance::count`] is the exact search alone.
 //!
 //! Instances are read (in `csplib.rs`) in the CSPLib problem 79 parameter format (`letting n = 8`,
 //! `letting init = [[r, c], ...]`, 0-based as in the CSPLib generators) or as a drawn board.
@@ -26,8 +33,29 @@ use crate::board::{Flaw, Line, Square};
 use crate::error::SizeError;
 
 mod csplib;
+mod local;
 
 pub use csplib::{parse_instance, InstanceParseError};
+
+/// The largest board a completion is searched on: columns are kept as `u32` by the local search.
+pub const MAX_N: usize = u32::MAX as usize;
+
+/// The default memory budget of [`Instance::solve`] and [`Instance::count`]: 1 GiB.
+pub const DEFAULT_BUDGET: u64 = 1 << 30;
+
+/// The nodes the first, short exact search may visit before local search gets its turn.
+const EXACT_PROBE: u64 = 20_000;
+
+/// The fewest free rows worth a local search (smaller residual problems are the exact
+/// search's).
+const LOCAL_FROM: usize = 12;
+
+/// The most free rows for which the short exact search is tried first: each of its nodes
+/// costs O(k), so beyond this local search goes first.
+const PROBE_MAX_FREE: usize = 2_000;
+
+/// Swaps the local search may try per free row before it gives up.
+const LOCAL_TRIES_PER_ROW: u64 = 2_000;
 
 /// The most free rows the exact search accepts: its domains take k^2 / 8 bytes (50 MB here).
 pub const MAX_FREE: usize = 20_000;
@@ -58,6 +86,9 @@ pub enum InstanceError {
     /// The same square is given twice.
     #[error("the queen at {0} is given twice")]
     Duplicate(Square),
+    /// The search would need more memory than the budget allows.
+    #[error(transparent)]
+    Budget(#[from] crate::Error),
     /// Too many rows are free for the exact search.
     #[error("{free} rows are free; the exact completion search handles up to {max}")]
     TooManyFree {
@@ -93,7 +124,7 @@ impl Instance {
     /// queens that attack each other, if any. O(number of given queens).
     fn check(&self) -> Result<Option<Flaw>, InstanceError> {
         let n = self.n;
-        SizeError::check(n, "the completion search", usize::MAX)?;
+        SizeError::check(n, "the completion search", MAX_N)?;
         if let Some(&square) = self.fixed.iter().find(|q| q.row >= n || q.col >= n) {
             return Err(InstanceError::OffBoard { square, n });
         }
@@ -140,23 +171,95 @@ impl Instance {
     /// assert_eq!(corner.solve().unwrap(), Completion::Impossible);
     /// ```
     pub fn solve(&self) -> Result<Completion, InstanceError> {
+        self.solve_within(DEFAULT_BUDGET)
+    }
+
+    /// [`Instance::solve`] within a memory budget of `budget` bytes, checked before allocating
+    /// ([`Instance::memory_needed`]).
+    ///
+    /// The answer is exact and reproducible: a short exact search first (most instances with
+    /// many given queens end there); then, when a dozen or more rows are free, min-conflicts
+    /// local search that keeps the given queens fixed (boards with few given queens, where the
+    /// exact search can take minutes, end there in milliseconds), from a fixed seed; then the
+    /// exact search to its end, which alone proves that no completion exists. A completion
+    /// found by local search is confirmed by [`crate::find_flaw`] before it is returned.
+    pub fn solve_within(&self, budget: u64) -> Result<Completion, InstanceError> {
         if let Some(flaw) = self.check()? {
             return Ok(Completion::GivenQueensAttack(flaw));
         }
+        let free = self.free_rows();
+        let n = self.n;
+        if free <= PROBE_MAX_FREE {
+            self.check_exact(budget)?;
+            let mut search = Search::new(self)?;
+            search.limit = EXACT_PROBE;
+            if let Some(answer) = search.first() {
+                return Ok(answer);
+            }
+        }
+        if free >= LOCAL_FROM {
+            crate::Error::check_budget(local::memory_needed(n, free), budget, || {
+                format!("the local search completing the {n}x{n} board with {free} free rows")
+            })?;
+            let tries = LOCAL_TRIES_PER_ROW.saturating_mul(free as u64).max(1 << 20);
+            if let Some(queens) = local::search(self, 0x5eed, tries) {
+                if crate::find_flaw(&queens).is_none()
+                    && self.fixed.iter().all(|q| queens[q.row] == q.col)
+                {
+                    return Ok(Completion::Found(queens));
+                }
+            }
+        }
+        self.check_exact(budget)?;
         let mut search = Search::new(self)?;
-        let mut found = None;
-        let _ = search.run(&mut |queens| {
-            found = Some(queens.to_vec());
-            ControlFlow::Break(())
-        });
-        Ok(found.map_or(Completion::Impossible, Completion::Found))
+        Ok(search.first().expect("an unlimited search ends"))
+    }
+
+    /// Refuses the exact search when too many rows are free or its memory
+    /// ([`Instance::memory_needed`]) is over `budget`.
+    fn check_exact(&self, budget: u64) -> Result<(), InstanceError> {
+        let free = self.free_rows();
+        if free > MAX_FREE {
+            return Err(InstanceError::TooManyFree {
+                free,
+                max: MAX_FREE,
+            });
+        }
+        crate::Error::check_budget(self.memory_needed(), budget, || {
+            format!(
+                "the exact completion search of the {n}x{n} board with {free} free rows",
+                n = self.n
+            )
+        })?;
+        Ok(())
+    }
+
+    /// The bytes the exact search allocates at most: its arrays, the domains (k^2 bits for k
+    /// free rows) and its trail of struck-out domain bits, 8 bytes each, which in the worst
+    /// case holds every bit (8 k^2 bytes: 32 MB for 2,000 free rows, 1 GiB for 11,585).
+    pub fn memory_needed(&self) -> u64 {
+        let n = self.n as u64;
+        let k = self.free_rows() as u64;
+        let words = k.div_ceil(64).max(1);
+        (64 * self.fixed.len() as u64)
+            .saturating_add(n.saturating_mul(8 + 1 + 4 + 4 + 4))
+            .saturating_add(k.saturating_mul(48))
+            .saturating_add(k.saturating_mul(words).saturating_mul(8))
+            .saturating_add(k.saturating_mul(k).saturating_mul(8))
     }
 
     /// The number of solutions containing the given queens.
     pub fn count(&self) -> Result<Counted, InstanceError> {
+        self.count_within(DEFAULT_BUDGET)
+    }
+
+    /// [`Instance::count`] within a memory budget of `budget` bytes, checked before
+    /// allocating. Counting is always the exact search.
+    pub fn count_within(&self, budget: u64) -> Result<Counted, InstanceError> {
         if let Some(flaw) = self.check()? {
             return Ok(Counted::GivenQueensAttack(flaw));
         }
+        self.check_exact(budget)?;
         let mut search = Search::new(self)?;
         let mut count = 0u64;
         let _ = search.run(&mut |_| {
@@ -209,6 +312,11 @@ struct Search {
     support: Vec<u32>,
     /// Whether each residual column is taken by a placed row.
     used: Vec<bool>,
+    /// Placements tried so far, and the most allowed before the search gives up.
+    nodes: u64,
+    limit: u64,
+    /// Whether the search stopped at its limit.
+    exhausted: bool,
 }
 
 impl Search {
@@ -269,6 +377,9 @@ impl Search {
             open: (0..k as u32).collect(),
             open_at: (0..k as u32).collect(),
             trail: Vec::new(),
+            nodes: 0,
+            limit: u64::MAX,
+            exhausted: false,
         })
     }
 
@@ -408,6 +519,21 @@ impl Search {
         }
     }
 
+    /// The first completion, `Impossible` when there is none, or `None` when the search
+    /// reached its limit first.
+    fn first(&mut self) -> Option<Completion> {
+        let mut found = None;
+        let _ = self.run(&mut |queens| {
+            found = Some(queens.to_vec());
+            ControlFlow::Break(())
+        });
+        match found {
+            Some(queens) => Some(Completion::Found(queens)),
+            None if self.exhausted => None,
+            None => Some(Completion::Impossible),
+        }
+    }
+
     /// Pushes the frame of the most constrained open row.
     fn descend(&mut self, stack: &mut Vec<Frame>) {
         let row = self.most_constrained();
@@ -446,6 +572,11 @@ impl Search {
                 self.reopen(row);
                 continue;
             };
+            self.nodes += 1;
+            if self.nodes > self.limit {
+                self.exhausted = true;
+                return ControlFlow::Break(());
+            }
             stack[top].next = col + 1;
             stack[top].placed = true;
             stack[top].mark = self.trail.len();
@@ -467,6 +598,7 @@ mod tests {
     use super::*;
     use crate::solve::construct;
     use crate::{Algorithm, SearchOptions};
+    use proptest::strategy::Strategy;
 
     fn sq(row: usize, col: usize) -> Square {
         Square { row, col }
@@ -624,14 +756,20 @@ mod tests {
             .solve(),
             Err(InstanceError::Size(_))
         ));
+        // Too many free rows for the exact search: counting refuses, while one completion is
+        // found by local search.
+        let open = Instance {
+            n: MAX_FREE + 2,
+            fixed: vec![sq(0, 1)],
+        };
         assert!(matches!(
-            Instance {
-                n: MAX_FREE + 1,
-                fixed: vec![]
-            }
-            .solve(),
+            open.count(),
             Err(InstanceError::TooManyFree { .. })
         ));
+        let Completion::Found(q) = open.solve().unwrap() else {
+            panic!("local search completes an almost empty board")
+        };
+        assert!(q[0] == 1 && is_solution(&q));
     }
 
     #[test]
@@ -672,6 +810,108 @@ mod tests {
                     proptest::prop_assert!(fixed.iter().all(|s| q[s.row] == s.col));
                 }
                 other => proptest::prop_assert!(false, "{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn corner_queen_boards_that_stalled_the_exact_search_are_completed() {
+        // 88, 91, 98, 108, 110 and 120 took the exact search alone from 2 s to over 10 s.
+        for n in [88, 91, 98, 108, 110, 120, 500] {
+            let inst = Instance {
+                n,
+                fixed: vec![sq(0, 0)],
+            };
+            let started = std::time::Instant::now();
+            let Completion::Found(q) = inst.solve().unwrap() else {
+                panic!("N = {n} has corner-queen solutions")
+            };
+            assert!(q[0] == 0 && is_solution(&q), "N = {n}");
+            assert!(crate::board::find_flaw(&q).is_none());
+            // A bound against a hang, not a benchmark.
+            assert!(started.elapsed().as_secs() < 20, "N = {n}");
+        }
+    }
+
+    #[test]
+    fn local_search_keeps_a_tenth_of_a_solution_fixed() {
+        for (n, seed) in [(60, 1), (200, 2), (1000, 3)] {
+            let full = crate::solve::min_conflicts::solve(n, seed)
+                .unwrap()
+                .unwrap();
+            let fixed: Vec<Square> = (0..n / 10)
+                .map(|i| i * 10 + 3)
+                .map(|r| sq(r, full[r] as usize))
+                .collect();
+            let inst = Instance { n, fixed };
+            let q = local::search(&inst, 7, 1 << 24).expect("a completion");
+            assert!(is_solution(&q));
+            assert!(inst.fixed.iter().all(|s| q[s.row] == s.col));
+        }
+    }
+
+    #[test]
+    fn local_search_gives_up_where_no_completion_exists() {
+        // Peaceful queens that block every completion of 8x8: local search stops at its limit.
+        let inst = Instance {
+            n: 8,
+            fixed: vec![sq(0, 0), sq(1, 2)],
+        };
+        assert_eq!(local::search(&inst, 1, 10_000), None);
+        assert_eq!(inst.solve().unwrap(), Completion::Impossible);
+    }
+
+    #[test]
+    fn completions_beyond_the_memory_budget_are_refused_before_allocating() {
+        let inst = Instance {
+            n: 1_000_000,
+            fixed: vec![sq(0, 0)],
+        };
+        let needed = local::memory_needed(inst.n, inst.free_rows());
+        assert!(matches!(
+            inst.solve_within(needed - 1),
+            Err(InstanceError::Budget(crate::Error::OverBudget { .. }))
+        ));
+        let small = Instance {
+            n: 8,
+            fixed: vec![sq(0, 3)],
+        };
+        assert!(matches!(
+            small.count_within(100),
+            Err(InstanceError::Budget(_))
+        ));
+        assert_eq!(small.count_within(1 << 20).unwrap(), small.count().unwrap());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_gives_an_instance_or_a_typed_error(
+            words in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "letting", "n", "init", "=", "be", "[", "]", ",", "$", "\n", " ", "-",
+                    "language ESSENCE' 1.0", "0", "7", "99999999999999999999999999999999999999999",
+                    "Q", ".", "#",
+                ]).prop_map(str::to_string),
+                proptest::prelude::any::<String>(),
+            ], 0..80),
+        ) {
+            let text = words.concat();
+            match parse_instance(&text) {
+                Ok(inst) => {
+                    proptest::prop_assert!(inst.n >= 1 && inst.n <= MAX_N);
+                    proptest::prop_assert!(inst.fixed.iter().all(|q| q.row < inst.n && q.col < inst.n));
+                }
+                Err(e) => proptest::prop_assert!(e.to_string().len() < 400, "{e}"),
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes_give_an_instance_or_a_typed_error(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+        ) {
+            let text = String::from_utf8_lossy(&bytes);
+            if let Err(e) = parse_instance(&text) {
+                proptest::prop_assert!(e.to_string().len() < 400, "{e}");
             }
         }
     }

@@ -71,6 +71,38 @@ pub enum ParseError {
         /// The largest valid column.
         max: usize,
     },
+    /// A column written with more digits than any board has columns.
+    #[error(
+        "line {line}: the column of row {row} is a number of {digits} digits, off the board \
+         (columns are 0 to {max})"
+    )]
+    ColumnTooLarge {
+        /// The 1-based line number.
+        line: usize,
+        /// The row whose column is bad.
+        row: usize,
+        /// How many digits the column has.
+        digits: u64,
+        /// The largest valid column.
+        max: usize,
+    },
+    /// An entry larger than the memory budget lets the reader hold and check.
+    #[error(
+        "line {line}: {what} is longer than the {max} {unit} that the memory budget of {budget} \
+         bytes lets the reader hold"
+    )]
+    TooLong {
+        /// The 1-based line number.
+        line: usize,
+        /// What is too long: "the positions line", "the board row".
+        what: &'static str,
+        /// The most the budget allows.
+        max: u64,
+        /// What `max` counts: "columns", "squares".
+        unit: &'static str,
+        /// The budget in bytes.
+        budget: u64,
+    },
     /// A board block is not square, or its rows differ in length.
     #[error("line {line}: {message}")]
     BadBoard {
@@ -152,10 +184,6 @@ fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
-fn is_board_row(line: &[u8]) -> bool {
-    !line.is_empty() && line.iter().all(|&c| c == b'Q' || c == b'.')
-}
-
 /// Reads entries one at a time from a buffered input, in bounded memory beyond the entry
 /// itself; an iterator of `Result`s that ends after the first error.
 ///
@@ -175,16 +203,39 @@ pub struct EntryReader<R> {
     /// The start of the current line, when it was looked at and its blanks skipped already.
     peeked: Option<Start>,
     done: bool,
+    /// The memory budget in bytes for one entry and its check.
+    budget: u64,
 }
 
+/// The bytes the reader and the check take per queen of a positions line: its `u32` and the
+/// checker's bits (5 per queen, counted as 8).
+pub const BYTES_PER_COLUMN: u64 = 5;
+
+/// The bytes the reader and the check take per column of a drawn board: up to two queens kept
+/// per row (16 bytes each; the check stops at a row's second queen, so later ones cannot
+/// matter) and the checker's four arrays of words over rows, columns and diagonals.
+pub const BYTES_PER_BOARD_COLUMN: u64 = 2 * 16 + 6 * 8;
+
+/// The default memory budget of a reader: 1 GiB, as the command line's.
+pub const DEFAULT_BUDGET: u64 = 1 << 30;
+
 impl<R: BufRead> EntryReader<R> {
-    /// A reader of `input`.
+    /// A reader of `input` with the default budget, [`DEFAULT_BUDGET`].
     pub fn new(input: R) -> EntryReader<R> {
+        EntryReader::with_budget(input, DEFAULT_BUDGET)
+    }
+
+    /// A reader of `input` that refuses an entry whose reading and check would take more than
+    /// `budget` bytes ([`BYTES_PER_COLUMN`] per queen of a positions line,
+    /// [`BYTES_PER_BOARD_COLUMN`] per column of a board), with [`ParseError::TooLong`] at its
+    /// line, before holding it.
+    pub fn with_budget(input: R, budget: u64) -> EntryReader<R> {
         EntryReader {
             input,
             line: 1,
             peeked: None,
             done: false,
+            budget,
         }
     }
 
@@ -261,16 +312,21 @@ impl<R: BufRead> EntryReader<R> {
     /// Reads a positions line, digit by digit.
     fn positions(&mut self) -> Result<Vec<u32>, ReadError> {
         let line = self.line;
+        let max_cols = self.budget / BYTES_PER_COLUMN;
         let mut cols: Vec<u32> = Vec::new();
-        // The first column too large for a u32, with its row (it is stored as u32::MAX).
-        let mut first_huge: Option<(usize, u64)> = None;
-        let mut number: Option<u64> = None;
+        // The first column too large for a u32, with its row and its value (`None` beyond
+        // u64, with its number of digits then).
+        let mut first_huge: Option<(usize, Option<u64>, u64)> = None;
+        // The number being read: its value (`None` once past u64) and its significant digits.
+        let mut number: Option<(Option<u64>, u64)> = None;
         let mut head: Vec<u8> = Vec::new();
-        let mut push = |cols: &mut Vec<u32>, value: u64| {
-            let col = u32::try_from(value).unwrap_or_else(|_| {
-                first_huge.get_or_insert((cols.len(), value));
-                u32::MAX
-            });
+        let mut push = |cols: &mut Vec<u32>, (value, digits): (Option<u64>, u64)| {
+            let col = value
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or_else(|| {
+                    first_huge.get_or_insert((cols.len(), value, digits));
+                    u32::MAX
+                });
             cols.push(col);
         };
         'read: loop {
@@ -285,7 +341,10 @@ impl<R: BufRead> EntryReader<R> {
                 match b {
                     b'0'..=b'9' => {
                         let digit = u64::from(b - b'0');
-                        number = Some(number.unwrap_or(0).saturating_mul(10).saturating_add(digit));
+                        let (value, digits) = number.unwrap_or((Some(0), 0));
+                        let value = value.and_then(|v| v.checked_mul(10)?.checked_add(digit));
+                        let digits = digits + u64::from(digits > 0 || digit > 0);
+                        number = Some((value, digits));
                     }
                     b'\n' => {
                         if let Some(v) = number.take() {
@@ -297,6 +356,17 @@ impl<R: BufRead> EntryReader<R> {
                     _ if is_blank(b) => {
                         if let Some(v) = number.take() {
                             push(&mut cols, v);
+                            if cols.len() as u64 > max_cols {
+                                self.input.consume(i + 1);
+                                return Err(ParseError::TooLong {
+                                    line,
+                                    what: "the positions line",
+                                    max: max_cols,
+                                    unit: "columns",
+                                    budget: self.budget,
+                                }
+                                .into());
+                            }
                         }
                     }
                     _ => {
@@ -313,78 +383,162 @@ impl<R: BufRead> EntryReader<R> {
         }
         self.line += 1;
         let n = cols.len();
-        if let Some(row) = cols.iter().position(|&c| c as usize >= n) {
-            let col = match first_huge {
-                Some((r, v)) if r == row => usize::try_from(v).unwrap_or(usize::MAX),
-                _ => cols[row] as usize,
-            };
-            return Err(ParseError::ColumnOutOfRange {
+        if n as u64 > max_cols {
+            return Err(ParseError::TooLong {
                 line,
-                row,
-                col,
-                max: n - 1,
+                what: "the positions line",
+                max: max_cols,
+                unit: "columns",
+                budget: self.budget,
+            }
+            .into());
+        }
+        if let Some(row) = cols.iter().position(|&c| c as usize >= n) {
+            return Err(match first_huge {
+                Some((r, None, digits)) if r == row => ParseError::ColumnTooLarge {
+                    line,
+                    row,
+                    digits,
+                    max: n - 1,
+                },
+                Some((r, Some(v), _)) if r == row => ParseError::ColumnOutOfRange {
+                    line,
+                    row,
+                    col: usize::try_from(v).unwrap_or(usize::MAX),
+                    max: n - 1,
+                },
+                _ => ParseError::ColumnOutOfRange {
+                    line,
+                    row,
+                    col: cols[row] as usize,
+                    max: n - 1,
+                },
             }
             .into());
         }
         Ok(cols)
     }
 
-    /// Reads a board block whose first row starts the current line.
-    fn board(&mut self) -> Result<CompactEntry, ReadError> {
-        let first_line = self.line;
-        let first = self.rest_of_line(usize::MAX)?;
-        if !is_board_row(&first) {
-            let text = String::from_utf8_lossy(&first);
-            return Err(ParseError::Unrecognised {
-                line: first_line,
-                text: shorten(&text),
-            }
-            .into());
-        }
-        let n = first.len();
-        let mut rows = vec![first];
+    /// Reads one board row from the current line, at most `max` squares of it: its length
+    /// (`None` when it is longer than `max`, the rest of the line then left unread), and the
+    /// first two queens' columns. Fails on any other character than `Q` and `.`.
+    fn board_row(&mut self, max: usize) -> Result<(Option<usize>, [Option<usize>; 2]), ReadError> {
+        let mut len = 0usize;
+        let mut queens = [None, None];
+        let mut trailing = false;
+        let mut head: Vec<u8> = Vec::new();
         loop {
-            let start = self.start()?;
-            if start != Start::Board {
-                self.peeked = Some(start);
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
                 break;
             }
-            let line = self.line;
-            let row = self.rest_of_line(usize::MAX)?;
-            if !is_board_row(&row) {
-                let text = String::from_utf8_lossy(&row);
-                return Err(ParseError::Unrecognised {
+            let mut used = 0;
+            let mut end = false;
+            for &b in buf {
+                used += 1;
+                if head.len() < 48 {
+                    head.push(b);
+                }
+                match b {
+                    b'\n' => {
+                        end = true;
+                        break;
+                    }
+                    b'Q' | b'.' if !trailing => {
+                        if len == max {
+                            self.input.consume(used);
+                            return Ok((None, queens));
+                        }
+                        if b == b'Q' {
+                            if let Some(slot) = queens.iter_mut().find(|q| q.is_none()) {
+                                *slot = Some(len);
+                            }
+                        }
+                        len += 1;
+                    }
+                    _ if is_blank(b) => trailing = true,
+                    _ => {
+                        self.input.consume(used);
+                        return Err(self.unrecognised(head));
+                    }
+                }
+            }
+            self.input.consume(used);
+            if end {
+                break;
+            }
+        }
+        self.line += 1;
+        Ok((Some(len), queens))
+    }
+
+    /// Reads a board block whose first row starts the current line. The first row gives N;
+    /// the block is the N rows from there, each of N squares, and ends there: a row of another
+    /// length, a block cut short, or a board row right after the N-th is an error at its line.
+    /// Only the first two queens of each row are kept (the check stops at a row's second
+    /// queen), so a block takes O(N) memory whatever its text.
+    fn board(&mut self) -> Result<CompactEntry, ReadError> {
+        let first_line = self.line;
+        let max_n = usize::try_from(self.budget / BYTES_PER_BOARD_COLUMN).unwrap_or(usize::MAX);
+        let too_long = |line, budget| ParseError::TooLong {
+            line,
+            what: "the board row",
+            max: max_n as u64,
+            unit: "squares",
+            budget,
+        };
+        let (len, first) = self.board_row(max_n)?;
+        let n = len.ok_or_else(|| too_long(first_line, self.budget))?;
+        let mut queens: Vec<Square> = Vec::new();
+        let keep = |queens: &mut Vec<Square>, row: usize, cols: [Option<usize>; 2]| {
+            queens.extend(cols.into_iter().flatten().map(|col| Square { row, col }));
+        };
+        keep(&mut queens, 0, first);
+        for row in 1..n {
+            let start = self.start()?;
+            if start != Start::Board {
+                let line = self.line;
+                self.peeked = Some(start);
+                return Err(ParseError::BadBoard {
                     line,
-                    text: shorten(&text),
+                    message: format!(
+                        "the board that starts on line {first_line} has {n} columns but \
+                         {row} row{}; a board is N rows of N squares",
+                        if row == 1 { "" } else { "s" }
+                    ),
                 }
                 .into());
             }
-            rows.push(row);
+            let line = self.line;
+            let (len, cols) = self.board_row(n)?;
+            match len {
+                Some(len) if len == n => keep(&mut queens, row, cols),
+                _ => {
+                    return Err(ParseError::BadBoard {
+                        line,
+                        message: format!(
+                            "row {row} of the board that starts on line {first_line} has {} \
+                             squares, not {n} as its first row; a board is N rows of N squares",
+                            len.map_or_else(|| format!("more than {n}"), |l| l.to_string())
+                        ),
+                    }
+                    .into())
+                }
+            }
         }
-        if rows.len() != n || rows.iter().any(|r| r.len() != n) {
+        let next = self.start()?;
+        if next == Start::Board {
             return Err(ParseError::BadBoard {
-                line: first_line,
+                line: self.line,
                 message: format!(
-                    "a board must be N rows of N squares; this one has {} rows of lengths {}",
-                    rows.len(),
-                    rows.iter()
-                        .map(|r| r.len().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "the board that starts on line {first_line} is {n}x{n} and ends on line {}; \
+                     separate boards with a blank line",
+                    self.line - 1
                 ),
             }
             .into());
         }
-        let queens = rows
-            .iter()
-            .enumerate()
-            .flat_map(|(row, r)| {
-                r.iter()
-                    .enumerate()
-                    .filter(|&(_, &ch)| ch == b'Q')
-                    .map(move |(col, _)| Square { row, col })
-            })
-            .collect();
+        self.peeked = Some(next);
         Ok(CompactEntry::Board { n, queens })
     }
 
@@ -574,6 +728,105 @@ mod tests {
     #[test]
     fn rejects_boards_that_are_not_square() {
         let err = parse_entries("Q..\n..Q\n").unwrap_err();
-        assert!(matches!(err, ParseError::BadBoard { line: 1, .. }), "{err}");
+        assert!(matches!(err, ParseError::BadBoard { line: 3, .. }), "{err}");
+        assert!(
+            err.to_string().contains("has 3 columns but 2 rows"),
+            "{err}"
+        );
+        let err = parse_entries("Q.\n...\n").unwrap_err();
+        assert!(matches!(err, ParseError::BadBoard { line: 2, .. }), "{err}");
+        assert!(err.to_string().contains("more than 2"), "{err}");
+        let err = parse_entries(".Q.\nQ\n").unwrap_err();
+        assert!(err.to_string().contains("has 1 squares"), "{err}");
+    }
+
+    #[test]
+    fn a_board_block_ends_after_n_rows() {
+        let err = parse_entries(".\n.\n.\n").unwrap_err();
+        assert!(matches!(err, ParseError::BadBoard { line: 2, .. }), "{err}");
+        assert!(err.to_string().contains("blank line"), "{err}");
+        // Separated by a blank line, the same rows are three boards.
+        assert_eq!(parse_entries("Q\n\nQ\n\n.\n").unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_long_input_of_rows_fails_at_once_in_little_memory() {
+        // 10 MB of one-square rows: the old reader held them all and listed every length.
+        let text = ".\n".repeat(5_000_000);
+        let err = parse_entries(&text).unwrap_err().to_string();
+        assert!(err.starts_with("line 2:"), "{err}");
+        assert!(err.len() < 200, "{err}");
+        // One 10 MB row: a board of 10^7 columns would need the rows below it; the budget
+        // refuses it at its line.
+        let row = ".".repeat(10_000_000);
+        let mut reader = EntryReader::with_budget(row.as_bytes(), 1 << 20);
+        let err = reader.next().unwrap().unwrap_err().to_string();
+        assert!(
+            err.starts_with("line 1: the board row is longer than"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn only_the_first_two_queens_of_a_row_are_kept_and_the_flaw_is_the_same() {
+        let text = "QQQQ\n....\n....\n....\n";
+        let Entry::Board { n, queens } = parse_entries(text).unwrap().remove(0).entry else {
+            panic!("a board")
+        };
+        assert_eq!(queens.len(), 2);
+        let all = (0..4).map(|col| Square { row: 0, col });
+        assert_eq!(
+            crate::board::find_flaw_in_squares(n, queens),
+            crate::board::find_flaw_in_squares(4, all)
+        );
+    }
+
+    #[test]
+    fn positions_lines_beyond_the_budget_are_refused_at_their_line() {
+        let line = "0 ".repeat(1000);
+        let text = format!("1 3 0 2\n{line}\n");
+        let mut reader = EntryReader::with_budget(text.as_bytes(), 500 * BYTES_PER_COLUMN);
+        assert!(reader.next().unwrap().is_ok());
+        let err = reader.next().unwrap().unwrap_err().to_string();
+        assert!(
+            err.starts_with("line 2: the positions line is longer than the 500 columns"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_column_of_many_digits_says_how_many() {
+        let text = format!("0 {} 1\n", "9".repeat(100_000));
+        assert_eq!(
+            parse_entries(&text).unwrap_err(),
+            ParseError::ColumnTooLarge {
+                line: 1,
+                row: 1,
+                digits: 100_000,
+                max: 2
+            }
+        );
+        // Leading zeros are not significant.
+        assert!(parse_entries(&format!("{}1 3 0 2\n", "0".repeat(50))).is_ok());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_give_entries_or_a_typed_error(
+            bytes in proptest::collection::vec(proptest::prop_oneof![
+                proptest::prelude::any::<u8>(),
+                proptest::sample::select(b"Q.0123 \n\n#".to_vec()),
+            ], 0..400),
+            cap in 1usize..16,
+        ) {
+            let reader = EntryReader::with_budget(io::BufReader::with_capacity(cap, &bytes[..]), 1 << 16);
+            for item in reader {
+                match item {
+                    Ok((_, entry)) => proptest::prop_assert!(entry.size() > 0),
+                    Err(ReadError::Parse(e)) => proptest::prop_assert!(e.to_string().len() < 400),
+                    Err(ReadError::Io(e)) => proptest::prop_assert!(false, "{e}"),
+                }
+            }
+        }
     }
 }

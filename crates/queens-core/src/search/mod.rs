@@ -84,13 +84,35 @@ impl Algorithm {
         Algorithm::ALL.map(Algorithm::name)
     }
 
-    /// The largest board the algorithm accepts.
+    /// The largest board the algorithm accepts. The recursive solvers (`recursive`, `wirth`)
+    /// take one stack frame per row, so they stop at [`MAX_RECURSION_DEPTH`].
     pub fn max_n(self) -> usize {
         match self {
             Algorithm::Bitboard => bitboard::MAX_N,
             Algorithm::Bfs => bfs::MAX_N,
+            Algorithm::Recursive | Algorithm::Wirth => MAX_RECURSION_DEPTH,
             _ => u32::MAX as usize,
         }
+    }
+
+    /// The bytes the search of the `n` x `n` board allocates before its first step: its arrays,
+    /// plus one copy of a solution for the caller. The breadth-first search's levels are not
+    /// counted here: it checks them against the budget level by level.
+    pub fn memory_needed(self, n: usize) -> u64 {
+        let n = n as u64;
+        let word = std::mem::size_of::<usize>() as u64;
+        let arrays = match self {
+            // positions, untried, solution
+            Algorithm::Backtrack => 3 * word * n,
+            // queens, solution
+            Algorithm::Iterative => 2 * word * n,
+            // x
+            Algorithm::Recursive => word * n,
+            // x, then three boolean arrays (n + 2 (2n - 1))
+            Algorithm::Wirth => word * n + 5 * n,
+            Algorithm::Bfs | Algorithm::Bitboard => word * n,
+        };
+        arrays.saturating_add(word * n)
     }
 
     /// What the algorithm is called in messages: "the wirth algorithm".
@@ -98,8 +120,8 @@ impl Algorithm {
         match self {
             Algorithm::Backtrack => "the backtrack algorithm",
             Algorithm::Iterative => "the iterative algorithm",
-            Algorithm::Recursive => "the recursive algorithm",
-            Algorithm::Wirth => "the wirth algorithm",
+            Algorithm::Recursive => "the recursive algorithm (one stack frame per row)",
+            Algorithm::Wirth => "the wirth algorithm (one stack frame per row)",
             Algorithm::Bfs => "the bfs algorithm",
             Algorithm::Bitboard => "the bitboard algorithm",
         }
@@ -108,6 +130,15 @@ impl Algorithm {
     /// Checks that `n` is a board size this algorithm can search.
     pub fn check_size(self, n: usize) -> Result<(), SizeError> {
         SizeError::check(n, self.what(), self.max_n())
+    }
+
+    /// Checks the size, then that the search's arrays ([`Algorithm::memory_needed`]) fit in
+    /// the memory budget of `options`: what every search does before allocating.
+    pub fn check_request(self, n: usize, options: &SearchOptions) -> Result<(), Error> {
+        self.check_size(n)?;
+        Error::check_budget(self.memory_needed(n), options.max_memory, || {
+            format!("the {} algorithm on N = {n}", self.name())
+        })
     }
 
     /// Visits every solution of the `n` x `n` board in lexicographic order until `visit` breaks,
@@ -130,15 +161,27 @@ impl Algorithm {
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<B>,
     ) -> Result<ControlFlow<B>, Error> {
         let mut value = None;
-        let _ =
-            self.for_each_solution_traced(n, options, &mut NoTrace, &mut |q| match visit(q) {
-                ControlFlow::Continue(()) => ControlFlow::Continue(()),
-                ControlFlow::Break(b) => {
-                    value = Some(b);
-                    ControlFlow::Break(())
-                }
-            })?;
+        let _ = self.for_each_solution_untraced(n, options, &mut |q| match visit(q) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(b) => {
+                value = Some(b);
+                ControlFlow::Break(())
+            }
+        })?;
         Ok(value.map_or(ControlFlow::Continue(()), ControlFlow::Break))
+    }
+
+    /// The untraced search, not generic so that it is compiled here, with this crate's
+    /// optimisation: the stack frames of the recursive solvers stay the size
+    /// [`MAX_RECURSION_DEPTH`] was measured with, whatever the caller's build profile.
+    #[inline(never)]
+    fn for_each_solution_untraced(
+        self,
+        n: usize,
+        options: &SearchOptions,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, Error> {
+        self.for_each_solution_traced(n, options, &mut NoTrace, visit)
     }
 
     /// The one dispatch: runs the algorithm on the `n` x `n` board with `tracer` watching every
@@ -151,7 +194,7 @@ impl Algorithm {
         tracer: &mut T,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, Error> {
-        self.check_size(n)?;
+        self.check_request(n, options)?;
         Ok(match self {
             Algorithm::Backtrack => backtrack::for_each_solution_traced(n, tracer, visit),
             Algorithm::Iterative => iterative::for_each_solution_traced(n, tracer, visit),
@@ -206,10 +249,19 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The deepest recursion of the recursive solvers (`recursive`, `wirth`), which keep the
+/// textbook shape of one call per row: the largest N they accept. A row takes 80 bytes of stack
+/// untraced and up to about 210 with a tracer (measured; the test
+/// `the_recursive_solvers_fit_their_deepest_board_in_a_spawned_threads_stack` checks it), so
+/// 5,000 rows take at most about 1 MB, half of the 2 MiB Rust gives a spawned thread. The
+/// lexicographically first solution of such a board is out of reach of these searches anyway.
+pub const MAX_RECURSION_DEPTH: usize = 5_000;
+
 /// Settings shared by the searches.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchOptions {
-    /// The most memory, in bytes, the breadth-first search may hold.
+    /// The memory budget in bytes: every search checks its arrays against it before allocating
+    /// ([`Algorithm::memory_needed`]), and the breadth-first search its levels as it goes.
     pub max_memory: u64,
 }
 
@@ -218,5 +270,118 @@ impl Default for SearchOptions {
         SearchOptions {
             max_memory: 1 << 30,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Follows the depth a search reaches and the stack it takes, and stops it after a number
+    /// of steps.
+    struct Depth {
+        deepest: usize,
+        /// The address of a local of `step` at the first placement, and at the deepest.
+        top: usize,
+        bottom: usize,
+        steps: u64,
+        budget: u64,
+    }
+
+    impl Tracer for Depth {
+        const ACTIVE: bool = false;
+
+        #[inline(never)]
+        fn step(&mut self, step: &Step<'_>) -> ControlFlow<()> {
+            self.steps += 1;
+            let row = step.row.unwrap_or(0);
+            if step.kind == EventKind::Place && (self.deepest == 0 || row + 1 > self.deepest) {
+                let local = 0u8;
+                let at = std::hint::black_box(&local) as *const u8 as usize;
+                if self.deepest == 0 {
+                    self.top = at;
+                }
+                self.bottom = at;
+                self.deepest = row + 1;
+            }
+            if self.steps >= self.budget {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    #[test]
+    fn the_recursive_solvers_fit_their_deepest_board_in_a_spawned_threads_stack() {
+        for algo in [Algorithm::Wirth, Algorithm::Recursive] {
+            let n = MAX_RECURSION_DEPTH;
+            // A spawned thread's default stack: 2 MiB, the least a caller gives.
+            let depth = std::thread::Builder::new()
+                .stack_size(2 << 20)
+                .spawn(move || {
+                    let mut depth = Depth {
+                        deepest: 0,
+                        top: 0,
+                        bottom: 0,
+                        steps: 0,
+                        budget: 2_000_000,
+                    };
+                    let options = SearchOptions::default();
+                    let _ = algo.for_each_solution_traced(n, &options, &mut depth, &mut |_| {
+                        ControlFlow::Break(())
+                    });
+                    depth
+                })
+                .unwrap()
+                .join()
+                .unwrap();
+            assert!(depth.deepest > 1000, "{algo} reached row {}", depth.deepest);
+            let per_row = (depth.top - depth.bottom) / (depth.deepest - 1);
+            assert!(
+                per_row * MAX_RECURSION_DEPTH < 7 << 18,
+                "{algo}: {per_row} bytes per row"
+            );
+            eprintln!(
+                "{algo}: {per_row} bytes per row, {} rows deep",
+                depth.deepest
+            );
+        }
+    }
+
+    #[test]
+    fn deeper_boards_are_refused_by_the_recursive_solvers_only() {
+        let n = MAX_RECURSION_DEPTH + 1;
+        let tiny = SearchOptions { max_memory: 1 };
+        for algo in [Algorithm::Wirth, Algorithm::Recursive] {
+            let err = algo.first_solution(n, &tiny).unwrap_err().to_string();
+            assert!(err.contains("stack frame per row"), "{err}");
+            assert!(err.contains(&MAX_RECURSION_DEPTH.to_string()), "{err}");
+        }
+        assert!(Algorithm::Iterative.check_size(n).is_ok());
+    }
+
+    #[test]
+    fn searches_refuse_arrays_beyond_the_budget_before_allocating() {
+        let n = u32::MAX as usize;
+        let options = SearchOptions::default();
+        for algo in [Algorithm::Backtrack, Algorithm::Iterative] {
+            assert!(algo.memory_needed(n) > options.max_memory);
+            match algo.first_solution(n, &options) {
+                Err(Error::OverBudget { needed, budget, .. }) => {
+                    assert_eq!((needed, budget), (algo.memory_needed(n), 1 << 30));
+                }
+                other => panic!("{algo}: {other:?}"),
+            }
+        }
+        // Within the budget, the same search runs.
+        let small = SearchOptions {
+            max_memory: Algorithm::Iterative.memory_needed(8),
+        };
+        assert!(Algorithm::Iterative.first_solution(8, &small).is_ok());
+        let smaller = SearchOptions {
+            max_memory: Algorithm::Iterative.memory_needed(8) - 1,
+        };
+        assert!(Algorithm::Iterative.first_solution(8, &smaller).is_err());
     }
 }

@@ -19,7 +19,7 @@ use crate::error::SizeError;
 /// A small seedable generator (SplitMix64, Steele, Lea and Flood 2014): reproducible runs
 /// without a dependency.
 #[derive(Debug, Clone)]
-struct SplitMix64(u64);
+pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
     fn next_u64(&mut self) -> u64 {
@@ -31,7 +31,7 @@ impl SplitMix64 {
     }
 
     /// A number in `0..bound` (Lemire's multiply-shift; the tiny bias is irrelevant here).
-    fn below(&mut self, bound: usize) -> usize {
+    pub(crate) fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
     }
 }
@@ -218,6 +218,22 @@ pub const MAX_N: usize = u32::MAX as usize;
 /// Checks that `n` is a board size min-conflicts handles (1..=[`MAX_N`]).
 pub fn check_size(n: usize) -> Result<(), SizeError> {
     SizeError::check(n, "min-conflicts", MAX_N)
+}
+
+/// The bytes the search of the `n` x `n` board allocates: the columns and the two diagonal
+/// counters (`u32` each, 4 + 2 x 2 x 4 = 20 bytes per queen) and the work list of attacked
+/// rows (up to 4 more).
+pub fn memory_needed(n: usize) -> u64 {
+    (n as u64).saturating_mul(24)
+}
+
+/// Checks the size, then that [`memory_needed`] fits in `budget` bytes: call this before
+/// [`solve`] when the size comes from a user.
+pub fn check_request(n: usize, budget: u64) -> Result<(), crate::Error> {
+    check_size(n)?;
+    crate::Error::check_budget(memory_needed(n), budget, || {
+        format!("min-conflicts on N = {n}")
+    })
 }
 
 /// Like [`solve`], also reporting how the search went.

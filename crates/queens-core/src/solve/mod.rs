@@ -115,9 +115,23 @@ impl Method {
     ) -> Result<Option<Vec<usize>>, Error> {
         Ok(match self {
             Method::First(algorithm) => algorithm.first_solution(n, options)?,
-            Method::Construct => construct::solution(n)?,
-            Method::MinConflicts => min_conflicts::solve(n, seed)?
-                .map(|queens| queens.into_iter().map(|c| c as usize).collect()),
+            Method::Construct => {
+                SizeError::check(n, "the construction", construct::MAX_N)?;
+                Error::check_budget(8 * n as u64, options.max_memory, || {
+                    format!("the constructed solution of N = {n}, collected")
+                })?;
+                construct::solution(n)?
+            }
+            Method::MinConflicts => {
+                // The columns are handed out as `usize`: 8 more bytes per queen.
+                let needed = min_conflicts::memory_needed(n).saturating_add(8 * n as u64);
+                min_conflicts::check_size(n)?;
+                Error::check_budget(needed, options.max_memory, || {
+                    format!("min-conflicts on N = {n}")
+                })?;
+                min_conflicts::solve(n, seed)?
+                    .map(|queens| queens.into_iter().map(|c| c as usize).collect())
+            }
         })
     }
 

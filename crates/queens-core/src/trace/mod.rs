@@ -181,6 +181,11 @@ fn run_with(
     limit: Option<usize>,
     sink: Option<Sink<'_>>,
 ) -> Result<Outcome, Error> {
+    algorithm.check_size(n)?;
+    let needed = memory_needed(n, algorithm, sink.is_some());
+    Error::check_budget(needed, options.max_memory, || {
+        format!("the trace of the {} algorithm on N = {n}", algorithm.name())
+    })?;
     let mut runner = Runner {
         limit,
         outcome: Outcome {
@@ -206,6 +211,19 @@ fn run_with(
         }
     })?;
     Ok(runner.outcome)
+}
+
+/// The bytes a trace of `algorithm` on the `n` x `n` board allocates before its first step:
+/// the search's arrays ([`Algorithm::memory_needed`]) and, when `events` are built, the
+/// snapshot each event carries (the `backtrack` solver's with its first-untried array).
+pub fn memory_needed(n: usize, algorithm: Algorithm, events: bool) -> u64 {
+    let word = std::mem::size_of::<usize>() as u64;
+    let snapshot = match (events, algorithm) {
+        (false, _) => 0,
+        (true, Algorithm::Backtrack) => 2 * word * n as u64,
+        (true, _) => word * n as u64,
+    };
+    algorithm.memory_needed(n).saturating_add(snapshot)
 }
 
 /// Traces `algorithm` on the `n` x `n` board, handing each event to `on_event` as it happens
@@ -259,7 +277,8 @@ pub fn summarize(
 
 /// Traces a search and keeps every event in memory: the call for viewers. Every event holds a
 /// copy of the board, so pass a `limit` unless the search is small (the whole 12x12 search
-/// takes about 22 million events).
+/// takes about 22 million events). The events held count against the memory budget of
+/// `options`: a recording that would outgrow it stops with [`Error::OverBudget`].
 pub fn record(
     n: usize,
     algorithm: Algorithm,
@@ -268,10 +287,31 @@ pub fn record(
     limit: Option<usize>,
 ) -> Result<Recording, Error> {
     let mut events = Vec::new();
+    // What each kept event holds: the event itself and its copies of the arrays.
+    let per_event = (std::mem::size_of::<Event>() as u64)
+        .saturating_add(memory_needed(n, algorithm, true) - algorithm.memory_needed(n));
+    let mut held = memory_needed(n, algorithm, true);
+    let mut over = false;
     let outcome = run(n, algorithm, options, all, limit, &mut |event| {
+        held = held.saturating_add(per_event);
+        if held > options.max_memory {
+            over = true;
+            return ControlFlow::Break(());
+        }
         events.push(event.clone());
         ControlFlow::Continue(())
     })?;
+    if over {
+        return Err(Error::OverBudget {
+            what: format!(
+                "a recording of more than {} events of the {} algorithm on N = {n}",
+                events.len(),
+                algorithm.name()
+            ),
+            needed: held,
+            budget: options.max_memory,
+        });
+    }
     Ok(Recording {
         events,
         summary: outcome.summary,
@@ -562,8 +602,8 @@ mod tests {
             summarize(0, Algorithm::Wirth, &options(), false, None),
             Err(Error::Size(crate::SizeError {
                 n: 0,
-                what: "the wirth algorithm",
-                max: u32::MAX as usize
+                what: "the wirth algorithm (one stack frame per row)",
+                max: crate::search::MAX_RECURSION_DEPTH
             }))
         );
         assert!(matches!(
@@ -605,6 +645,31 @@ mod tests {
                 assert!(untried[after.min(n)..].iter().all(|&u| u == 0), "{e:?}");
             }
         }
+    }
+
+    #[test]
+    fn traces_and_recordings_stay_within_the_memory_budget() {
+        let n = u32::MAX as usize;
+        let err = run(
+            n,
+            Algorithm::Backtrack,
+            &options(),
+            false,
+            Some(1),
+            &mut |_| ControlFlow::Continue(()),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, Error::OverBudget { needed, .. } if needed == memory_needed(n, Algorithm::Backtrack, true)),
+            "{err}"
+        );
+        // A recording of the whole 8x8 search holds thousands of events: a small budget stops it.
+        let tight = SearchOptions {
+            max_memory: 64 << 10,
+        };
+        let err = record(8, Algorithm::Wirth, &tight, true, None).unwrap_err();
+        assert!(matches!(err, Error::OverBudget { .. }), "{err}");
+        assert!(record(8, Algorithm::Wirth, &options(), true, None).is_ok());
     }
 
     fn untraced(n: usize, algorithm: Algorithm) -> Vec<Vec<usize>> {
