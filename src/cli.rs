@@ -373,6 +373,10 @@ pub enum TraceFormat {
     Text,
     /// One JSON object per line: {"event":"place","step":2,"row":0,"col":0,"positions":[...],...}.
     Json,
+    /// The board drawn after each step in the COMP 333 description's notation: Q a queen, Q? the
+    /// square being tried, R? / D? / C? the queen it conflicts with along a row, a diagonal or a
+    /// column, . an empty square (N up to 32).
+    Board,
 }
 
 /// `queens complete`.

@@ -6,8 +6,8 @@
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
-use queens_core::trace::{self, Axis, Event, EventKind, Summary};
-use queens_core::Algorithm;
+use queens_core::trace::{self, Axis, ConflictLine, Event, EventKind, Summary};
+use queens_core::{Algorithm, Square};
 use serde_json::{json, Value};
 
 use crate::cli::{TraceArgs, TraceFormat};
@@ -31,13 +31,21 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
             format!("the trace of the {} algorithm on N = {n}", algorithm.name())
         })
         .map_err(budget_hint)?;
-        if args.format == TraceFormat::Text {
-            write_header(&mut out, algorithm, n, args.all)?;
+        if args.format == TraceFormat::Board && n > BOARD_MAX_N {
+            anyhow::bail!(
+                "--format board draws boards up to N = {BOARD_MAX_N} (got N = {n}); use --format text"
+            );
+        }
+        match args.format {
+            TraceFormat::Text => write_header(&mut out, algorithm, n, args.all)?,
+            TraceFormat::Board => write_board_header(&mut out, algorithm, n, args.all)?,
+            TraceFormat::Json => {}
         }
         let mut failure: Option<io::Error> = None;
         let outcome = trace::run(n, algorithm, &options, args.all, limit, &mut |event| {
             let written = match args.format {
                 TraceFormat::Text => write_text(&mut out, event),
+                TraceFormat::Board => write_board(&mut out, event),
                 TraceFormat::Json => write_json_line(&mut out, &event_json(event)),
             };
             match written {
@@ -55,7 +63,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         outcome
     };
     match args.format {
-        TraceFormat::Text => {
+        TraceFormat::Text | TraceFormat::Board => {
             writeln!(
                 out,
                 "summary: {} ({}, N = {n}, {})",
@@ -120,6 +128,68 @@ fn write_header(out: &mut impl Write, algorithm: Algorithm, n: usize, all: bool)
             "# positions[r] = column of the queen in row r (-1: none)"
         ),
     }
+}
+
+/// The largest board `--format board` draws after every step.
+pub const BOARD_MAX_N: usize = 32;
+
+/// The comment line that says how to read the boards.
+fn write_board_header(
+    out: &mut impl Write,
+    algorithm: Algorithm,
+    n: usize,
+    all: bool,
+) -> io::Result<()> {
+    let until = if all {
+        "the whole search"
+    } else {
+        "up to the first solution"
+    };
+    writeln!(
+        out,
+        "# {} on the {n}x{n} board, {until}, the board after each step; row 0 at the top",
+        algorithm.name()
+    )?;
+    writeln!(
+        out,
+        "# Q queen, Q? the square tried, R? D? C? the queen it conflicts with along a row, a \
+         diagonal or a column, . empty"
+    )
+}
+
+/// The cell of a square after `event`, two characters: `Q `, `Q?`, `R?`, `D?`, `C?` or `. `.
+fn board_cell(event: &Event, queens: &[Square], square: Square) -> &'static str {
+    if let EventKind::Conflict { with, line } = event.kind {
+        if with == square {
+            return match line {
+                ConflictLine::Row => "R?",
+                ConflictLine::Diagonal => "D?",
+                ConflictLine::Column => "C?",
+            };
+        }
+    }
+    let tried = matches!(event.kind, EventKind::Try | EventKind::Conflict { .. });
+    if tried && event.square() == Some(square) {
+        "Q?"
+    } else if queens.contains(&square) {
+        "Q "
+    } else {
+        ". "
+    }
+}
+
+/// The step's line, then the board after it, then a blank line.
+fn write_board(out: &mut impl Write, event: &Event) -> io::Result<()> {
+    let n = event.positions.len();
+    writeln!(out, "{:>5}  {}", event.step, describe(event))?;
+    let queens = event.queens();
+    for row in 0..n {
+        let cells: Vec<&str> = (0..n)
+            .map(|col| board_cell(event, &queens, Square { row, col }))
+            .collect();
+        writeln!(out, "       {}", cells.join(" ").trim_end())?;
+    }
+    out.write_all(b"\n")
 }
 
 /// One readable line: step, what happened and where, then the snapshot.

@@ -282,3 +282,80 @@ fn traced_solutions_are_the_listed_solutions() {
         assert_eq!(traced, listed, "{algo}");
     }
 }
+
+/// `--format board`: the first six steps of backtracking on 4x4 in the COMP 333 notation,
+/// checked by hand against the text trace (try and place (0, 0); the row conflict of (0, 1) with
+/// (0, 0); the diagonal conflict of (1, 1) with (0, 0)).
+#[test]
+fn trace_four_as_boards_uses_the_comp_333_notation() {
+    let out = stdout_of(&["trace", "4", "--format", "board", "--limit", "6"]);
+    // The string starts with a line break so that its first line keeps its indent.
+    let expected = "
+    1  try       (0, 0)
+       Q? .  .  .
+       .  .  .  .
+       .  .  .  .
+       .  .  .  .
+
+    2  place     (0, 0)
+       Q  .  .  .
+       .  .  .  .
+       .  .  .  .
+       .  .  .  .
+
+    3  try       (0, 1)
+       Q  Q? .  .
+       .  .  .  .
+       .  .  .  .
+       .  .  .  .
+
+    4  conflict  (0, 1) same row as (0, 0)
+       R? Q? .  .
+       .  .  .  .
+       .  .  .  .
+       .  .  .  .
+
+    5  try       (1, 1)
+       Q  .  .  .
+       .  Q? .  .
+       .  .  .  .
+       .  .  .  .
+
+    6  conflict  (1, 1) same diagonal as (0, 0)
+       D? .  .  .
+       .  Q? .  .
+       .  .  .  .
+       .  .  .  .
+
+";
+    let body: String = out
+        .lines()
+        .skip(2)
+        .take(36)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(format!("\n{body}"), expected);
+    assert!(out
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("# backtrack on the 4x4 board"));
+    assert!(out.contains("cut: the trace stops after 6 events"));
+    // A row-wise solver's conflicts are along columns: C? marks the attacker.
+    let recursive = stdout_of(&[
+        "trace",
+        "4",
+        "--algo",
+        "recursive",
+        "--format",
+        "board",
+        "--limit",
+        "4",
+    ]);
+    assert!(recursive.contains("C?"), "{recursive}");
+    queens()
+        .args(["trace", "33", "--format", "board"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("up to N = 32"));
+}
