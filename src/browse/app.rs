@@ -427,6 +427,7 @@ mod tests {
         let frames = (1..=steps)
             .map(|step| Frame {
                 step,
+                kind: "try",
                 queens: vec![(0, step as usize % 4)],
                 mark: None,
                 attacker: None,

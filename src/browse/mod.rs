@@ -6,6 +6,7 @@
 //! by [`solutions::Solutions`], a window at a time, so memory stays small whatever N.
 
 pub mod app;
+pub mod code;
 pub mod playback;
 pub mod recording;
 pub mod solutions;

@@ -45,6 +45,9 @@ pub enum Mark {
 pub struct Frame {
     /// The step number, from 1.
     pub step: u64,
+    /// The event's name (`try`, `conflict`, ...), or `nosolution` for the frame that ends a
+    /// search without a solution: what the code panel highlights.
+    pub kind: &'static str,
     /// The queens on the board after the step.
     pub queens: Vec<Square>,
     /// The square the step concerns, and how to show it.
@@ -192,6 +195,7 @@ mod tests {
         (1..=count)
             .map(|step| Frame {
                 step,
+                kind: "try",
                 queens: vec![],
                 mark: None,
                 attacker: None,

@@ -34,6 +34,7 @@ pub fn record(n: usize, algorithm: Algorithm) -> Result<Playback, String> {
         // rather than stopping on its last step.
         frames.push(Frame {
             step: outcome.summary.events + 1,
+            kind: "nosolution",
             queens: Vec::new(),
             mark: None,
             attacker: None,
@@ -91,6 +92,7 @@ pub fn frame_of(event: &Event) -> Frame {
     };
     Frame {
         step: event.step,
+        kind: event.kind.name(),
         queens: event.queens().iter().map(|s| (s.row, s.col)).collect(),
         mark: square.zip(mark),
         attacker,

@@ -10,7 +10,7 @@
 //! attacks it is marked, and a dot marks every empty square the queens attack.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
@@ -178,12 +178,41 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     .areas(area);
     let labels = label_width(n);
     let board_width = n as u16 * geometry.square_width() + border + labels;
-    let [columns] = Layout::horizontal([Constraint::Length(board_width)])
-        .flex(Flex::Center)
-        .areas(columns);
-    let [board] = Layout::horizontal([Constraint::Length(board_width)])
-        .flex(Flex::Center)
-        .areas(board);
+    // While a search plays on a wide enough terminal, the board moves left to make room for
+    // the algorithm's code beside it.
+    let listing = app
+        .playback()
+        .and_then(|p| super::code::listing(p.algorithm));
+    let code_height = listing.map_or(0, |l| l.lines.len() as u16 + 1);
+    let longest_code = listing.map_or(0, |l| {
+        l.lines
+            .iter()
+            .chain(std::iter::once(&l.title))
+            .map(|s| s.chars().count() as u16 + 2)
+            .max()
+            .unwrap_or(0)
+    });
+    // Beside the board only: the panel must fit the board's height (with its border lines).
+    let with_code = app.playback().is_some()
+        && !geometry.compact
+        && code_height <= side + border
+        && board_width + 2 + CODE_MIN_WIDTH.max(longest_code.min(60)) <= area.width;
+    let left = if with_code {
+        let spare = area.width.saturating_sub(board_width + 2 + longest_code);
+        area.x + spare / 2
+    } else {
+        area.x + area.width.saturating_sub(board_width) / 2
+    };
+    let columns = Rect {
+        x: left,
+        width: board_width.min(area.width),
+        ..columns
+    };
+    let board = Rect {
+        x: left,
+        width: board_width.min(area.width),
+        ..board
+    };
     let [row_numbers, board] =
         Layout::horizontal([Constraint::Length(labels), Constraint::Fill(1)]).areas(board);
     let board = if geometry.compact {
@@ -214,6 +243,19 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     }
     if let Some(playback) = app.playback() {
         render_trace(frame, playback, n, geometry, [board, first, second, status]);
+        // The algorithm's code beside the board, where the terminal is wide enough.
+        let right = board.right() + 2;
+        if with_code && right < area.right() {
+            let code_area = Rect {
+                x: right,
+                y: board.y.saturating_sub(1),
+                width: area.right() - right,
+                height: board.height + 2,
+            };
+            if let Some(step) = playback.frame() {
+                frame.render_widget(code_panel(playback.algorithm, step.kind), code_area);
+            }
+        }
     } else {
         render_browse(frame, app, geometry, [board, first, second, status]);
     }
@@ -328,6 +370,29 @@ fn render_trace(
         );
     }
     frame.render_widget(trace_status_line(playback), status);
+}
+
+/// The narrowest code panel drawn beside the board.
+const CODE_MIN_WIDTH: u16 = 36;
+
+/// The algorithm's pseudo-code with the line the step runs highlighted (▶ and reversed).
+fn code_panel(algorithm: &str, kind: &str) -> Paragraph<'static> {
+    let Some(listing) = super::code::listing(algorithm) else {
+        return Paragraph::new("");
+    };
+    let current = listing.line_of(kind);
+    let mut lines = vec![Line::from(Span::from(listing.title.clone()).bold())];
+    for (i, text) in listing.lines.iter().enumerate() {
+        if Some(i) == current {
+            lines.push(Line::from(vec![
+                Span::from("▶ ").bold(),
+                Span::from(text.clone()).add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            ]));
+        } else {
+            lines.push(Line::from(format!("  {text}")).dim());
+        }
+    }
+    Paragraph::new(lines)
 }
 
 fn title_line(app: &App) -> Paragraph<'static> {
@@ -642,6 +707,7 @@ mod tests {
         let frames = vec![
             Frame {
                 step: 7,
+                kind: "conflict",
                 queens: vec![(0, 1)],
                 mark: Some(((1, 2), Mark::Attacked)),
                 attacker: Some((0, 1)),
@@ -651,6 +717,7 @@ mod tests {
             },
             Frame {
                 step: 8,
+                kind: "place",
                 queens: vec![(0, 1), (1, 3)],
                 mark: Some(((1, 3), Mark::Placed)),
                 attacker: None,
@@ -800,6 +867,32 @@ mod tests {
         }
         assert!(css.contains(&hex(ATTACKER)));
         assert!(css.contains(&hex(SOLVED)));
+    }
+
+    #[test]
+    fn a_wide_terminal_shows_the_algorithm_code_with_the_running_line_marked() {
+        let mut app = browser(6);
+        app.open_trace(
+            crate::browse::recording::record(6, queens_core::Algorithm::Backtrack).unwrap(),
+        );
+        // Step 4 of backtracking on 6x6 is the row conflict of (0, 1) with (0, 0).
+        for _ in 0..3 {
+            app.handle_key(ratatui::crossterm::event::KeyEvent::from(
+                ratatui::crossterm::event::KeyCode::Right,
+            ));
+        }
+        let buf = draw(&mut app, 120, 30);
+        let text = screen(&buf);
+        assert!(
+            text.iter().any(|l| l.contains("COMP 333 solve loop")),
+            "{text:#?}"
+        );
+        let marked: Vec<&String> = text.iter().filter(|l| l.contains('▶')).collect();
+        assert_eq!(marked.len(), 1, "{text:#?}");
+        assert!(marked[0].contains("hasConflictCumulative"), "{text:#?}");
+        // Too narrow for the panel: the board alone.
+        let buf = draw(&mut app, 60, 30);
+        assert!(!screen(&buf).iter().any(|l| l.contains('▶')));
     }
 
     #[test]

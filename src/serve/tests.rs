@@ -524,12 +524,32 @@ async fn every_module_the_page_imports_is_served_as_javascript() {
         .map(|(name, _)| format!("/js/{name}"))
         .collect();
     served.push("/app.js".to_string());
+    served.push(format!("/js/{}", super::CODE_DATA));
     served.sort();
     assert_eq!(
         reached.into_iter().collect::<Vec<_>>(),
         served,
         "the table of modules holds exactly the ones imported"
     );
+}
+
+#[tokio::test]
+async fn the_code_listings_module_holds_every_algorithm() {
+    let (status, kind, source) = get_text("/js/code-data.js").await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "text/javascript; charset=utf-8")
+    );
+    let json = source
+        .split_once("export const CODE = ")
+        .expect("the export")
+        .1
+        .trim()
+        .trim_end_matches(';');
+    let code: Value = serde_json::from_str(json).expect("JSON");
+    for algorithm in Algorithm::ALL {
+        assert!(code[algorithm.name()]["lines"].is_array(), "{algorithm}");
+    }
 }
 
 #[tokio::test]
