@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use queens_core::board::is_canonical;
 
 use crate::cli::ListArgs;
-use crate::output::ListOutput;
+use crate::output::{ListOutput, SignOfLife};
 use crate::status::Status;
 
 /// Runs `queens list`.
@@ -17,24 +17,31 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     let mut written = 0u64;
     let mut failure: Option<io::Error> = None;
     if args.limit != Some(0) {
-        let _ = args
-            .algo
-            .algorithm()
-            .for_each_solution(n, &args.search.options(), &mut |queens| {
-                if args.unique && !is_canonical(queens) {
-                    return ControlFlow::Continue(());
-                }
-                if let Err(e) = out.write(queens) {
-                    failure = Some(e);
-                    return ControlFlow::Break(());
-                }
-                written += 1;
-                if args.limit == Some(written) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
+        let algorithm = args.algo.algorithm();
+        let mut sign = SignOfLife::new(format!("listing N = {n} ({algorithm})"), args.quiet);
+        let mut report = |progress| {
+            if let Some(sign) = &mut sign {
+                sign.report(progress);
+            }
+            ControlFlow::Continue(())
+        };
+        let mut visit = |queens: &[usize]| {
+            if args.unique && !is_canonical(queens) {
+                return ControlFlow::Continue(());
+            }
+            if let Err(e) = out.write(queens) {
+                failure = Some(e);
+                return ControlFlow::Break(());
+            }
+            written += 1;
+            if args.limit == Some(written) {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let _ = algorithm
+            .for_each_solution_watched(n, &args.search.options(), &mut report, &mut visit)
             .map_err(super::solve::budget_hint)?;
     }
     if let Some(e) = failure {
