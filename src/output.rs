@@ -98,38 +98,6 @@ fn write_file(path: &Path, queens: &[usize]) -> io::Result<()> {
     file.flush()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_numbers_are_padded_to_six_digits() {
-        let dir = Path::new("out");
-        assert_eq!(
-            ListOutput::file_path(dir, 1),
-            Path::new("out/solution-000001.svg")
-        );
-        assert_eq!(
-            ListOutput::file_path(dir, 1_234_567),
-            Path::new("out/solution-1234567.svg")
-        );
-    }
-
-    #[test]
-    fn svg_and_out_go_together() {
-        let err = ListOutput::new(Format::Svg, None)
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(err.contains("--out DIR"), "{err}");
-        let err = ListOutput::new(Format::Json, Some(Path::new("x")))
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(err.contains("--out x"), "{err}");
-    }
-}
-
 /// A sign of life on standard error for a long exhaustive search: after two seconds, one line
 /// rewritten in place about twice a second, `queens: searching N = 40 (bitboard): 1.2e9 steps,
 /// 310 M steps/s, depth 37`, erased when the search ends. Only when standard error is a
@@ -191,5 +159,37 @@ fn round(x: f64) -> String {
         x if x >= 1e6 => format!("{:.2} M", x / 1e6),
         x if x >= 1e3 => format!("{:.1} k", x / 1e3),
         x => format!("{x:.0}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_numbers_are_padded_to_six_digits() {
+        let dir = Path::new("out");
+        assert_eq!(
+            ListOutput::file_path(dir, 1),
+            Path::new("out/solution-000001.svg")
+        );
+        assert_eq!(
+            ListOutput::file_path(dir, 1_234_567),
+            Path::new("out/solution-1234567.svg")
+        );
+    }
+
+    #[test]
+    fn svg_and_out_go_together() {
+        let err = ListOutput::new(Format::Svg, None)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("--out DIR"), "{err}");
+        let err = ListOutput::new(Format::Json, Some(Path::new("x")))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("--out x"), "{err}");
     }
 }

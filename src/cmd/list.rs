@@ -19,6 +19,7 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     if args.limit != Some(0) {
         let algorithm = args.algo.algorithm();
         let mut sign = SignOfLife::new(format!("listing N = {n} ({algorithm})"), args.quiet);
+        let watched = sign.is_some();
         let mut report = |progress| {
             if let Some(sign) = &mut sign {
                 sign.report(progress);
@@ -40,9 +41,14 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
                 ControlFlow::Continue(())
             }
         };
-        let _ = algorithm
-            .for_each_solution_watched(n, &args.search.options(), &mut report, &mut visit)
-            .map_err(super::solve::budget_hint)?;
+        let options = args.search.options();
+        // Without a sign of life to show, the plain search: the watch costs a little per step.
+        let _ = if watched {
+            algorithm.for_each_solution_watched(n, &options, &mut report, &mut visit)
+        } else {
+            algorithm.for_each_solution(n, &options, &mut visit)
+        }
+        .map_err(super::solve::budget_hint)?;
     }
     if let Some(e) = failure {
         return Err(e.into());

@@ -301,7 +301,7 @@ impl Tracer for Watch<'_> {
             };
             self.progress.depth = self.progress.depth.max(line.map_or(0, |l| l + 1));
         }
-        if self.progress.steps % WATCH_EVERY == 0 {
+        if self.progress.steps.is_multiple_of(WATCH_EVERY) {
             let now = self.progress;
             self.progress.depth = 0;
             (self.report)(now)?;

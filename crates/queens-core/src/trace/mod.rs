@@ -170,7 +170,7 @@ impl Tracer for Runner<'_> {
         }
         self.outcome.summary.add(&step.kind, step.col);
         if let Some(watch) = &mut self.watch {
-            if self.outcome.summary.events % WATCH_EVERY == 0 {
+            if self.outcome.summary.events.is_multiple_of(WATCH_EVERY) {
                 let line = match self.axis {
                     Axis::Row => step.row,
                     Axis::Column => step.col,
