@@ -223,6 +223,9 @@ pub struct SolveArgs {
     pub format: Format,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// No sign of life on standard error during a long search (shown only on a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `queens list`.
@@ -248,6 +251,9 @@ pub struct ListArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// No sign of life on standard error during a long search (shown only on a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `queens count`.
@@ -364,6 +370,9 @@ pub struct TraceArgs {
     pub summary: bool,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// No sign of life on standard error during a long trace (shown only on a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// How `queens trace` prints its events.

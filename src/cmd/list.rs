@@ -7,7 +7,7 @@ use queens_core::board::is_canonical;
 
 use crate::cli::ListArgs;
 use crate::hint::budget_hint;
-use crate::output::ListOutput;
+use crate::output::{ListOutput, SignOfLife};
 use crate::status::Status;
 
 /// Runs `queens list`.
@@ -17,28 +17,39 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
     let mut out = ListOutput::new(args.format, args.out.as_deref())?;
     let mut written = 0u64;
     if args.limit != Some(0) {
+        let algorithm = args.algo.algorithm();
+        let mut sign = SignOfLife::new(format!("listing N = {n} ({algorithm})"), args.quiet);
+        let watched = sign.is_some();
+        let mut report = |progress| {
+            if let Some(sign) = &mut sign {
+                sign.report(progress);
+            }
+            ControlFlow::Continue(())
+        };
         // The visitor breaks with `Some(error)` when a write fails and `None` at the limit: the
         // error comes straight out of the search.
-        let stopped = args
-            .algo
-            .algorithm()
-            .for_each_solution(n, &args.search.options(), &mut |queens| -> ControlFlow<
-                Option<io::Error>,
-            > {
-                if args.unique && !is_canonical(queens) {
-                    return ControlFlow::Continue(());
-                }
-                if let Err(e) = out.write(queens) {
-                    return ControlFlow::Break(Some(e));
-                }
-                written += 1;
-                if args.limit == Some(written) {
-                    ControlFlow::Break(None)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-            .map_err(budget_hint)?;
+        let mut visit = |queens: &[usize]| -> ControlFlow<Option<io::Error>> {
+            if args.unique && !is_canonical(queens) {
+                return ControlFlow::Continue(());
+            }
+            if let Err(e) = out.write(queens) {
+                return ControlFlow::Break(Some(e));
+            }
+            written += 1;
+            if args.limit == Some(written) {
+                ControlFlow::Break(None)
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = args.search.options();
+        // Without a sign of life to show, the plain search: the watch costs a little per step.
+        let stopped = if watched {
+            algorithm.for_each_solution_watched(n, &options, &mut report, &mut visit)
+        } else {
+            algorithm.for_each_solution(n, &options, &mut visit)
+        }
+        .map_err(budget_hint)?;
         if let ControlFlow::Break(Some(e)) = stopped {
             return Err(e.into());
         }

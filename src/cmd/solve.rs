@@ -6,9 +6,14 @@ use std::io::Write;
 use anyhow::Context;
 use queens_core::solve::{construct, min_conflicts, Method};
 
+use std::ops::ControlFlow;
+
+use queens_core::Algorithm;
+
 use crate::cli::SolveArgs;
 use crate::format::{write_stream, Format};
 use crate::hint::budget_hint;
+use crate::output::SignOfLife;
 use crate::status::Status;
 
 /// Runs `queens solve`.
@@ -36,10 +41,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
                 None => no_solution(n),
             }
         }
-        Method::First(algorithm) => match algorithm
-            .first_solution(n, &args.search.options())
-            .map_err(budget_hint)?
-        {
+        Method::First(algorithm) => match first_solution(algorithm, args)? {
             Some(queens) => write_solution(args.format, n, queens.into_iter()),
             None => no_solution(n),
         },
@@ -55,6 +57,33 @@ fn write_solution(
     write_stream(format, &mut out, n, columns)?;
     out.flush().context("writing the solution")?;
     Ok(Status::Success)
+}
+
+/// The first solution by `algorithm`, with a sign of life on a terminal when it takes long.
+fn first_solution(algorithm: Algorithm, args: &SolveArgs) -> anyhow::Result<Option<Vec<usize>>> {
+    let options = args.search.options();
+    let what = format!("searching N = {} ({algorithm})", args.size.n);
+    let Some(mut sign) = SignOfLife::new(what, args.quiet) else {
+        return algorithm
+            .first_solution(args.size.n, &options)
+            .map_err(budget_hint);
+    };
+    let mut found = None;
+    let _ = algorithm
+        .for_each_solution_watched(
+            args.size.n,
+            &options,
+            &mut |progress| {
+                sign.report(progress);
+                ControlFlow::Continue(())
+            },
+            &mut |q| {
+                found = Some(q.to_vec());
+                ControlFlow::Break(())
+            },
+        )
+        .map_err(budget_hint)?;
+    Ok(found)
 }
 
 fn no_solution(n: usize) -> anyhow::Result<Status> {

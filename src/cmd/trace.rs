@@ -3,7 +3,7 @@
 //! The events come from `queens_core::trace`; this module only prints them, with the JSON
 //! encodings of [`crate::json`] that the server shares.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 
 use queens_core::trace::{self, Axis, ConflictLine, Event, EventKind, Summary};
@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::cli::{TraceArgs, TraceFormat};
 use crate::hint::budget_hint;
 use crate::json::{event_json, summary_json};
+use crate::output::SignOfLife;
 use crate::status::Status;
 
 /// Runs `queens trace`.
@@ -22,8 +23,18 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let options = args.search.options();
     let limit = args.limit.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let mut out = super::stdout();
+    // Events printed on a terminal show the trace moving; otherwise a sign of life on stderr.
+    let quiet = args.quiet || (!args.summary && io::stdout().is_terminal());
+    let mut sign = SignOfLife::new(format!("tracing N = {n} ({algorithm})"), quiet);
+    let mut report = |progress| {
+        if let Some(sign) = &mut sign {
+            sign.report(progress);
+        }
+        ControlFlow::Continue(())
+    };
     let outcome = if args.summary {
-        trace::summarize(n, algorithm, &options, args.all, limit).map_err(budget_hint)?
+        trace::summarize_watched(n, algorithm, &options, args.all, limit, &mut report)
+            .map_err(budget_hint)?
     } else {
         algorithm.check_size(n)?;
         let needed = trace::memory_needed(n, algorithm, true);
@@ -42,7 +53,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
             TraceFormat::Json => {}
         }
         let mut failure: Option<io::Error> = None;
-        let outcome = trace::run(n, algorithm, &options, args.all, limit, &mut |event| {
+        let mut on_event = |event: &Event| {
             let written = match args.format {
                 TraceFormat::Text => write_text(&mut out, event),
                 TraceFormat::Board => write_board(&mut out, event),
@@ -55,7 +66,16 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
                     ControlFlow::Break(())
                 }
             }
-        })
+        };
+        let outcome = trace::run_watched(
+            n,
+            algorithm,
+            &options,
+            args.all,
+            limit,
+            &mut on_event,
+            &mut report,
+        )
         .map_err(budget_hint)?;
         if let Some(e) = failure {
             return Err(e.into());

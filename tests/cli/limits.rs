@@ -380,3 +380,48 @@ fn no_completion_is_still_proved_and_counts_stay_exact() {
         String::from_utf8(listed).unwrap().lines().count() as u64
     );
 }
+
+/// Runs `queens args` for `secs` seconds (killed then), its standard error a pseudo-terminal
+/// made by `script`, and returns what that terminal showed; `None` without `script`.
+fn on_a_terminal(args: &str, secs: u64) -> Option<String> {
+    let bin = assert_cmd::cargo::cargo_bin("queens");
+    let command = format!("timeout {secs} {} {args} > /dev/null", bin.display());
+    let out = StdCommand::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_long_search_on_a_terminal_shows_a_sign_of_life_unless_quiet() {
+    for args in [
+        "solve 40 --algo bitboard --format positions",
+        "list 40",
+        "trace 64 --all --summary",
+    ] {
+        let Some(shown) = on_a_terminal(args, 4) else {
+            eprintln!("no `script` here: skipped");
+            return;
+        };
+        assert!(shown.contains("steps/s, depth "), "{args}: {shown:?}");
+        let quiet = on_a_terminal(&format!("{args} --quiet"), 3).unwrap();
+        assert!(!quiet.contains("steps"), "{args} --quiet: {quiet:?}");
+    }
+}
+
+#[test]
+fn a_long_search_says_nothing_when_standard_error_is_not_a_terminal() {
+    let bin = assert_cmd::cargo::cargo_bin("queens");
+    let mut child = StdCommand::new(bin)
+        .args(["solve", "40", "--algo", "bitboard", "--format", "positions"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("queens runs");
+    std::thread::sleep(Duration::from_millis(3000));
+    child.kill().expect("the child can be killed");
+    let out = child.wait_with_output().expect("the child ends");
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}

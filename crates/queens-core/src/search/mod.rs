@@ -205,6 +205,46 @@ impl Algorithm {
         })
     }
 
+    /// [`Algorithm::for_each_solution`] that also hands `report` a [`Progress`] every
+    /// [`WATCH_EVERY`] steps, for a sign of life during a long search; `report` breaking
+    /// stops the search. Not generic, so compiled here like the untraced search.
+    /// The visitor's break value is carried out, as with [`Algorithm::for_each_solution`].
+    pub fn for_each_solution_watched<B>(
+        self,
+        n: usize,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<B>,
+    ) -> Result<ControlFlow<B>, Error> {
+        let mut value = None;
+        let _ = self.watched_untyped(n, options, report, &mut |q| match visit(q) {
+            ControlFlow::Continue(()) => ControlFlow::Continue(()),
+            ControlFlow::Break(b) => {
+                value = Some(b);
+                ControlFlow::Break(())
+            }
+        })?;
+        Ok(value.map_or(ControlFlow::Continue(()), ControlFlow::Break))
+    }
+
+    /// The watched search itself, not generic so that it is compiled here (see
+    /// `for_each_solution_untraced`).
+    #[inline(never)]
+    fn watched_untyped(
+        self,
+        n: usize,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, Error> {
+        let mut watch = Watch {
+            axis: Axis::of(self),
+            progress: Progress { steps: 0, depth: 0 },
+            report,
+        };
+        self.for_each_solution_traced(n, options, &mut watch, visit)
+    }
+
     /// The lexicographically first solution, or `None` when the board has none.
     pub fn first_solution(
         self,
@@ -246,6 +286,48 @@ impl FromStr for Algorithm {
             .into_iter()
             .find(|a| a.name() == s)
             .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+    }
+}
+
+/// How often a watched search reports: every 2^22 steps (a few milliseconds).
+pub const WATCH_EVERY: u64 = 1 << 22;
+
+/// What a watched search says about itself ([`Algorithm::for_each_solution_watched`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Steps taken so far: squares tried, queens placed and removed, backtracks (the
+    /// conflicts that a traced search describes are not counted).
+    pub steps: u64,
+    /// The deepest row (column, for `backtrack`) holding a queen since the last report, from 1.
+    pub depth: usize,
+}
+
+/// The tracer of watched searches: counts steps and the depth reached, and reports.
+struct Watch<'r> {
+    axis: Axis,
+    progress: Progress,
+    report: &'r mut dyn FnMut(Progress) -> ControlFlow<()>,
+}
+
+impl Tracer for Watch<'_> {
+    const ACTIVE: bool = false;
+
+    #[inline]
+    fn step(&mut self, step: &Step<'_>) -> ControlFlow<()> {
+        self.progress.steps += 1;
+        if step.kind == EventKind::Place {
+            let line = match self.axis {
+                Axis::Row => step.row,
+                Axis::Column => step.col,
+            };
+            self.progress.depth = self.progress.depth.max(line.map_or(0, |l| l + 1));
+        }
+        if self.progress.steps.is_multiple_of(WATCH_EVERY) {
+            let now = self.progress;
+            self.progress.depth = 0;
+            (self.report)(now)?;
+        }
+        ControlFlow::Continue(())
     }
 }
 
@@ -346,6 +428,46 @@ mod tests {
                 "{algo}: {per_row} bytes per row, {} rows deep",
                 depth.deepest
             );
+        }
+    }
+
+    #[test]
+    fn a_watched_search_reports_its_steps_and_finds_the_same_solutions() {
+        for algo in [Algorithm::Bitboard, Algorithm::Backtrack] {
+            let mut reports = Vec::new();
+            let mut watched = 0u64;
+            let _ = algo
+                .for_each_solution_watched(
+                    12,
+                    &SearchOptions::default(),
+                    &mut |p| {
+                        reports.push(p);
+                        ControlFlow::Continue(())
+                    },
+                    &mut |_| {
+                        watched += 1;
+                        ControlFlow::<()>::Continue(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(watched, 14_200, "{algo}");
+            let expected = crate::trace::summarize(12, algo, &SearchOptions::default(), true, None)
+                .unwrap()
+                .summary
+                .events;
+            // Untraced solvers skip describing conflicts, so a watch sees at most the traced
+            // events, and exactly them for the solvers that report no conflicts.
+            if algo == Algorithm::Bitboard {
+                assert_eq!(reports.len() as u64, expected / WATCH_EVERY, "{algo}");
+            }
+            assert!(reports.len() as u64 <= expected / WATCH_EVERY, "{algo}");
+            if algo == Algorithm::Backtrack {
+                assert!(!reports.is_empty(), "millions of steps");
+            }
+            for (i, p) in reports.iter().enumerate() {
+                assert_eq!(p.steps, (i as u64 + 1) * WATCH_EVERY);
+                assert!((1..=12).contains(&p.depth), "{algo}: {p:?}");
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 
 use crate::board::Square;
 use crate::error::Error;
-use crate::search::{Algorithm, SearchOptions, Step, Tracer};
+use crate::search::{Algorithm, Progress, SearchOptions, Step, Tracer, WATCH_EVERY};
 
 pub use crate::search::{Axis, ConflictLine, EventKind};
 
@@ -151,7 +151,13 @@ struct Runner<'f> {
     outcome: Outcome,
     event: Event,
     sink: Option<Sink<'f>>,
+    /// Told every [`WATCH_EVERY`] events how far the trace got, and the depth of the step.
+    watch: Option<Watch<'f>>,
+    axis: Axis,
 }
+
+/// Where a watched trace reports its progress.
+type Watch<'f> = &'f mut dyn FnMut(Progress) -> ControlFlow<()>;
 
 impl Tracer for Runner<'_> {
     fn step(&mut self, step: &Step<'_>) -> ControlFlow<()> {
@@ -163,6 +169,18 @@ impl Tracer for Runner<'_> {
             return ControlFlow::Break(());
         }
         self.outcome.summary.add(&step.kind, step.col);
+        if let Some(watch) = &mut self.watch {
+            if self.outcome.summary.events.is_multiple_of(WATCH_EVERY) {
+                let line = match self.axis {
+                    Axis::Row => step.row,
+                    Axis::Column => step.col,
+                };
+                watch(Progress {
+                    steps: self.outcome.summary.events,
+                    depth: line.map_or(0, |l| l + 1),
+                })?;
+            }
+        }
         match &mut self.sink {
             Some(sink) => {
                 self.event.fill(self.outcome.summary.events, step);
@@ -173,13 +191,14 @@ impl Tracer for Runner<'_> {
     }
 }
 
-fn run_with(
+fn run_with<'f>(
     n: usize,
     algorithm: Algorithm,
     options: &SearchOptions,
     all: bool,
     limit: Option<usize>,
-    sink: Option<Sink<'_>>,
+    sink: Option<Sink<'f>>,
+    watch: Option<Watch<'f>>,
 ) -> Result<Outcome, Error> {
     algorithm.check_size(n)?;
     let needed = memory_needed(n, algorithm, sink.is_some());
@@ -202,6 +221,8 @@ fn run_with(
             untried: None,
         },
         sink,
+        watch,
+        axis: Axis::of(algorithm),
     };
     let _ = algorithm.for_each_solution_traced(n, options, &mut runner, &mut |_| {
         if all {
@@ -253,7 +274,41 @@ pub fn run(
     limit: Option<usize>,
     on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
 ) -> Result<Outcome, Error> {
-    run_with(n, algorithm, options, all, limit, Some(on_event))
+    run_with(n, algorithm, options, all, limit, Some(on_event), None)
+}
+
+/// [`run`], also handing `report` a [`Progress`] every [`WATCH_EVERY`] events: a sign of life
+/// for long traces.
+pub fn run_watched(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    all: bool,
+    limit: Option<usize>,
+    on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
+    report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Outcome, Error> {
+    run_with(
+        n,
+        algorithm,
+        options,
+        all,
+        limit,
+        Some(on_event),
+        Some(report),
+    )
+}
+
+/// [`summarize`], also handing `report` a [`Progress`] every [`WATCH_EVERY`] events.
+pub fn summarize_watched(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    all: bool,
+    limit: Option<usize>,
+    report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Outcome, Error> {
+    run_with(n, algorithm, options, all, limit, None, Some(report))
 }
 
 /// Counts the events of a trace without building them: `queens trace --summary`.
@@ -272,7 +327,7 @@ pub fn summarize(
     all: bool,
     limit: Option<usize>,
 ) -> Result<Outcome, Error> {
-    run_with(n, algorithm, options, all, limit, None)
+    run_with(n, algorithm, options, all, limit, None, None)
 }
 
 /// Traces a search and keeps every event in memory: the call for viewers. Every event holds a
@@ -718,6 +773,8 @@ mod tests {
                     recorded.push(e.clone());
                     ControlFlow::Continue(())
                 }),
+                watch: None,
+                axis: Axis::of(algorithm),
             };
             let _ = algorithm.for_each_solution_traced(n, &options(), &mut runner, &mut |q| {
                 visited.push(q.to_vec());
