@@ -196,6 +196,31 @@ mod tests {
         assert!(error < 0.05, "estimated {estimated}, exact {exact}");
     }
 
+    /// A measurement, not a check: `cargo test -p queens-core --release estimate_accuracy --
+    /// --ignored --nocapture` prints the probes' estimate of the nodes against the exact count.
+    #[test]
+    #[ignore]
+    fn estimate_accuracy() {
+        for n in 12..=17 {
+            let plan = subproblems(n);
+            let exact: f64 = plan
+                .iter()
+                .map(|sub| {
+                    let s = setup(n, sub);
+                    exact_nodes(&s, 0, s.cols, 0, 0)
+                })
+                .sum();
+            let probes = (4_000_000 / plan.len()).clamp(16, 4096);
+            for _ in 0..3 {
+                let estimated: f64 = plan.iter().map(|sub| probe_nodes(n, sub, probes)).sum();
+                println!(
+                    "N = {n}: exact {exact:.4e}, estimated {estimated:.4e} ({:+.2} %)",
+                    100.0 * (estimated - exact) / exact
+                );
+            }
+        }
+    }
+
     #[test]
     fn an_estimate_counts_the_shard_and_measures_a_time_per_node() {
         let e = estimate(12, Shard::new(1, 3).unwrap(), Duration::from_millis(200)).unwrap();
