@@ -818,3 +818,41 @@ fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
         .assert()
         .code(2);
 }
+
+/// The save fails (the checkpoint's name taken by a folder), is reported, and succeeds again at
+/// a later interval once the folder is gone: the run reports that too, and its file is whole.
+#[cfg(unix)]
+#[test]
+fn a_save_that_failed_is_retried_at_each_interval_until_it_succeeds() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let mut child = spawn_count("18", &ckpt, &["-j", "1", "--checkpoint-every", "0.1"]);
+    wait_for_file(&ckpt);
+    std::fs::remove_file(&ckpt).unwrap();
+    std::fs::create_dir(&ckpt).unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let next = |what: &str| loop {
+        let line = rx.recv_timeout(Duration::from_secs(60)).expect(what);
+        if line.contains(what) {
+            return line;
+        }
+    };
+    let warning = next("queens: warning:");
+    assert!(
+        warning.contains("run.ckpt") && warning.contains("retried"),
+        "{warning}"
+    );
+    std::fs::remove_dir(&ckpt).unwrap();
+    next("the checkpoint is saved again");
+    assert!(finished_in(&ckpt).is_some(), "a whole file again");
+    send(&child, "TERM");
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert!(finished_in(&ckpt).is_some());
+}
