@@ -10,12 +10,12 @@
 //! enough, else on the largest board where they are), turns nodes into seconds. Cost: about a
 //! second of probes and a few seconds of sample counts, whatever N.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::frame::{subproblems, Subproblem};
 use super::kernel::Setup;
-use super::{check_size, engine, CountError, Shard};
+use super::{check_size, engine, Control, CountError, Shard, Tally};
 
 /// What [`estimate`] found.
 #[derive(Debug, Clone, PartialEq)]
@@ -134,27 +134,35 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
 fn calibrate(n: usize, budget: Duration) -> (usize, f64, f64) {
     let plan = subproblems(n);
     let mut rng = Rng::new();
-    let cancel = AtomicBool::new(false);
+    let control = Control::new(Tally::new(plan.len()));
     let start = Instant::now();
     let (mut count, mut seconds, mut nodes) = (0usize, 0.0f64, 0.0f64);
     std::thread::scope(|scope| {
         scope.spawn(|| {
-            while start.elapsed() < budget && !cancel.load(Ordering::Relaxed) {
+            while start.elapsed() < budget && !control.cancelled() {
                 std::thread::sleep(Duration::from_millis(5));
             }
-            cancel.store(true, Ordering::Relaxed);
+            control.cancel.store(true, Ordering::Relaxed);
         });
         while start.elapsed() < budget && !plan.is_empty() {
-            let sub = &plan[(rng.next() % plan.len() as u64) as usize];
+            let i = (rng.next() % plan.len() as u64) as usize;
+            if control.tally().is_done(i) {
+                continue;
+            }
             let began = Instant::now();
-            if engine::solve(n, sub, &cancel).is_none() {
+            // The same path as a run's, so that the time is a run's time per node.
+            engine::run_sequential(n, &plan, &[i], &control);
+            if !control.tally().is_done(i) {
                 break;
             }
             seconds += began.elapsed().as_secs_f64();
-            nodes += probe_nodes(n, sub, 256);
+            nodes += probe_nodes(n, &plan[i], 256);
             count += 1;
+            if control.tally().finished == plan.len() as u64 {
+                break;
+            }
         }
-        cancel.store(true, Ordering::Relaxed);
+        control.cancel.store(true, Ordering::Relaxed);
     });
     let per_node = if nodes > 0.0 { seconds / nodes } else { 0.0 };
     (count, seconds, per_node)
