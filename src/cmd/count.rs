@@ -320,6 +320,13 @@ fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
     )?;
     writeln!(
         out,
+        "largest subproblem: number {}, {:.3e} nodes, about {} on one core",
+        e.largest.0,
+        e.largest.1,
+        human(e.largest.1 * e.seconds_per_node)
+    )?;
+    writeln!(
+        out,
         "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \
          so does the count",
         if threads == 1 { "" } else { "s" }

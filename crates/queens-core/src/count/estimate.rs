@@ -26,6 +26,8 @@ pub struct Estimate {
     pub nodes: f64,
     /// Probes per subproblem.
     pub probes: usize,
+    /// The subproblem with the most estimated nodes, and that number.
+    pub largest: (usize, f64),
     /// Seconds of one core per estimated node.
     pub seconds_per_node: f64,
     /// The board whose subproblems were counted whole to measure that.
@@ -109,7 +111,14 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
     let plan = subproblems(n);
     let todo = shard.select(plan.len());
     let probes = (4_000_000 / todo.len().max(1)).clamp(16, 4096);
-    let nodes: f64 = todo.iter().map(|&i| probe_nodes(n, &plan[i], probes)).sum();
+    let (mut nodes, mut largest) = (0.0f64, (0usize, 0.0f64));
+    for &i in &todo {
+        let here = probe_nodes(n, &plan[i], probes);
+        nodes += here;
+        if here > largest.1 {
+            largest = (i, here);
+        }
+    }
     // Calibrate on this board if a few of its subproblems can be counted within the budget,
     // else on smaller boards, down to N = 12.
     let mut board = n;
@@ -120,6 +129,7 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
                 subproblems: todo.len(),
                 nodes,
                 probes,
+                largest,
                 seconds_per_node: per_node,
                 calibrated_on: board,
                 calibration: (count, seconds),
@@ -240,6 +250,8 @@ mod tests {
                 .len()
         );
         assert!(e.nodes > 0.0 && e.seconds_per_node > 0.0, "{e:?}");
+        assert!(Shard::new(1, 3).unwrap().contains(e.largest.0));
+        assert!(e.largest.1 > 0.0 && e.largest.1 < e.nodes, "{e:?}");
         assert_eq!(e.calibrated_on, 12);
         assert!(estimate(33, Shard::WHOLE, Duration::ZERO).is_err());
     }
