@@ -286,10 +286,23 @@ fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
     )?;
     writeln!(
         out,
-        "estimated time: {} on {threads} thread{} ({:.3} core-hours)",
+        "estimated time: {} on {threads} thread{} ({} core-hours)",
         human(core / threads as f64),
         if threads == 1 { "" } else { "s" },
-        core / 3600.0
+        significant(core / 3600.0)
+    )?;
+    writeln!(
+        out,
+        "largest subproblem: number {}, {:.3e} nodes, about {} on one core",
+        e.largest.0,
+        e.largest.1,
+        human(e.largest.1 * e.seconds_per_node)
+    )?;
+    writeln!(
+        out,
+        "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \
+         so does the count",
+        if threads == 1 { "" } else { "s" }
     )?;
     if e.calibrated_on != n {
         writeln!(
@@ -301,6 +314,17 @@ fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
     }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// Three significant digits, without an exponent down to 0.001.
+fn significant(x: f64) -> String {
+    match x {
+        x if x >= 100.0 => format!("{x:.0}"),
+        x if x >= 10.0 => format!("{x:.1}"),
+        x if x >= 1.0 => format!("{x:.2}"),
+        x if x >= 0.001 => format!("{x:.4}"),
+        x => format!("{x:.2e}"),
+    }
 }
 
 /// A duration in the largest unit that keeps it readable.

@@ -777,3 +777,82 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
+    for (n, shard) in [("13", None), ("14", Some("1/3"))] {
+        let mut args = vec!["count", n, "--estimate", "-j", "2"];
+        let mut json_args = vec!["count", n, "--json"];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+            json_args.extend(["--shard", s]);
+        }
+        let text = stdout_of(&args);
+        let lines: Vec<&str> = text.lines().collect();
+        // The shard's subproblems: what a count of it reports as its plan, dealt round-robin.
+        let plan = json_of(&json_args)["subproblems"].as_u64().unwrap();
+        let expected = match shard {
+            Some(_) => (plan + 1) / 3,
+            None => plan,
+        };
+        assert!(
+            lines[0].ends_with(&format!(": {expected} subproblems")),
+            "{text}"
+        );
+        let nodes: f64 = lines[1]
+            .strip_prefix("estimated search nodes: ")
+            .and_then(|r| r.split(' ').next())
+            .and_then(|v| v.parse().ok())
+            .expect(lines[1]);
+        assert!(nodes > expected as f64, "{text}");
+        assert!(lines[2].starts_with("time per node: "), "{text}");
+        assert!(
+            lines[3].starts_with("estimated time: ")
+                && lines[3].contains("on 2 threads")
+                && lines[3].ends_with(" core-hours)"),
+            "{text}"
+        );
+    }
+    queens()
+        .args(["count", "12", "--estimate", "--checkpoint", "x"])
+        .assert()
+        .code(2);
+}
+
+/// The save fails (the checkpoint's name taken by a folder), is reported, and succeeds again at
+/// a later interval once the folder is gone: the run reports that too, and its file is whole.
+#[cfg(unix)]
+#[test]
+fn a_save_that_failed_is_retried_at_each_interval_until_it_succeeds() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let mut child = spawn_count("18", &ckpt, &["-j", "1", "--checkpoint-every", "0.1"]);
+    wait_for_file(&ckpt);
+    std::fs::remove_file(&ckpt).unwrap();
+    std::fs::create_dir(&ckpt).unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let next = |what: &str| loop {
+        let line = rx.recv_timeout(Duration::from_secs(60)).expect(what);
+        if line.contains(what) {
+            return line;
+        }
+    };
+    let warning = next("queens: warning:");
+    assert!(
+        warning.contains("run.ckpt") && warning.contains("retried"),
+        "{warning}"
+    );
+    std::fs::remove_dir(&ckpt).unwrap();
+    next("the checkpoint is saved again");
+    assert!(finished_in(&ckpt).is_some(), "a whole file again");
+    send(&child, "TERM");
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert!(finished_in(&ckpt).is_some());
+}

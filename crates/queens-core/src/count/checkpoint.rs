@@ -711,6 +711,57 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A measurement, not a check: `cargo test -p queens-core --release --lib
+    /// checkpoint_size -- --ignored --nocapture` prints, for N = 20..27, the plan's size and
+    /// build time and the size of a finished checkpoint whose parts have that board's digits
+    /// (each part the known total over the plan, in 8 images).
+    #[test]
+    #[ignore]
+    fn checkpoint_size() {
+        for k in crate::reference::known()
+            .into_iter()
+            .filter(|k| (20..=27).contains(&k.n))
+        {
+            let started = std::time::Instant::now();
+            let plan = super::super::subproblems(k.n);
+            let built = started.elapsed();
+            let mut tally = Tally::new(plan.len());
+            let unique = k.total / 8 / plan.len() as u128;
+            for i in 0..plan.len() {
+                tally.record(
+                    i,
+                    Counts {
+                        total: 8 * unique,
+                        unique,
+                    },
+                );
+            }
+            let c = Checkpoint {
+                n: k.n,
+                split: super::super::SPLIT.to_string(),
+                subproblems: plan.len(),
+                shard: Shard::WHOLE,
+                tally,
+                seconds: 1e6,
+            };
+            let started = std::time::Instant::now();
+            let text = c.to_text();
+            let written = started.elapsed();
+            let started = std::time::Instant::now();
+            Checkpoint::from_text(Path::new("x"), &text).unwrap();
+            println!(
+                "N = {}: {} subproblems, plan built in {:.1} ms, finished checkpoint {} bytes \
+                 (written in {:.1} ms, read and checked in {:.1} ms)",
+                k.n,
+                plan.len(),
+                built.as_secs_f64() * 1e3,
+                text.len(),
+                written.as_secs_f64() * 1e3,
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+
     #[test]
     fn a_checkpoint_of_another_run_is_refused() {
         let c = sample();
