@@ -2,7 +2,7 @@
 //!
 //! `main` parses the arguments, runs one subcommand and turns its outcome into an exit status:
 //! 0 success, 1 when the answer is "no", 2 for bad usage, malformed input or any other error,
-//! 130 when interrupted. A closed standard output (`queens list 14 | head -1`) ends the program
+//! 130 when interrupted by SIGINT, and for `count` 143 (SIGTERM) and 129 (SIGHUP). A closed standard output (`queens list 14 | head -1`) ends the program
 //! quietly with status 0.
 
 mod browse;
