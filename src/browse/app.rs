@@ -178,6 +178,15 @@ impl App {
             KeyCode::End | KeyCode::Char('G') => p.jump_to_end(),
             KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char('f') => p.faster(),
             KeyCode::Char('-') | KeyCode::Char('s') => p.slower(),
+            KeyCode::Char('n') if !p.jump_to_next(&["place", "enqueue"]) => {
+                self.message = Some("no placement after this step".to_string());
+            }
+            KeyCode::Char('b') if !p.jump_to_next(&["backtrack"]) => {
+                self.message = Some("no backtrack after this step".to_string());
+            }
+            KeyCode::Char('S') if !p.jump_to_next(&["solution", "nosolution"]) => {
+                self.message = Some("no solution after this step".to_string());
+            }
             _ => {}
         }
     }
@@ -384,6 +393,30 @@ mod tests {
         assert_eq!(app.typed(), None, "Esc drops the number");
         assert!(!app.should_quit());
         assert_eq!(app.index(), 91);
+    }
+
+    #[test]
+    fn trace_jumps_reach_the_next_placement_backtrack_and_solution() {
+        let mut app = browser(4);
+        app.open_trace(crate::browse::recording::record(4, Algorithm::Backtrack).unwrap());
+        let kind = |app: &App| app.playback().unwrap().frame().unwrap().kind;
+        press(&mut app, KeyCode::Char('n'));
+        assert_eq!(kind(&app), "place");
+        press(&mut app, KeyCode::Char('b'));
+        assert_eq!(kind(&app), "backtrack");
+        press(&mut app, KeyCode::Char('S'));
+        assert_eq!(kind(&app), "solution");
+        press(&mut app, KeyCode::Char('S'));
+        assert_eq!(
+            kind(&app),
+            "solution",
+            "the last solution of the recording stays"
+        );
+        assert!(app.message().unwrap().contains("no solution after"));
+        let mut none = browser(3);
+        none.open_trace(crate::browse::recording::record(3, Algorithm::Wirth).unwrap());
+        press(&mut none, KeyCode::Char('S'));
+        assert_eq!(kind(&none), "nosolution");
     }
 
     #[test]

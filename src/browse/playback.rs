@@ -157,6 +157,22 @@ impl Playback {
         self.at = self.frames.len().saturating_sub(1);
     }
 
+    /// Goes to the next step of one of `kinds` (an event's name, such as `place`), and pauses;
+    /// stays when there is none. Returns whether it moved.
+    pub fn jump_to_next(&mut self, kinds: &[&str]) -> bool {
+        self.playing = false;
+        match self.frames[self.at.saturating_add(1).min(self.frames.len())..]
+            .iter()
+            .position(|f| kinds.contains(&f.kind))
+        {
+            Some(offset) => {
+                self.at += 1 + offset;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Plays or pauses; playing from the last step starts again from the first.
     pub fn toggle_play(&mut self) {
         if self.playing {
@@ -190,6 +206,28 @@ impl Playback {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jumps_go_to_the_next_step_of_a_kind_and_stay_when_there_is_none() {
+        let mut all = frames(6);
+        for (i, kind) in ["try", "place", "try", "backtrack", "place", "solution"]
+            .iter()
+            .enumerate()
+        {
+            all[i].kind = kind;
+        }
+        let mut p = Playback::new("backtrack", all, false);
+        p.toggle_play();
+        assert!(p.jump_to_next(&["place"]));
+        assert_eq!((p.position(), p.is_playing()), (1, false));
+        assert!(p.jump_to_next(&["place"]));
+        assert_eq!(p.position(), 4);
+        assert!(!p.jump_to_next(&["backtrack"]), "none after step 5");
+        assert_eq!(p.position(), 4);
+        assert!(p.jump_to_next(&["solution", "nosolution"]));
+        assert_eq!(p.position(), 5);
+        assert!(!p.jump_to_next(&["place"]));
+    }
 
     fn frames(count: u64) -> Vec<Frame> {
         (1..=count)

@@ -243,6 +243,9 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     }
     if let Some(playback) = app.playback() {
         render_trace(frame, playback, n, geometry, [board, first, second, status]);
+        if let Some(message) = app.message() {
+            frame.render_widget(Paragraph::new(message.to_string()).red().centered(), status);
+        }
         // The algorithm's code beside the board, where the terminal is wide enough.
         let right = board.right() + 2;
         if with_code && right < area.right() {
@@ -460,9 +463,11 @@ const BROWSE_KEYS: [(&str, &str); 7] = [
 ];
 
 /// The keys while a search plays.
-const TRACE_KEYS: [(&str, &str); 6] = [
+const TRACE_KEYS: [(&str, &str); 8] = [
     ("space", "play/pause"),
     ("→ ←", "step"),
+    ("n b S", "next place/backtrack/solution"),
+    ("End", "end"),
     ("+ -", "speed"),
     ("a", "solver"),
     ("t", "solutions"),
