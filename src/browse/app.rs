@@ -467,6 +467,7 @@ mod tests {
                 solved: false,
                 text: format!("step {step}"),
                 arrays: String::new(),
+                ..Default::default()
             })
             .collect();
         Playback::new("recursive", frames, false)

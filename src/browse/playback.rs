@@ -41,7 +41,7 @@ pub enum Mark {
 }
 
 /// What the screen shows for one step of a search.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Frame {
     /// The step number, from 1.
     pub step: u64,
@@ -58,8 +58,17 @@ pub struct Frame {
     pub solved: bool,
     /// What happened, in one line.
     pub text: String,
-    /// The solver's arrays after the step (positions, and first-untried when it has one).
+    /// The solver's arrays after the step (positions, and first-untried when it has one), as
+    /// text: what a narrow terminal shows.
     pub arrays: String,
+    /// The positions array after the step (`-1` for an empty line), indexed by `axis`.
+    pub positions: Vec<isize>,
+    /// The first-untried array after the step (the `backtrack` solver only).
+    pub untried: Option<Vec<usize>>,
+    /// The index the step changed or concerns (its column for `backtrack`, its row otherwise).
+    pub changed: Option<usize>,
+    /// What the arrays are indexed by: `row` or `column`.
+    pub axis: &'static str,
 }
 
 /// A recorded search and where the viewer is in it.
@@ -240,6 +249,7 @@ mod tests {
                 solved: false,
                 text: format!("step {step}"),
                 arrays: String::new(),
+                ..Default::default()
             })
             .collect()
     }

@@ -42,7 +42,7 @@ pub fn record(n: usize, algorithm: Algorithm) -> Result<Playback, String> {
             text: format!(
                 "no solution: every square has been tried, and the {n}×{n} board has none"
             ),
-            arrays: String::new(),
+            ..Frame::default()
         });
     }
     Ok(Playback::new(algorithm.name(), frames, outcome.cut))
@@ -99,6 +99,13 @@ pub fn frame_of(event: &Event) -> Frame {
         solved: event.kind == EventKind::Solution,
         text: format!("step {}: {text}", event.step),
         arrays: arrays(event),
+        positions: event.positions.clone(),
+        untried: event.untried.clone(),
+        changed: match event.positions_by {
+            Axis::Column => event.col,
+            Axis::Row => event.row,
+        },
+        axis: event.positions_by.name(),
     }
 }
 

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use ratatui::Frame;
 
 use super::app::App;
-use super::playback::{Mark, Playback, Square};
+use super::playback::{Frame as Step, Mark, Playback, Square};
 use super::solutions::Selection;
 
 /// The light squares.
@@ -365,14 +365,75 @@ fn render_trace(
             board,
         );
         frame.render_widget(Paragraph::new(step.text.clone()).bold().centered(), first);
-        frame.render_widget(
-            Paragraph::new(step.arrays.clone())
-                .centered()
-                .wrap(Wrap { trim: true }),
-            second,
-        );
+        let table = array_lines(step, second.width);
+        let paragraph = match table {
+            Some(lines) if !geometry.compact => Paragraph::new(lines),
+            _ => Paragraph::new(step.arrays.clone()).wrap(Wrap { trim: true }),
+        };
+        frame.render_widget(paragraph.centered(), second);
     }
     frame.render_widget(trace_status_line(playback), status);
+}
+
+/// The solver's arrays as a teacher draws them: a line of indices, then each array as a row of
+/// cells under them, the entry the step changed (or concerns) reversed. `None` when they do not
+/// fit `width` (the plain text is shown instead).
+fn array_lines(step: &Step, width: u16) -> Option<Vec<Line<'static>>> {
+    if step.positions.is_empty() {
+        return None;
+    }
+    let n = step.positions.len();
+    let cell = n.saturating_sub(1).to_string().len().max(2) + 1;
+    let label = "positions ";
+    let untried_label = "   first untried ";
+    let row_width = |cells: usize| cells * cell;
+    let wanted = label.len()
+        + row_width(n)
+        + step
+            .untried
+            .as_ref()
+            .map_or(0, |u| untried_label.len() + row_width(u.len()));
+    if wanted > usize::from(width) {
+        return None;
+    }
+    let marked = Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    let cells = |values: Vec<String>| -> Vec<Span<'static>> {
+        values
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let text = format!("{v:>cell$}");
+                if Some(i) == step.changed {
+                    Span::styled(text, marked)
+                } else {
+                    Span::from(text)
+                }
+            })
+            .collect()
+    };
+    let index: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let mut header = vec![Span::from(format!("{:>w$}", step.axis, w = label.len() - 1)).dim()];
+    header.push(Span::from(" "));
+    header.extend(
+        index
+            .iter()
+            .map(|i| Span::from(format!("{i:>cell$}")).dim()),
+    );
+    let mut values = vec![Span::from(label)];
+    values.extend(cells(
+        step.positions.iter().map(|p| p.to_string()).collect(),
+    ));
+    if let Some(untried) = &step.untried {
+        header.push(Span::from(format!("{:w$}", "", w = untried_label.len())));
+        header.extend(
+            index
+                .iter()
+                .map(|i| Span::from(format!("{i:>cell$}")).dim()),
+        );
+        values.push(Span::from(untried_label));
+        values.extend(cells(untried.iter().map(|u| u.to_string()).collect()));
+    }
+    Some(vec![Line::from(header), Line::from(values)])
 }
 
 /// The narrowest code panel drawn beside the board.
@@ -719,6 +780,7 @@ mod tests {
                 solved: false,
                 text: "row 1, column 2 is attacked by the queen on row 0, column 1".into(),
                 arrays: "positions [1, -1, -1, -1]".into(),
+                ..Default::default()
             },
             Frame {
                 step: 8,
@@ -729,6 +791,7 @@ mod tests {
                 solved: false,
                 text: "place a queen on row 1, column 3".into(),
                 arrays: "positions [1, 3, -1, -1]".into(),
+                ..Default::default()
             },
         ];
         app.open_trace(Playback::new("recursive", frames, false));
@@ -898,6 +961,39 @@ mod tests {
         // Too narrow for the panel: the board alone.
         let buf = draw(&mut app, 60, 30);
         assert!(!screen(&buf).iter().any(|l| l.contains('▶')));
+    }
+
+    #[test]
+    fn the_arrays_are_rows_of_indexed_cells_with_the_changed_entry_reversed() {
+        let mut app = browser(6);
+        app.open_trace(
+            crate::browse::recording::record(6, queens_core::Algorithm::Backtrack).unwrap(),
+        );
+        // Step 3 tries (0, 1): column 1 is the entry concerned; its untried entry is already 1.
+        for _ in 0..2 {
+            app.handle_key(ratatui::crossterm::event::KeyEvent::from(
+                ratatui::crossterm::event::KeyCode::Right,
+            ));
+        }
+        let buf = draw(&mut app, 100, 24);
+        let text = screen(&buf);
+        let header = text
+            .iter()
+            .position(|l| l.contains("column") && l.contains("0  1  2  3  4  5"))
+            .unwrap_or_else(|| panic!("an index line: {text:#?}"));
+        let values = &text[header + 1];
+        assert!(values.contains("positions   0 -1 -1 -1 -1 -1"), "{values}");
+        assert!(
+            values.contains("first untried   1  1  0  0  0  0"),
+            "{values}"
+        );
+        let y = header as u16 + 1;
+        let reversed: Vec<String> = (0..100)
+            .filter(|&x| buf[(x, y)].modifier.contains(Modifier::REVERSED))
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        // Column 1's cells in both arrays: "-1" and " 1" (with their padding).
+        assert_eq!(reversed.concat().replace(' ', ""), "-11", "{reversed:?}");
     }
 
     #[test]
