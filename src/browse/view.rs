@@ -113,7 +113,9 @@ fn wrap_keys(keys: &[(&'static str, &'static str)], width: u16) -> Vec<Line<'sta
 /// at the largest scale that fits, else the compact one at scale 1, else `None`.
 pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> Option<Geometry> {
     let side = u16::try_from(n).ok()?;
-    let keys_height = wrap_keys(keys, area.width).len() as u16;
+    // While a search plays, the legend of its colours takes one more line.
+    let legend = u16::from(std::ptr::eq(keys, TRACE_KEYS.as_slice()));
+    let keys_height = wrap_keys(keys, area.width).len() as u16 + legend;
     let labels = label_width(n);
     // Full: column numbers, the bordered board, the text lines, the keys; the title above them
     // when a line is left.
@@ -164,7 +166,10 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         return;
     };
     let side = n as u16 * geometry.scale;
-    let key_lines = wrap_keys(keys, area.width);
+    let mut key_lines = wrap_keys(keys, area.width);
+    if app.playback().is_some() {
+        key_lines.insert(0, legend_line());
+    }
     let border = if geometry.compact { 0 } else { 2 };
     let [title, columns, board, first, second, status, keys_area] = Layout::vertical([
         Constraint::Length(u16::from(geometry.title)),
@@ -434,6 +439,24 @@ fn array_lines(step: &Step, width: u16) -> Option<Vec<Line<'static>>> {
         values.extend(cells(untried.iter().map(|u| u.to_string()).collect()));
     }
     Some(vec![Line::from(header), Line::from(values)])
+}
+
+/// The colours of a played search, each on its own swatch: the legend under the board.
+fn legend_line() -> Line<'static> {
+    let mut spans = Vec::new();
+    for (colour, what) in [
+        (mark_colour(Mark::Tried), "tried"),
+        (mark_colour(Mark::Attacked), "conflict"),
+        (ATTACKER, "attacker"),
+        (mark_colour(Mark::Placed), "placed"),
+        (mark_colour(Mark::Removed), "removed"),
+        (mark_colour(Mark::Backtracked), "backtrack"),
+        (SOLVED, "solution"),
+    ] {
+        spans.push(Span::styled("  ", Style::new().bg(colour)));
+        spans.push(Span::from(format!(" {what}  ")).dim());
+    }
+    Line::from(spans)
 }
 
 /// The narrowest code panel drawn beside the board.
@@ -795,8 +818,8 @@ mod tests {
             },
         ];
         app.open_trace(Playback::new("recursive", frames, false));
-        let buf = draw(&mut app, 70, 14);
-        let text: Vec<String> = (0..14).map(|y| line(&buf, y)).collect();
+        let buf = draw(&mut app, 70, 15);
+        let text: Vec<String> = (0..15).map(|y| line(&buf, y)).collect();
         assert!(text[0].contains("the recursive search"), "{text:#?}");
         assert!(
             text.iter()
@@ -808,7 +831,7 @@ mod tests {
             text.iter().any(|l| l.contains("step 1 of 2 · paused")),
             "{text:#?}"
         );
-        let (x0, y0) = (0..14)
+        let (x0, y0) = (0..15)
             .find_map(|y| Some(((0..70).find(|&x| buf[(x, y)].symbol() == "┌")? + 1, y + 1)))
             .unwrap();
         let cell = |row: u16, col: u16| &buf[(x0 + 2 * col, y0 + row)];
@@ -822,10 +845,10 @@ mod tests {
         app.handle_key(ratatui::crossterm::event::KeyEvent::from(
             ratatui::crossterm::event::KeyCode::Right,
         ));
-        let buf = draw(&mut app, 70, 14);
+        let buf = draw(&mut app, 70, 15);
         assert_eq!(buf[(x0 + 6, y0 + 1)].symbol(), QUEEN);
         assert_eq!(buf[(x0 + 6, y0 + 1)].bg, mark_colour(Mark::Placed));
-        assert!((0..14).any(|y| line(&buf, y).contains("step 2 of 2")));
+        assert!((0..15).any(|y| line(&buf, y).contains("step 2 of 2")));
     }
 
     /// Every line of the screen, for assertions on text.
