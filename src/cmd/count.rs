@@ -9,6 +9,7 @@
 //! `docs/counting-runs.md` tells the whole contract.
 
 use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -21,6 +22,8 @@ use queens_core::count::{self, Checkpoint, Run, Shard};
 use serde::Serialize;
 
 use crate::cli::{CountArgs, Progress};
+use crate::hint::budget_hint;
+use crate::output::SignOfLife;
 use crate::status::Status;
 
 /// The JSON line of `queens count --json`; with `--shard`, `total` and `unique` are the
@@ -70,9 +73,32 @@ pub fn part_checksum(
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
     if let Some(algo) = args.algo {
-        let total = algo
-            .algorithm()
-            .count_by_enumeration(n, &args.search.options())?;
+        let algorithm = algo.algorithm();
+        let options = args.search.options();
+        // Counting by enumeration is exponential: a sign of life on a terminal after 2 s.
+        let total = match SignOfLife::new(format!("counting N = {n} ({algorithm})"), args.quiet) {
+            Some(mut sign) => {
+                let mut total = 0u64;
+                let _ = algorithm
+                    .for_each_solution_watched(
+                        n,
+                        &options,
+                        &mut |progress| {
+                            sign.report(progress);
+                            ControlFlow::Continue(())
+                        },
+                        &mut |_| {
+                            total += 1;
+                            ControlFlow::<()>::Continue(())
+                        },
+                    )
+                    .map_err(budget_hint)?;
+                total
+            }
+            None => algorithm
+                .count_by_enumeration(n, &options)
+                .map_err(budget_hint)?,
+        };
         let mut out = super::stdout();
         writeln!(out, "{total}")?;
         out.flush()?;

@@ -400,6 +400,7 @@ fn a_long_search_on_a_terminal_shows_a_sign_of_life_unless_quiet() {
         "solve 40 --algo bitboard --format positions",
         "list 40",
         "trace 64 --all --summary",
+        "count 17 --algo wirth",
     ] {
         let Some(shown) = on_a_terminal(args, 4) else {
             eprintln!("no `script` here: skipped");
