@@ -24,6 +24,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod engine;
 pub(crate) mod fixed;
 pub(crate) mod frame;
+pub mod halves;
 pub(crate) mod join;
 pub(crate) mod kernel;
 pub(crate) mod shard;
@@ -50,6 +51,32 @@ pub const MAX_N: usize = kernel::MAX_N;
 /// The name of the way the engine splits a board into subproblems. Shards and checkpoints
 /// carry it, so that results of a different split are never summed together.
 pub const SPLIT: &str = "frame1-v1";
+
+/// Which counting engine a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Canonical frames, each searched with its last rows joined (`frame.rs`, `join.rs`).
+    Frame,
+    /// The upper and lower halves of the board listed and joined (`halves.rs`).
+    Halves,
+    /// The faster of the two for the board size: halves from [`HALVES_FROM`] to
+    /// [`halves::MAX_N`], frames otherwise.
+    Auto,
+}
+
+/// The smallest board on which [`Engine::Auto`] chooses the half-board engine.
+pub const HALVES_FROM: usize = 12;
+
+impl Engine {
+    /// The engine actually run for `n`: [`Engine::Auto`] resolved.
+    pub fn resolve(self, n: usize) -> Engine {
+        match self {
+            Engine::Auto if (HALVES_FROM..=halves::MAX_N).contains(&n) => Engine::Halves,
+            Engine::Auto => Engine::Frame,
+            other => other,
+        }
+    }
+}
 
 /// The number of solutions and of symmetry classes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -88,6 +115,20 @@ pub enum CountError {
         /// What is wrong, naming the line or field.
         reason: String,
     },
+    /// No split of the half-board engine fits in the memory budget.
+    #[error(
+        "the half-board engine needs about {} MiB for N = {n} with its finest split, more than \
+         the budget of {} MiB (raise --max-memory, use fewer threads, or --engine frame)",
+        need >> 20, budget >> 20
+    )]
+    MemoryBudget {
+        /// The board size.
+        n: usize,
+        /// The bytes the finest split needs on the requested threads.
+        need: u64,
+        /// The budget.
+        budget: u64,
+    },
     /// A checkpoint file belongs to a different run.
     #[error("checkpoint file {path} belongs to a different run ({reason}); use another file or delete it")]
     CheckpointMismatch {
@@ -123,6 +164,8 @@ pub fn check_size(n: usize) -> Result<(), CountError> {
 pub struct Run {
     n: usize,
     plan: Vec<Subproblem>,
+    /// The half-board plan, when this run uses that engine (then `plan` is empty).
+    halves: Option<halves::Plan>,
     shard: Shard,
     todo: Vec<usize>,
     threads: usize,
@@ -139,6 +182,7 @@ impl Run {
         Ok(Run {
             n,
             plan,
+            halves: None,
             shard: Shard::WHOLE,
             todo,
             threads: 0,
@@ -146,9 +190,68 @@ impl Run {
         })
     }
 
+    /// A run over the whole `n` x `n` board with the chosen engine ([`Engine::Auto`]: the
+    /// faster one for `n`), on every core, from nothing. The half-board engine sizes its
+    /// subproblems so that `threads` of them fit in `max_memory` bytes, and refuses with
+    /// [`CountError::MemoryBudget`] when none do.
+    pub fn with_engine(
+        n: usize,
+        engine: Engine,
+        threads: usize,
+        max_memory: u64,
+    ) -> Result<Run, CountError> {
+        check_size(n)?;
+        let engine = engine.resolve(n);
+        if engine != Engine::Halves {
+            return Ok(Run::new(n)?.threads(threads));
+        }
+        if n > halves::MAX_N {
+            return Err(CountError::Size(SizeError::check(
+                n,
+                "the half-board engine",
+                halves::MAX_N,
+            )
+            .unwrap_err()));
+        }
+        let workers = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |p| p.get())
+        } else {
+            threads
+        };
+        let plan = halves::Plan::fitting(n, workers, max_memory)?;
+        let todo = Shard::WHOLE.select(plan.len());
+        let control = Control::new(Tally::new(plan.len()));
+        Ok(Run {
+            n,
+            plan: Vec::new(),
+            halves: Some(plan),
+            shard: Shard::WHOLE,
+            todo,
+            threads,
+            control,
+        })
+    }
+
+    /// The engine this run uses.
+    pub fn engine(&self) -> Engine {
+        if self.halves.is_some() {
+            Engine::Halves
+        } else {
+            Engine::Frame
+        }
+    }
+
+    /// The name of the split of this run's plan (see [`SPLIT`]).
+    pub fn split(&self) -> String {
+        match &self.halves {
+            Some(plan) => plan.split(),
+            None => SPLIT.to_string(),
+        }
+    }
+
     /// Counts only `shard` of the subproblems.
     pub fn shard(mut self, shard: Shard) -> Run {
-        self.todo = shard.select(self.plan.len());
+        self.todo = shard.select(self.subproblems());
         self.shard = shard;
         self
     }
@@ -162,7 +265,34 @@ impl Run {
     /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
     /// (same N, split and shard). Returns the seconds the checkpoint says were spent so far.
     pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, f64), CountError> {
-        checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
+        if self.halves.is_some() {
+            let split = self.split();
+            let reason = if checkpoint.n != self.n {
+                Some(format!("it is for N = {}, not N = {}", checkpoint.n, self.n))
+            } else if checkpoint.split != split || checkpoint.subproblems != self.subproblems() {
+                Some(format!(
+                    "it is for the split {} of {} subproblems, not {split} of {}",
+                    checkpoint.split,
+                    checkpoint.subproblems,
+                    self.subproblems()
+                ))
+            } else if checkpoint.shard != self.shard {
+                Some(format!(
+                    "it is for shard {}, not shard {}",
+                    checkpoint.shard, self.shard
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(CountError::CheckpointMismatch {
+                    path: path.display().to_string(),
+                    reason,
+                });
+            }
+        } else {
+            checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
+        }
         *self.control.tally() = checkpoint.tally;
         Ok((self, checkpoint.seconds))
     }
@@ -179,7 +309,10 @@ impl Run {
 
     /// How many subproblems the whole board has.
     pub fn subproblems(&self) -> usize {
-        self.plan.len()
+        match &self.halves {
+            Some(plan) => plan.len(),
+            None => self.plan.len(),
+        }
     }
 
     /// How many subproblems this run counts (its shard of the plan).
@@ -206,8 +339,8 @@ impl Run {
     pub fn checkpoint(&self, seconds: f64) -> Checkpoint {
         Checkpoint {
             n: self.n,
-            split: SPLIT.to_string(),
-            subproblems: self.plan.len(),
+            split: self.split(),
+            subproblems: self.subproblems(),
             shard: self.shard,
             tally: self.control.tally().clone(),
             seconds,
@@ -216,7 +349,20 @@ impl Run {
 
     /// Counts every subproblem of the shard not yet counted (until cancelled), then returns the
     /// counts so far: complete when [`Run::is_complete`] holds.
+    ///
+    /// With the half-board engine the classes come from Burnside's lemma over the whole board,
+    /// so `unique` is exact only for a complete run of the whole board; the `unique` of a shard
+    /// (or of an incomplete run) is in *eighths* of classes, which `queens merge` adds up and
+    /// divides by 8.
     pub fn execute(&self) -> Result<Counts, CountError> {
+        if let Some(plan) = &self.halves {
+            halves::run(plan, &self.todo, self.threads, &self.control)?;
+            let mut counts = self.control.tally().counts;
+            if self.shard == Shard::WHOLE && self.is_complete() {
+                counts.unique = plan.classes(counts.unique);
+            }
+            return Ok(counts);
+        }
         if self.threads == 1 {
             engine::run_sequential(self.n, &self.plan, &self.todo, &self.control);
         } else {
