@@ -255,7 +255,7 @@ pub struct CountArgs {
     #[command(flatten)]
     pub size: Size,
     /// Count by listing every solution with this solver instead of the counting engine.
-    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint"])]
+    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "engine"])]
     pub algo: Option<AlgoArg>,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -281,6 +281,33 @@ pub struct CountArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The counting engine: frame (canonical frames searched, their last rows joined), halves
+    /// (the upper and lower halves of the board listed and joined; N up to 24, within
+    /// --max-memory), or auto (halves from N = 12 to 24, frame otherwise).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: EngineArg,
+}
+
+/// The choices of `queens count --engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Canonical frames of the board, searched, their last rows joined.
+    Frame,
+    /// The upper and lower halves listed per column pattern and joined.
+    Halves,
+    /// The faster one for the board size.
+    Auto,
+}
+
+impl EngineArg {
+    /// The engine's own name for the choice.
+    pub fn engine(self) -> queens_core::count::Engine {
+        match self {
+            EngineArg::Frame => queens_core::count::Engine::Frame,
+            EngineArg::Halves => queens_core::count::Engine::Halves,
+            EngineArg::Auto => queens_core::count::Engine::Auto,
+        }
+    }
 }
 
 /// `queens merge`.

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use queens_core::count::{self, Checkpoint, Counts, Run, Shard};
+use queens_core::count::{Checkpoint, Counts, Run, Shard};
 use serde::Serialize;
 
 use crate::cli::CountArgs;
@@ -33,7 +33,7 @@ struct Report {
     shard: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<u64>,
-    split: &'static str,
+    split: String,
     subproblems: usize,
 }
 
@@ -51,7 +51,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
     let started = Instant::now();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let run = Run::new(n)?.shard(shard).threads(args.threads);
+    let run = Run::with_engine(n, args.engine.engine(), args.threads, args.search.max_memory)?
+        .shard(shard)
+        .threads(args.threads);
     let (run, session) = Session::open(args, run)?;
     let run = Arc::new(run);
     let interrupted = Arc::new(AtomicBool::new(false));
@@ -104,7 +106,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             seconds: round_ms(started.elapsed().as_secs_f64()),
             shard: sharded.then_some(shard.index),
             shards: sharded.then_some(shard.count),
-            split: count::SPLIT,
+            split: run.split(),
             subproblems: run.subproblems(),
         };
         serde_json::to_writer(&mut out, &report)?;
