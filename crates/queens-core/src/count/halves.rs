@@ -311,7 +311,7 @@ pub fn count_pattern(n: usize, cols: u32, upper: u32, cancel: &AtomicBool) -> Op
             // SAFETY: the features `count_avx2` is compiled for were checked just above.
             return unsafe { count_avx2(n, cols, upper, s, cancel) };
         }
-        count_with(n, cols, upper, s, cancel)
+        count_with::<false>(n, cols, upper, s, cancel)
     })
 }
 
@@ -324,11 +324,11 @@ fn count_avx2(
     s: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Option<u64> {
-    count_with(n, cols, upper, s, cancel)
+    count_with::<true>(n, cols, upper, s, cancel)
 }
 
 #[inline(always)]
-fn count_with(
+fn count_with<const FAST: bool>(
     n: usize,
     cols: u32,
     upper: u32,
@@ -348,9 +348,29 @@ fn count_with(
     }
     bucket(n, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
     bucket(n, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
-    let pieces = (2 * n).div_ceil(PIECE);
+    macro_rules! join {
+        ($($p:literal)*) => {
+            match (2 * n).div_ceil(PIECE) {
+                $($p => join_groups::<$p, FAST>(full, s, cancel),)*
+                _ => unreachable!("N is at most {MAX_N}"),
+            }
+        };
+    }
+    join!(1 2 3 4 5 6 7 8 9 10 11 12)
+}
+
+/// Matches every group of upper halves with the group of lower halves of the complementary
+/// columns; `P` is the number of 4-bit pieces of a mask.
+#[inline(always)]
+fn join_groups<const P: usize, const FAST: bool>(
+    full: u32,
+    s: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Option<u64> {
     let mut total = 0u64;
     let mut done = 0usize;
+    s.table.resize(P * 16 * TILE, 0);
+    let table = &mut s.table[..];
     for key in 0..=full {
         let (a, b) = (s.upper_start[key as usize], s.upper_start[key as usize + 1]);
         if a == b {
@@ -368,7 +388,7 @@ fn count_with(
         } else {
             (lows, ups)
         };
-        total += match_group(big, small, pieces, &mut s.table);
+        total += match_group::<P, FAST>(big, small, table);
         done += big.len() * small.len();
         if done > 1 << 26 {
             done = 0;
@@ -380,11 +400,15 @@ fn count_with(
     Some(total)
 }
 
-/// The number of pairs of `big` x `small` whose masks share no bit, by tables of `big`.
+/// The number of pairs of `big` x `small` whose masks share no bit, by tables of `big` (or
+/// one test per pair when the groups are too small to pay for a table).
 #[inline(always)]
-fn match_group(big: &[u64], small: &[u64], pieces: usize, table: &mut Vec<u64>) -> u64 {
-    if small.len() < 32 || big.len() < 64 {
-        // Too few to pay for a table: test the pairs one by one.
+fn match_group<const P: usize, const FAST: bool>(
+    big: &[u64],
+    small: &[u64],
+    table: &mut [u64],
+) -> u64 {
+    if small.len() < 24 || big.len() < 32 {
         let mut count = 0u64;
         for &x in small {
             let mut lanes = [0u64; 4];
@@ -400,62 +424,124 @@ fn match_group(big: &[u64], small: &[u64], pieces: usize, table: &mut Vec<u64>) 
         }
         return count;
     }
-    let stride = 16 * TILE;
-    table.clear();
-    table.resize(pieces * stride, 0);
     let mut count = 0u64;
     for tile in big.chunks(64 * TILE) {
-        // The table of this tile: for piece p and value v, the halves with a bit of v in
-        // piece p. Padding halves (past the tile's end) conflict with everything.
-        table.fill(0);
-        for (j, &m) in tile.iter().enumerate() {
-            let (w, bit) = (j / 64, 1u64 << (j % 64));
-            let mut m = m;
-            while m != 0 {
-                let b = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let (p, v) = (b / PIECE, 1usize << (b % PIECE));
-                table[p * stride + v * TILE + w] |= bit;
-            }
-        }
-        for p in 0..pieces {
-            let rows = &mut table[p * stride..(p + 1) * stride];
-            for v in 3..16usize {
-                if v & (v - 1) == 0 {
-                    continue;
-                }
-                let low = v & v.wrapping_neg();
-                for w in 0..TILE {
-                    rows[v * TILE + w] = rows[(v ^ low) * TILE + w] | rows[low * TILE + w];
-                }
-            }
-        }
-        let used = tile.len();
-        for w in 0..TILE {
-            let pad = if used >= 64 * (w + 1) {
-                0
-            } else if used <= 64 * w {
-                u64::MAX
-            } else {
-                u64::MAX << (used - 64 * w)
-            };
-            for v in 0..16 {
-                table[v * TILE + w] |= pad;
-            }
-        }
-        for &x in small {
-            let mut acc = [0u64; TILE];
-            for p in 0..pieces {
-                let v = (x >> (PIECE * p)) as usize & 15;
-                let row = &table[p * stride + v * TILE..p * stride + v * TILE + TILE];
-                for (a, &r) in acc.iter_mut().zip(row) {
-                    *a |= r;
-                }
-            }
-            count += acc.iter().map(|a| u64::from((!a).count_ones())).sum::<u64>();
-        }
+        count += match tile.len().div_ceil(64) {
+            1 => match_tile::<P, 1, FAST>(tile, small, table),
+            2 => match_tile::<P, 2, FAST>(tile, small, table),
+            3 | 4 => match_tile::<P, 4, FAST>(tile, small, table),
+            _ => match_tile::<P, TILE, FAST>(tile, small, table),
+        };
     }
     count
+}
+
+/// [`match_group`] for one tile of at most `64 W` halves of the big group.
+#[inline(always)]
+fn match_tile<const P: usize, const W: usize, const FAST: bool>(
+    tile: &[u64],
+    small: &[u64],
+    table: &mut [u64],
+) -> u64 {
+    // The table: for piece p and value v, the halves of the tile with a bit of v in piece p,
+    // W words from (p * 16 + v) * W. Padding halves (past the tile's end) conflict with
+    // everything.
+    let stride = 16 * W;
+    let table = &mut table[..P * stride];
+    table.fill(0);
+    slices::<P, W, FAST>(tile, table);
+    for p in 0..P {
+        let rows = &mut table[p * stride..(p + 1) * stride];
+        for v in 3..16usize {
+            if v & (v - 1) == 0 {
+                continue;
+            }
+            let low = v & v.wrapping_neg();
+            for w in 0..W {
+                rows[v * W + w] = rows[(v ^ low) * W + w] | rows[low * W + w];
+            }
+        }
+    }
+    let used = tile.len();
+    for w in 0..W {
+        let pad = if used >= 64 * (w + 1) {
+            0
+        } else if used <= 64 * w {
+            u64::MAX
+        } else {
+            u64::MAX << (used - 64 * w)
+        };
+        for v in 0..16 {
+            table[v * W + w] |= pad;
+        }
+    }
+    let mut count = 0u64;
+    for &x in small {
+        let mut acc = [0u64; W];
+        for p in 0..P {
+            let v = (x >> (PIECE * p)) as usize & 15;
+            let at = (p * 16 + v) * W;
+            for (a, &r) in acc.iter_mut().zip(&table[at..at + W]) {
+                *a |= r;
+            }
+        }
+        count += acc.iter().map(|a| u64::from((!a).count_ones())).sum::<u64>();
+    }
+    count
+}
+
+/// Sets, for each bit `b` of the masks, bit `j` of word `j / 64` of table row
+/// `(b / 4) * 16 + (1 << b % 4)` when half `j` of the tile has bit `b`.
+#[inline(always)]
+fn slices<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: FAST is only set on the path chosen after checking for AVX2.
+        unsafe { slices_avx2::<P, W>(tile, table) };
+        return;
+    }
+    for (j, &m) in tile.iter().enumerate() {
+        let (w, bit) = (j / 64, 1u64 << (j % 64));
+        let mut m = m;
+        while m != 0 {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            table[((b / PIECE) * 16 + (1 << (b % PIECE))) * W + w] |= bit;
+        }
+    }
+}
+
+/// [`slices`] with AVX2: the masks are cut into byte planes, and each plane gives the bits of
+/// 32 halves at a time by one `movemask` per bit.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn slices_avx2<const P: usize, const W: usize>(tile: &[u64], table: &mut [u64]) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
+    };
+    let bytes = (P * PIECE).div_ceil(8);
+    let mut planes = [[0u8; 64 * TILE]; 6];
+    for (j, &m) in tile.iter().enumerate() {
+        for (k, plane) in planes.iter_mut().enumerate().take(bytes) {
+            plane[j] = (m >> (8 * k)) as u8;
+        }
+    }
+    for (k, plane) in planes.iter().enumerate().take(bytes) {
+        for q in 0..2 * W {
+            // SAFETY: 32 bytes from 32 q, inside the plane of 64 TILE >= 64 W bytes.
+            let mut x = unsafe { _mm256_loadu_si256(plane.as_ptr().add(32 * q).cast::<__m256i>()) };
+            for i in (0..8).rev() {
+                let b = 8 * k + i;
+                let bits = _mm256_movemask_epi8(x) as u32;
+                if b < P * PIECE {
+                    table[((b / PIECE) * 16 + (1 << (b % PIECE))) * W + q / 2] |=
+                        u64::from(bits) << (32 * (q % 2));
+                }
+                x = _mm256_add_epi8(x, x);
+            }
+        }
+    }
 }
 
 /// Groups `items` by columns (a counting sort on the `2^n` column sets): the masks of column
@@ -680,14 +766,19 @@ mod tests {
             x ^= x << 17;
             x & x >> 3 & (1 << 36) - 1
         };
-        for (nb, ns) in [(64, 32), (600, 40), (1500, 100), (513, 33)] {
+        for (nb, ns) in [(64, 32), (600, 40), (1500, 100), (513, 33), (100, 30), (150, 50), (250, 25), (40, 30)] {
             let big: Vec<u64> = (0..nb).map(|_| next()).collect();
             let small: Vec<u64> = (0..ns).map(|_| next()).collect();
             let want: u64 = small
                 .iter()
                 .map(|&s| big.iter().filter(|&&b| b & s == 0).count() as u64)
                 .sum();
-            assert_eq!(match_group(&big, &small, 9, &mut table), want);
+            table.resize(9 * 16 * TILE, 0);
+            assert_eq!(match_group::<9, false>(&big, &small, &mut table), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                assert_eq!(match_group::<9, true>(&big, &small, &mut table), want);
+            }
         }
     }
 }
