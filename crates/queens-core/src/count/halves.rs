@@ -130,7 +130,8 @@ impl Plan {
     /// The plan of the `n` x `n` board with `k` pattern columns (`k` even, at most `n`; 0 for
     /// a single pattern).
     pub fn new(n: usize, k: usize) -> Plan {
-        let k = k.min(n & !1);
+        // The group key of a half (its columns outside the pattern) has 16 bits at most.
+        let k = k.max(n.saturating_sub(16) + 1 & !1).min(n & !1);
         let half = k / 2;
         let mut cols = 0u32;
         for i in 0..half {
@@ -168,6 +169,9 @@ impl Plan {
     pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
         let threads = threads.max(1) as u64;
         let mut k = default_pattern_columns(n);
+        if let Some(v) = std::env::var("QUEENS_HALVES_K").ok().and_then(|v| v.parse().ok()) {
+            k = v;
+        }
         loop {
             let need = threads * bytes_per_thread(n, k);
             if need <= budget {
@@ -245,10 +249,10 @@ impl Plan {
 
 /// The memory one thread needs for the largest subproblem of the `n` x `n` board with `k`
 /// pattern columns (an estimate: the halves of a pattern, at most three times the average,
-/// 20 bytes each per side, and the two offset arrays).
+/// 16 bytes each per side).
 pub fn bytes_per_thread(n: usize, k: usize) -> u64 {
     let per_pattern = 3.0 * halves_estimate(n) / f64::from(1u32 << k.min(n & !1));
-    (2.0 * 20.0 * per_pattern) as u64 + 2 * 4 * (1u64 << n) + (1 << 20)
+    (2.0 * 16.0 * per_pattern) as u64 + (1 << 20)
 }
 
 /// Places the low bits of `bits` on the columns `members`.
@@ -284,8 +288,8 @@ fn orbit(n: usize, cols: u32, p: u32) -> [u32; 4] {
 /// The per-thread buffers, kept between subproblems.
 #[derive(Default)]
 struct Scratch {
-    uppers: Vec<(u32, u64)>,
-    lowers: Vec<(u32, u64)>,
+    uppers: Vec<u64>,
+    lowers: Vec<u64>,
     upper_masks: Vec<u64>,
     lower_masks: Vec<u64>,
     upper_start: Vec<u32>,
@@ -338,16 +342,23 @@ fn count_with<const FAST: bool>(
     let h = n / 2;
     let full = (1u32 << n) - 1;
     let lower = cols & !upper;
-    list_uppers(n, h, full & !lower, upper, &mut s.uppers);
+    // The pattern columns are the k/2 leftmost and rightmost: within a pattern, a half's
+    // group is named by its columns in the middle, `n - k` bits from column k/2.
+    let key = Key {
+        shift: cols.trailing_ones(),
+        bits: n as u32 - cols.count_ones(),
+    };
+    list_uppers(n, h, full & !lower, upper, key, &mut s.uppers);
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    list_lowers(n, h, full & !upper, lower, &mut s.lowers);
+    list_lowers(n, h, full & !upper, lower, key, &mut s.lowers);
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    bucket(n, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
-    bucket(n, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
+    bucket(key.bits, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
+    bucket(key.bits, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
+    let full = (1u32 << key.bits) - 1;
     macro_rules! join {
         ($($p:literal)*) => {
             match (2 * n).div_ceil(PIECE) {
@@ -544,27 +555,47 @@ fn slices_avx2<const P: usize, const W: usize>(tile: &[u64], table: &mut [u64]) 
     }
 }
 
-/// Groups `items` by columns (a counting sort on the `2^n` column sets): the masks of column
-/// set `c` end up in `masks[start[c]..start[c + 1]]`.
-fn bucket(n: usize, items: &[(u32, u64)], start: &mut Vec<u32>, masks: &mut Vec<u64>) {
-    let size = 1usize << n;
+/// Where a half's group key goes in its stored word: above the `2N <= 48` mask bits.
+const KEY_AT: u32 = 48;
+
+/// How a half's columns name its group within a pattern: `bits` columns from `shift`.
+#[derive(Debug, Clone, Copy)]
+struct Key {
+    shift: u32,
+    bits: u32,
+}
+
+impl Key {
+    /// The stored word of a half: its mask, and its group key above [`KEY_AT`]. The keys of
+    /// an upper and a lower half that fit are complementary, so they share no bit either.
+    #[inline(always)]
+    fn word(self, cols: u32, mask: u64) -> u64 {
+        let k = (cols >> self.shift) & ((1u32 << self.bits) - 1);
+        mask | u64::from(k) << KEY_AT
+    }
+}
+
+/// Groups `items` by key (a counting sort on the `2^bits` keys): the words of key `c` end up
+/// in `masks[start[c]..start[c + 1]]`.
+fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut Vec<u64>) {
+    let size = 1usize << bits;
     start.clear();
     start.resize(size + 1, 0);
-    for &(c, _) in items {
-        start[c as usize + 1] += 1;
+    for &m in items {
+        start[(m >> KEY_AT) as usize + 1] += 1;
     }
     for i in 0..size {
         start[i + 1] += start[i];
     }
     masks.clear();
     masks.resize(items.len(), 0);
-    // Scatter with a moving cursor per set (start[c] is advanced, then restored).
-    for &(c, m) in items {
-        let slot = &mut start[c as usize];
+    // Scatter with a moving cursor per key (start[c] is advanced, then restored).
+    for &m in items {
+        let slot = &mut start[(m >> KEY_AT) as usize];
         masks[*slot as usize] = m;
         *slot += 1;
     }
-    // start[c] now holds the end of set c, which is the start of set c + 1: shift back.
+    // start[c] now holds the end of key c, which is the start of key c + 1: shift back.
     for i in (1..=size).rev() {
         start[i] = start[i - 1];
     }
@@ -575,19 +606,19 @@ fn bucket(n: usize, items: &[(u32, u64)], start: &mut Vec<u32>, masks: &mut Vec<
 /// `need`: its columns, and the squares of row `h` its queens attack along the two diagonal
 /// directions (down-right in the low `n` bits, down-left in the next `n`).
 #[inline(always)]
-fn list_uppers(n: usize, h: usize, allowed: u32, need: u32, out: &mut Vec<(u32, u64)>) {
+fn list_uppers(n: usize, h: usize, allowed: u32, need: u32, key: Key, out: &mut Vec<u64>) {
     out.clear();
     let full = (1u32 << n) - 1;
     if h == 0 {
         if need == 0 {
-            out.push((0, 0));
+            out.push(key.word(0, 0));
         }
         return;
     }
     // The walk's first word moves right a column per row down (the down-right diagonals),
     // its second left: shifted once more, they are the attacks on row h.
     walk(h, allowed, need, out, |c, l, r| {
-        (c, u64::from(l << 1 & full) | u64::from(r >> 1) << n)
+        key.word(c, u64::from(l << 1 & full) | u64::from(r >> 1) << n)
     });
 }
 
@@ -595,14 +626,14 @@ fn list_uppers(n: usize, h: usize, allowed: u32, need: u32, out: &mut Vec<(u32, 
 /// `need`: its columns, and the squares of row `h` that its queens' diagonals cross (the
 /// up-left diagonals in the low `n` bits, the up-right ones in the next `n`).
 #[inline(always)]
-fn list_lowers(n: usize, h: usize, allowed: u32, need: u32, out: &mut Vec<(u32, u64)>) {
+fn list_lowers(n: usize, h: usize, allowed: u32, need: u32, key: Key, out: &mut Vec<u64>) {
     out.clear();
     let full = (1u32 << n) - 1;
     // Filled from the bottom row up: the walk's first word moves right a column per row up
     // (the up-right diagonals), its second left (the up-left ones); after row h they are
     // where those diagonals cross row h, the last queen's own square included.
     walk(n - h, allowed, need, out, |c, l, r| {
-        (c, u64::from(r) | u64::from(l & full) << n)
+        key.word(c, u64::from(r) | u64::from(l & full) << n)
     });
 }
 
@@ -616,8 +647,8 @@ fn walk(
     rows: usize,
     allowed: u32,
     need: u32,
-    out: &mut Vec<(u32, u64)>,
-    finish: impl Fn(u32, u32, u32) -> (u32, u64),
+    out: &mut Vec<u64>,
+    finish: impl Fn(u32, u32, u32) -> u64,
 ) {
     let last = rows - 1;
     let open = |c: u32, depth: usize| -> u32 {
