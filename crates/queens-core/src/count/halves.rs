@@ -45,7 +45,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::prelude::*;
 
 use super::engine::Control;
 use super::fixed::{count_fixed_by_half_turn, count_fixed_by_quarter_turn};
@@ -206,6 +205,21 @@ impl Plan {
     /// Whether the plan is empty (never: it always has the fixed-point part).
     pub fn is_empty(&self) -> bool {
         self.parts.is_empty()
+    }
+
+    /// The relative cost of subproblem `i`, estimated: the pairs of halves of its pattern if
+    /// the columns were used independently, each by an upper half with probability `h / n`.
+    pub fn cost(&self, i: usize) -> f64 {
+        match self.parts[i] {
+            Part::Fixed => 0.0,
+            Part::Pattern { upper, .. } => {
+                let k = self.pattern_columns.count_ones() as i32;
+                let used = upper.count_ones() as i32;
+                let rho = (self.n / 2) as f64 / self.n as f64;
+                let share = rho.powi(used) * (1.0 - rho).powi(k - used);
+                share * share
+            }
+        }
     }
 
     /// The number of classes from the sum of eighths of a complete run.
@@ -701,10 +715,14 @@ impl Control {
 }
 
 /// Counts the subproblems `todo` of `plan` on `threads` threads (1: the calling thread; 0: one
-/// per core), recording each in `control`.
+/// per core), recording each in `control`. The threads take the subproblems one at a time from
+/// a shared queue, the dearest first (by [`Plan::cost`]), so that none is left alone with a
+/// large one at the end.
 pub fn run(plan: &Plan, todo: &[usize], threads: usize, control: &Control) -> Result<(), CountError> {
+    let mut order = todo.to_vec();
+    order.sort_by(|&a, &b| plan.cost(b).total_cmp(&plan.cost(a)).then(a.cmp(&b)));
     if threads == 1 {
-        for &i in todo {
+        for &i in &order {
             control.work_halves(plan, i);
         }
         return Ok(());
@@ -713,10 +731,11 @@ pub fn run(plan: &Plan, todo: &[usize], threads: usize, control: &Control) -> Re
         .num_threads(threads)
         .build()
         .map_err(|e| CountError::Threads(e.to_string()))?;
-    pool.install(|| {
-        todo.par_iter()
-            .with_max_len(1)
-            .for_each(|&i| control.work_halves(plan, i));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    pool.broadcast(|_| loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&i) = order.get(at) else { break };
+        control.work_halves(plan, i);
     });
     Ok(())
 }
