@@ -51,9 +51,14 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
     let started = Instant::now();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let run = Run::with_engine(n, args.engine.engine(), args.threads, args.search.max_memory)?
-        .shard(shard)
-        .threads(args.threads);
+    let run = Run::with_engine(
+        n,
+        args.engine.engine(),
+        args.threads,
+        args.search.max_memory,
+    )?
+    .shard(shard)
+    .threads(args.threads);
     let (run, session) = Session::open(args, run)?;
     let run = Arc::new(run);
     let interrupted = Arc::new(AtomicBool::new(false));

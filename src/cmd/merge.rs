@@ -175,8 +175,9 @@ fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
         bail!("missing shards of {shards}: {shown}");
     }
     // The half-board engine's shards report eighths of classes (Burnside's lemma holds for
-    // the whole board only): their sum, divided by 8, is the number of classes.
-    if merged.split.starts_with("halves") {
+    // the whole board only): their sum, divided by 8, is the number of classes. (Shard 0/1 is
+    // the whole board, whose classes are already counted.)
+    if merged.split.starts_with("halves") && shards > 1 {
         merged.unique /= 8;
     }
     Ok(merged)

@@ -45,7 +45,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-
 use super::engine::Control;
 use super::fixed::{count_fixed_by_half_turn, count_fixed_by_quarter_turn};
 use super::{CountError, Counts};
@@ -53,6 +52,9 @@ use super::{CountError, Counts};
 /// The widest board this engine counts: its masks are two `N`-bit words in a `u64`, and its
 /// group tables have `2^N` entries (64 MiB at N = 24).
 pub const MAX_N: usize = 24;
+
+/// The most pattern columns a plan has (2^20 patterns).
+pub const MAX_PATTERN_COLUMNS: usize = 20;
 
 /// The bits of a mask each table piece covers.
 const PIECE: usize = 4;
@@ -89,8 +91,25 @@ pub enum Part {
 /// past N = 18), used to size the subproblems before any is counted.
 fn halves_estimate(n: usize) -> f64 {
     const KNOWN: [f64; 19] = [
-        1.0, 1.0, 2.0, 6.0, 6.0, 18.0, 28.0, 130.0, 344.0, 1614.0, 3916.0, 21362.0, 52856.0,
-        335010.0, 835056.0, 6120136.0, 15324708.0, 127045452.0, 318853768.0,
+        1.0,
+        1.0,
+        2.0,
+        6.0,
+        6.0,
+        18.0,
+        28.0,
+        130.0,
+        344.0,
+        1614.0,
+        3916.0,
+        21362.0,
+        52856.0,
+        335010.0,
+        835056.0,
+        6120136.0,
+        15324708.0,
+        127045452.0,
+        318853768.0,
     ];
     // For odd N the larger half (ceil(N/2) rows) is listed.
     if n < KNOWN.len() {
@@ -168,7 +187,10 @@ impl Plan {
     pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
         let threads = threads.max(1) as u64;
         let mut k = default_pattern_columns(n);
-        if let Some(v) = std::env::var("QUEENS_HALVES_K").ok().and_then(|v| v.parse().ok()) {
+        if let Some(v) = std::env::var("QUEENS_HALVES_K")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
             k = v;
         }
         loop {
@@ -176,7 +198,7 @@ impl Plan {
             if need <= budget {
                 return Ok(Plan::new(n, k));
             }
-            if k + 2 > n.min(16) {
+            if k + 2 > n.min(MAX_PATTERN_COLUMNS) {
                 return Err(CountError::MemoryBudget {
                     n,
                     need: bytes_per_thread(n, k) * threads,
@@ -510,7 +532,10 @@ fn match_tile<const P: usize, const W: usize, const FAST: bool>(
                 *a |= r;
             }
         }
-        count += acc.iter().map(|a| u64::from((!a).count_ones())).sum::<u64>();
+        count += acc
+            .iter()
+            .map(|a| u64::from((!a).count_ones()))
+            .sum::<u64>();
     }
     count
 }
@@ -542,9 +567,7 @@ fn slices<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table:
 #[target_feature(enable = "avx2")]
 #[inline]
 fn slices_avx2<const P: usize, const W: usize>(tile: &[u64], table: &mut [u64]) {
-    use std::arch::x86_64::{
-        __m256i, _mm256_add_epi8, _mm256_loadu_si256, _mm256_movemask_epi8,
-    };
+    use std::arch::x86_64::{__m256i, _mm256_add_epi8, _mm256_loadu_si256, _mm256_movemask_epi8};
     let bytes = (P * PIECE).div_ceil(8);
     let mut planes = [[0u8; 64 * TILE]; 6];
     for (j, &m) in tile.iter().enumerate() {
@@ -718,7 +741,12 @@ impl Control {
 /// per core), recording each in `control`. The threads take the subproblems one at a time from
 /// a shared queue, the dearest first (by [`Plan::cost`]), so that none is left alone with a
 /// large one at the end.
-pub fn run(plan: &Plan, todo: &[usize], threads: usize, control: &Control) -> Result<(), CountError> {
+pub fn run(
+    plan: &Plan,
+    todo: &[usize],
+    threads: usize,
+    control: &Control,
+) -> Result<(), CountError> {
     let mut order = todo.to_vec();
     order.sort_by(|&a, &b| plan.cost(b).total_cmp(&plan.cost(a)).then(a.cmp(&b)));
     if threads == 1 {
@@ -747,7 +775,16 @@ mod tests {
     /// The solutions of the `n` x `n` board whose rows `0..n/2` use exactly `upper` among
     /// `cols`, by a plain search of the whole board.
     fn searched(n: usize, cols: u32, upper: u32) -> u64 {
-        fn go(n: usize, row: usize, c: u32, l: u32, r: u32, upper_cols: u32, cols: u32, upper: u32) -> u64 {
+        fn go(
+            n: usize,
+            row: usize,
+            c: u32,
+            l: u32,
+            r: u32,
+            upper_cols: u32,
+            cols: u32,
+            upper: u32,
+        ) -> u64 {
             let full = (1u32 << n) - 1;
             if row == n {
                 return u64::from(upper_cols & cols == upper);
@@ -757,8 +794,21 @@ mod tests {
             while f != 0 {
                 let b = f & f.wrapping_neg();
                 f ^= b;
-                let uc = if row < n / 2 { upper_cols | b } else { upper_cols };
-                t += go(n, row + 1, c | b, (l | b) << 1, (r | b) >> 1, uc, cols, upper);
+                let uc = if row < n / 2 {
+                    upper_cols | b
+                } else {
+                    upper_cols
+                };
+                t += go(
+                    n,
+                    row + 1,
+                    c | b,
+                    (l | b) << 1,
+                    (r | b) >> 1,
+                    uc,
+                    cols,
+                    upper,
+                );
             }
             t
         }
@@ -801,7 +851,12 @@ mod tests {
                     sum.unique += c.unique;
                 }
                 assert_eq!(sum.total, known.total, "n = {}, k = {k}", known.n);
-                assert_eq!(plan.classes(sum.unique), known.unique, "n = {}, k = {k}", known.n);
+                assert_eq!(
+                    plan.classes(sum.unique),
+                    known.unique,
+                    "n = {}, k = {k}",
+                    known.n
+                );
             }
         }
     }
@@ -816,7 +871,16 @@ mod tests {
             x ^= x << 17;
             x & x >> 3 & (1 << 36) - 1
         };
-        for (nb, ns) in [(64, 32), (600, 40), (1500, 100), (513, 33), (100, 30), (150, 50), (250, 25), (40, 30)] {
+        for (nb, ns) in [
+            (64, 32),
+            (600, 40),
+            (1500, 100),
+            (513, 33),
+            (100, 30),
+            (150, 50),
+            (250, 25),
+            (40, 30),
+        ] {
             let big: Vec<u64> = (0..nb).map(|_| next()).collect();
             let small: Vec<u64> = (0..ns).map(|_| next()).collect();
             let want: u64 = small

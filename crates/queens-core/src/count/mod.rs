@@ -60,7 +60,7 @@ pub enum Engine {
     /// The upper and lower halves of the board listed and joined (`halves.rs`).
     Halves,
     /// The faster of the two for the board size: halves from [`HALVES_FROM`] to
-    /// [`halves::MAX_N`], frames otherwise.
+    /// [`halves::MAX_N`] (when a split fits in the memory budget), frames otherwise.
     Auto,
 }
 
@@ -201,24 +201,29 @@ impl Run {
         max_memory: u64,
     ) -> Result<Run, CountError> {
         check_size(n)?;
+        let auto = engine == Engine::Auto;
         let engine = engine.resolve(n);
         if engine != Engine::Halves {
             return Ok(Run::new(n)?.threads(threads));
         }
         if n > halves::MAX_N {
-            return Err(CountError::Size(SizeError::check(
-                n,
-                "the half-board engine",
-                halves::MAX_N,
-            )
-            .unwrap_err()));
+            return Err(CountError::Size(
+                SizeError::check(n, "the half-board engine", halves::MAX_N).unwrap_err(),
+            ));
         }
         let workers = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |p| p.get())
         } else {
             threads
         };
-        let plan = halves::Plan::fitting(n, workers, max_memory)?;
+        let plan = match halves::Plan::fitting(n, workers, max_memory) {
+            Ok(plan) => plan,
+            // Auto falls back to the frame engine, whose memory is small whatever N.
+            Err(CountError::MemoryBudget { .. }) if auto => {
+                return Ok(Run::new(n)?.threads(threads))
+            }
+            Err(err) => return Err(err),
+        };
         let todo = Shard::WHOLE.select(plan.len());
         let control = Control::new(Tally::new(plan.len()));
         Ok(Run {
@@ -268,7 +273,10 @@ impl Run {
         if self.halves.is_some() {
             let split = self.split();
             let reason = if checkpoint.n != self.n {
-                Some(format!("it is for N = {}, not N = {}", checkpoint.n, self.n))
+                Some(format!(
+                    "it is for N = {}, not N = {}",
+                    checkpoint.n, self.n
+                ))
             } else if checkpoint.split != split || checkpoint.subproblems != self.subproblems() {
                 Some(format!(
                     "it is for the split {} of {} subproblems, not {split} of {}",
@@ -514,6 +522,142 @@ mod tests {
                 c.unique
             );
         }
+    }
+
+    fn halves_run(n: usize, threads: usize) -> Run {
+        let run = Run::with_engine(n, Engine::Halves, threads, 1 << 30).unwrap();
+        assert_eq!(run.engine(), Engine::Halves);
+        run
+    }
+
+    #[test]
+    fn the_half_board_engine_counts_the_known_totals_and_classes_on_one_and_two_threads() {
+        for (n, total, unique) in known().into_iter().filter(|k| k.0 <= 16) {
+            for threads in [1, 2] {
+                let c = halves_run(n, threads).execute().unwrap();
+                assert_eq!(
+                    (c.total, c.unique),
+                    (total, unique),
+                    "n = {n}, {threads} threads"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_half_board_engine_counts_seventeen() {
+        let (_, total, unique) = known().into_iter().find(|k| k.0 == 17).unwrap();
+        let c = halves_run(17, 2).execute().unwrap();
+        assert_eq!((c.total, c.unique), (total, unique));
+    }
+
+    #[test]
+    fn the_half_board_shards_add_up_to_the_whole_and_their_eighths_to_the_classes() {
+        for n in [9, 12, 14, 15] {
+            let (_, total, unique) = known().into_iter().find(|k| k.0 == n).unwrap();
+            for m in [1, 2, 5, 13] {
+                let mut sum = Counts::default();
+                for i in 0..m {
+                    let run = halves_run(n, 2).shard(Shard::new(i, m).unwrap());
+                    let part = run.execute().unwrap();
+                    assert!(run.is_complete());
+                    sum.total += part.total;
+                    sum.unique += part.unique;
+                }
+                let classes = if m == 1 { sum.unique } else { sum.unique / 8 };
+                assert_eq!((sum.total, classes), (total, unique), "n = {n}, {m} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_half_board_run_resumed_from_its_checkpoint_gives_the_exact_count() {
+        let n = 14;
+        let first = halves_run(n, 1);
+        let third = first.subproblems() / 3;
+        // First session: a third of the subproblems (as a shard would), then a cancelled run.
+        let todo: Vec<usize> = (0..third).collect();
+        halves::run(first.halves.as_ref().unwrap(), &todo, 1, first.control()).unwrap();
+        first.cancel();
+        first.execute().unwrap();
+        assert!(!first.is_complete());
+        let saved = first.checkpoint(1.5);
+        assert_eq!(saved.tally.finished, third as u64);
+        assert_eq!(saved.split, first.split());
+        // Second session: load the text and finish on two threads.
+        let loaded = Checkpoint::from_text(std::path::Path::new("t"), &saved.to_text()).unwrap();
+        let (second, seconds) = halves_run(n, 2)
+            .resume(loaded.clone(), std::path::Path::new("t"))
+            .unwrap();
+        assert_eq!(seconds, 1.5);
+        let c = second.execute().unwrap();
+        assert!(second.is_complete());
+        assert_eq!(c, count_sequential(n).unwrap());
+        // A checkpoint of the other engine, or of another board, is refused.
+        let frames = Run::new(n).unwrap();
+        let err = frames
+            .resume(loaded.clone(), std::path::Path::new("t"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("split"), "{err}");
+        let other = Run::with_engine(13, Engine::Halves, 1, 1 << 30).unwrap();
+        let err = other
+            .resume(loaded, std::path::Path::new("t"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("N = 14, not N = 13"), "{err}");
+    }
+
+    #[test]
+    fn a_raised_cancel_flag_stops_a_half_board_count() {
+        let run = halves_run(15, 1);
+        run.cancel();
+        run.execute().unwrap();
+        assert_eq!(run.control().tally().finished, 0);
+    }
+
+    #[test]
+    fn a_memory_budget_too_small_for_any_split_is_refused_clearly() {
+        let err = Run::with_engine(18, Engine::Halves, 2, 1 << 20).unwrap_err();
+        assert!(matches!(err, CountError::MemoryBudget { .. }), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.contains("N = 18") && text.contains("--max-memory"),
+            "{text}"
+        );
+        // A budget that fits a finer split than the default is used, under another name.
+        let fine = Run::with_engine(18, Engine::Halves, 2, 64 << 20).unwrap();
+        let coarse = Run::with_engine(18, Engine::Halves, 2, 1 << 30).unwrap();
+        assert_ne!(fine.split(), coarse.split());
+        assert!(fine.subproblems() > coarse.subproblems());
+    }
+
+    #[test]
+    fn auto_chooses_the_half_board_engine_from_twelve_on() {
+        for n in [1, 8, 11, 25, 32] {
+            assert_eq!(
+                Run::with_engine(n, Engine::Auto, 1, 1 << 30)
+                    .unwrap()
+                    .engine(),
+                Engine::Frame
+            );
+        }
+        for n in [12, 16, 24] {
+            assert_eq!(
+                Run::with_engine(n, Engine::Auto, 1, 1 << 30)
+                    .unwrap()
+                    .engine(),
+                Engine::Halves
+            );
+        }
+        // Too little memory for the half-board engine: auto falls back, an explicit choice is
+        // refused.
+        assert_eq!(
+            Run::with_engine(18, Engine::Auto, 2, 1 << 20)
+                .unwrap()
+                .engine(),
+            Engine::Frame
+        );
     }
 
     #[test]
