@@ -197,8 +197,8 @@ impl ValueEnum for SolveAlgo {
 /// Flags shared by the commands that run a solver.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
-    /// The most memory the breadth-first search may use: bytes, or a number with K, M, G or T
-    /// (powers of 1024).
+    /// The most memory the breadth-first search, or the half-board engine of `queens count`,
+    /// may use: bytes, or a number with K, M, G or T (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
     pub max_memory: u64,
 }
