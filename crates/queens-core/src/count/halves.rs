@@ -78,11 +78,15 @@ pub enum Part {
     /// The solutions fixed by the half and the quarter turns (for the classes).
     Fixed,
     /// The solutions whose upper half uses exactly the columns `upper` among the pattern
-    /// columns, counted `weight` times (the size of the pattern's orbit).
+    /// columns, and whose row `N/2` (the lower half's first) has its queen on a column of
+    /// `first`, counted `weight` times (the size of their orbit).
     Pattern {
         /// The pattern: the pattern columns the upper half uses.
         upper: u32,
-        /// How many patterns of its orbit it stands for.
+        /// The columns allowed to the queen of row `N/2`: all of them on even boards; on odd
+        /// ones, that row is the middle one, which the up-down flip maps to itself.
+        first: u32,
+        /// How many subproblems of its orbit it stands for.
         weight: u64,
     },
 }
@@ -157,23 +161,63 @@ impl Plan {
         }
         let members: Vec<u32> = (0..n as u32).filter(|c| cols >> c & 1 == 1).collect();
         let h = n / 2;
+        let full = (1u32 << n) - 1;
         let mut parts = vec![Part::Fixed];
         for bits in 0u32..1 << k {
             let p = spread(bits, &members);
             if !feasible(n, h, cols, p) {
                 continue;
             }
-            let orbit = orbit(n, cols, p);
-            if orbit.iter().any(|&q| q < p) {
+            if n % 2 == 0 {
+                let orbit = orbit(n, cols, p);
+                if orbit.iter().any(|&q| q < p) {
+                    continue;
+                }
+                let mut distinct = orbit.to_vec();
+                distinct.sort_unstable();
+                distinct.dedup();
+                parts.push(Part::Pattern {
+                    upper: p,
+                    first: full,
+                    weight: distinct.len() as u64,
+                });
                 continue;
             }
-            let mut distinct = orbit.to_vec();
-            distinct.sort_unstable();
-            distinct.dedup();
-            parts.push(Part::Pattern {
-                upper: p,
-                weight: distinct.len() as u64,
-            });
+            // Odd boards: the middle row's queen is on a pattern column m of the lower
+            // half's, or off the pattern (m = 0). The flip maps (p, m) to (cols - p - m, m),
+            // the mirror to the mirror images; one pair per orbit is counted, the pairs of
+            // one pattern and one orbit size in one subproblem.
+            let mut by_weight = [0u32; 5];
+            let middles = std::iter::once(0).chain(
+                (0..n as u32)
+                    .filter(|c| (cols & !p) >> c & 1 == 1)
+                    .map(|c| 1 << c),
+            );
+            for m in middles {
+                let image = |p: u32, m: u32| u64::from(p) << 32 | u64::from(m);
+                let q = cols & !p & !m;
+                let mut orbit = [
+                    image(p, m),
+                    image(mirror(n, p), mirror(n, m)),
+                    image(q, m),
+                    image(mirror(n, q), mirror(n, m)),
+                ];
+                if orbit.iter().any(|&o| o < orbit[0]) {
+                    continue;
+                }
+                orbit.sort_unstable();
+                let weight = 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count();
+                by_weight[weight] |= if m == 0 { full & !cols } else { m };
+            }
+            for (weight, &first) in by_weight.iter().enumerate() {
+                if first != 0 {
+                    parts.push(Part::Pattern {
+                        upper: p,
+                        first,
+                        weight: weight as u64,
+                    });
+                }
+            }
         }
         Plan {
             n,
@@ -271,8 +315,18 @@ impl Plan {
                     unique: half + 2 * quarter,
                 })
             }
-            Part::Pattern { upper, weight } => {
-                let found = u128::from(count_pattern(n, self.pattern_columns, upper, cancel)?);
+            Part::Pattern {
+                upper,
+                first,
+                weight,
+            } => {
+                let found = u128::from(count_pattern(
+                    n,
+                    self.pattern_columns,
+                    upper,
+                    first,
+                    cancel,
+                )?);
                 let total = found * u128::from(weight);
                 Some(Counts {
                     total,
@@ -338,8 +392,15 @@ thread_local! {
 }
 
 /// The number of solutions of the `n` x `n` board whose upper half (rows `0..n/2`) uses
-/// exactly the columns `upper` among the pattern columns `cols`. `None` when cancelled.
-pub fn count_pattern(n: usize, cols: u32, upper: u32, cancel: &AtomicBool) -> Option<u64> {
+/// exactly the columns `upper` among the pattern columns `cols`, and whose row `n/2` has its
+/// queen on a column of `first`. `None` when cancelled.
+pub fn count_pattern(
+    n: usize,
+    cols: u32,
+    upper: u32,
+    first: u32,
+    cancel: &AtomicBool,
+) -> Option<u64> {
     assert!((1..=MAX_N).contains(&n));
     SCRATCH.with(|s| {
         let s = &mut s.borrow_mut();
@@ -349,9 +410,9 @@ pub fn count_pattern(n: usize, cols: u32, upper: u32, cancel: &AtomicBool) -> Op
             && std::arch::is_x86_feature_detected!("bmi1")
         {
             // SAFETY: the features `count_avx2` is compiled for were checked just above.
-            return unsafe { count_avx2(n, cols, upper, s, cancel) };
+            return unsafe { count_avx2(n, cols, upper, first, s, cancel) };
         }
-        count_with::<false>(n, cols, upper, s, cancel)
+        count_with::<false>(n, cols, upper, first, s, cancel)
     })
 }
 
@@ -361,10 +422,11 @@ fn count_avx2(
     n: usize,
     cols: u32,
     upper: u32,
+    first: u32,
     s: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Option<u64> {
-    count_with::<true>(n, cols, upper, s, cancel)
+    count_with::<true>(n, cols, upper, first, s, cancel)
 }
 
 #[inline(always)]
@@ -372,6 +434,7 @@ fn count_with<const FAST: bool>(
     n: usize,
     cols: u32,
     upper: u32,
+    first: u32,
     s: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Option<u64> {
@@ -388,7 +451,7 @@ fn count_with<const FAST: bool>(
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    list_lowers(n, h, full & !upper, lower, key, &mut s.lowers);
+    list_lowers(n, h, full & !upper, lower, first, key, &mut s.lowers);
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
@@ -654,28 +717,36 @@ fn list_uppers(n: usize, h: usize, allowed: u32, need: u32, key: Key, out: &mut 
     }
     // The walk's first word moves right a column per row down (the down-right diagonals),
     // its second left: shifted once more, they are the attacks on row h.
-    walk(h, allowed, need, out, |c, l, r| {
+    walk(h, allowed, need, full, out, |c, l, r| {
         key.word(c, u64::from(l << 1 & full) | u64::from(r >> 1) << n)
     });
 }
 
-/// Lists every filling of rows `h..n` with columns in `allowed` that uses every column of
-/// `need`: its columns, and the squares of row `h` that its queens' diagonals cross (the
+/// Lists every filling of rows `h..n` with columns in `allowed` (and in `first` for row `h`)
+/// that uses every column of `need`: its columns, and the squares of row `h` that its queens' diagonals cross (the
 /// up-left diagonals in the low `n` bits, the up-right ones in the next `n`).
 #[inline(always)]
-fn list_lowers(n: usize, h: usize, allowed: u32, need: u32, key: Key, out: &mut Vec<u64>) {
+fn list_lowers(
+    n: usize,
+    h: usize,
+    allowed: u32,
+    need: u32,
+    first: u32,
+    key: Key,
+    out: &mut Vec<u64>,
+) {
     out.clear();
     let full = (1u32 << n) - 1;
     // Filled from the bottom row up: the walk's first word moves right a column per row up
     // (the up-right diagonals), its second left (the up-left ones); after row h they are
     // where those diagonals cross row h, the last queen's own square included.
-    walk(n - h, allowed, need, out, |c, l, r| {
+    walk(n - h, allowed, need, first, out, |c, l, r| {
         key.word(c, u64::from(r) | u64::from(l & full) << n)
     });
 }
 
 /// The depth-first filling of `rows` rows (at least one), one after the other, the columns
-/// in `allowed`, every column of `need` used (a row goes to a needed column when the rows left
+/// in `allowed` (and in `last_row` for the last one), every column of `need` used (a row goes to a needed column when the rows left
 /// are as many as the needed columns left); `finish` turns the state after the last row (its
 /// columns, and the two diagonal words with the last queen added, not yet shifted) into the
 /// stored entry.
@@ -684,16 +755,22 @@ fn walk(
     rows: usize,
     allowed: u32,
     need: u32,
+    last_row: u32,
     out: &mut Vec<u64>,
     finish: impl Fn(u32, u32, u32) -> u64,
 ) {
     let last = rows - 1;
     let open = |c: u32, depth: usize| -> u32 {
         let missing = need & !c;
-        if missing.count_ones() as usize >= rows - depth {
+        let open = if missing.count_ones() as usize >= rows - depth {
             missing
         } else {
             allowed & !c
+        };
+        if depth == last {
+            open & last_row
+        } else {
+            open
         }
     };
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
@@ -774,7 +851,7 @@ mod tests {
 
     /// The solutions of the `n` x `n` board whose rows `0..n/2` use exactly `upper` among
     /// `cols`, by a plain search of the whole board.
-    fn searched(n: usize, cols: u32, upper: u32) -> u64 {
+    fn searched(n: usize, cols: u32, upper: u32, first: u32) -> u64 {
         fn go(
             n: usize,
             row: usize,
@@ -784,12 +861,16 @@ mod tests {
             upper_cols: u32,
             cols: u32,
             upper: u32,
+            first: u32,
         ) -> u64 {
             let full = (1u32 << n) - 1;
             if row == n {
                 return u64::from(upper_cols & cols == upper);
             }
             let mut f = full & !(c | l | r);
+            if row == n / 2 {
+                f &= first;
+            }
             let mut t = 0;
             while f != 0 {
                 let b = f & f.wrapping_neg();
@@ -808,11 +889,12 @@ mod tests {
                     uc,
                     cols,
                     upper,
+                    first,
                 );
             }
             t
         }
-        go(n, 0, 0, 0, 0, 0, cols, upper)
+        go(n, 0, 0, 0, 0, 0, cols, upper, first)
     }
 
     #[test]
@@ -826,13 +908,36 @@ mod tests {
                 let members: Vec<u32> = (0..n as u32).filter(|c| cols >> c & 1 == 1).collect();
                 for bits in 0u32..1 << members.len() {
                     let p = spread(bits, &members);
-                    let want = searched(n, cols, p);
+                    let all = (1u32 << n) - 1;
+                    let want = searched(n, cols, p, all);
                     let got = if feasible(n, n / 2, cols, p) {
-                        count_pattern(n, cols, p, &never).unwrap()
+                        count_pattern(n, cols, p, (1 << n) - 1, &never).unwrap()
                     } else {
                         0
                     };
                     assert_eq!(got, want, "n = {n}, k = {k}, pattern {p:b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_restricted_first_lower_row_counts_what_the_plain_search_counts() {
+        let never = AtomicBool::new(false);
+        for n in [7, 9, 11, 12] {
+            let plan = Plan::new(n, 4);
+            let cols = plan.pattern_columns;
+            for &part in &plan.parts {
+                let Part::Pattern { upper, .. } = part else {
+                    continue;
+                };
+                for c in 0..n {
+                    let first = 1 << c | 1 << ((c + 3) % n);
+                    assert_eq!(
+                        count_pattern(n, cols, upper, first, &never).unwrap(),
+                        searched(n, cols, upper, first),
+                        "n = {n}, pattern {upper:b}, first {first:b}"
+                    );
                 }
             }
         }
