@@ -136,8 +136,8 @@ pub fn default_pattern_columns(n: usize) -> usize {
     match n {
         0..=7 => 0,
         8..=11 => 2,
-        12..=15 => 4,
-        16..=17 => 6,
+        12..=13 => 4,
+        14..=15 => 6,
         _ => 8,
     }
 }
@@ -231,6 +231,8 @@ impl Plan {
     pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
         let threads = threads.max(1) as u64;
         let mut k = default_pattern_columns(n);
+        // A knob for measurements: another starting number of pattern columns (the split's
+        // name says which was used).
         if let Some(v) = std::env::var("QUEENS_HALVES_K")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -385,6 +387,7 @@ struct Scratch {
     upper_start: Vec<u32>,
     lower_start: Vec<u32>,
     table: Vec<u64>,
+    split: Split,
 }
 
 thread_local! {
@@ -480,6 +483,7 @@ fn join_groups<const P: usize, const FAST: bool>(
     let mut total = 0u64;
     let mut done = 0usize;
     s.table.resize(P * 16 * TILE, 0);
+    let piece = busiest_piece(&s.upper_masks, &s.lower_masks, P);
     let table = &mut s.table[..];
     for key in 0..=full {
         let (a, b) = (s.upper_start[key as usize], s.upper_start[key as usize + 1]);
@@ -498,7 +502,11 @@ fn join_groups<const P: usize, const FAST: bool>(
         } else {
             (lows, ups)
         };
-        total += match_group::<P, FAST>(big, small, table);
+        total += if big.len() >= SPLIT_FROM && small.len() >= 64 {
+            match_split::<P, FAST>(big, small, piece, table, &mut s.split)
+        } else {
+            match_group::<P, FAST>(big, small, table)
+        };
         done += big.len() * small.len();
         if done > 1 << 26 {
             done = 0;
@@ -553,9 +561,15 @@ fn match_tile<const P: usize, const W: usize, const FAST: bool>(
     small: &[u64],
     table: &mut [u64],
 ) -> u64 {
-    // The table: for piece p and value v, the halves of the tile with a bit of v in piece p,
-    // W words from (p * 16 + v) * W. Padding halves (past the tile's end) conflict with
-    // everything.
+    build::<P, W, FAST>(tile, table);
+    probe::<P, W>(table, small)
+}
+
+/// Builds the table of a tile of at most `64 W` halves: for piece p and value v, the halves
+/// of the tile with a bit of v in piece p, W words from (p * 16 + v) * W. Padding halves
+/// (past the tile's end) conflict with everything.
+#[inline(always)]
+fn build<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table: &mut [u64]) {
     let stride = 16 * W;
     let table = &mut table[..P * stride];
     table.fill(0);
@@ -585,6 +599,11 @@ fn match_tile<const P: usize, const W: usize, const FAST: bool>(
             table[v * W + w] |= pad;
         }
     }
+}
+
+/// How many pairs of (a tile whose table is `table`) x `small` share no bit.
+#[inline(always)]
+fn probe<const P: usize, const W: usize>(table: &[u64], small: &[u64]) -> u64 {
     let mut count = 0u64;
     for &x in small {
         let mut acc = [0u64; W];
@@ -603,6 +622,134 @@ fn match_tile<const P: usize, const W: usize, const FAST: bool>(
     count
 }
 
+/// Groups of at least this many halves are split by the value of one piece first.
+const SPLIT_FROM: usize = 512;
+
+/// The buffers of [`match_split`].
+#[derive(Default)]
+struct Split {
+    big: Vec<u64>,
+    small: Vec<u64>,
+}
+
+/// Sorts `items` into `out` by the value of the piece at `shift` (16 buckets); returns the
+/// buckets' starts.
+#[inline(always)]
+fn sort16(items: &[u64], shift: u32, out: &mut Vec<u64>) -> [u32; 17] {
+    let mut start = [0u32; 17];
+    for &x in items {
+        start[(x >> shift) as usize % 16 + 1] += 1;
+    }
+    for v in 0..16 {
+        start[v + 1] += start[v];
+    }
+    let mut at = start;
+    out.clear();
+    out.resize(items.len(), 0);
+    for &x in items {
+        let v = (x >> shift) as usize % 16;
+        out[at[v] as usize] = x;
+        at[v] += 1;
+    }
+    start
+}
+
+/// [`match_group`] for large groups: both sides are sorted by their value `v` in one piece
+/// (the one where the halves of this subproblem meet most), and each tile of big halves of
+/// value `v` is matched only with the small halves whose value shares no bit with `v`, about
+/// a third of them.
+#[inline(always)]
+fn match_split<const P: usize, const FAST: bool>(
+    big: &[u64],
+    small: &[u64],
+    piece: usize,
+    table: &mut [u64],
+    split: &mut Split,
+) -> u64 {
+    let shift = (PIECE * piece) as u32;
+    let big_start = sort16(big, shift, &mut split.big);
+    let small_start = sort16(small, shift, &mut split.small);
+    let mut count = 0u64;
+    for vb in 0..16 {
+        let bucket = &split.big[big_start[vb] as usize..big_start[vb + 1] as usize];
+        let free = !vb & 15;
+        for tile in bucket.chunks(64 * TILE) {
+            count += match tile.len().div_ceil(64) {
+                1 => tile_split::<P, 1, FAST>(tile, &split.small, &small_start, free, table),
+                2 => tile_split::<P, 2, FAST>(tile, &split.small, &small_start, free, table),
+                3 | 4 => tile_split::<P, 4, FAST>(tile, &split.small, &small_start, free, table),
+                _ => tile_split::<P, TILE, FAST>(tile, &split.small, &small_start, free, table),
+            };
+        }
+    }
+    count
+}
+
+/// One tile of [`match_split`]: its table, probed by the small halves of every value within
+/// `free`.
+#[inline(always)]
+fn tile_split<const P: usize, const W: usize, const FAST: bool>(
+    tile: &[u64],
+    small: &[u64],
+    start: &[u32; 17],
+    free: usize,
+    table: &mut [u64],
+) -> u64 {
+    let mut any = false;
+    let mut sub = free;
+    loop {
+        if start[sub] != start[sub + 1] {
+            any = true;
+            break;
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & free;
+    }
+    if !any {
+        return 0;
+    }
+    build::<P, W, FAST>(tile, table);
+    let mut count = 0u64;
+    let mut sub = free;
+    loop {
+        let part = &small[start[sub] as usize..start[sub + 1] as usize];
+        if !part.is_empty() {
+            count += probe::<P, W>(table, part);
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & free;
+    }
+    count
+}
+
+/// The piece of the masks where the halves in `a` and `b` meet most often (by a sample):
+/// the one to split large groups by.
+fn busiest_piece(a: &[u64], b: &[u64], pieces: usize) -> usize {
+    let count = |items: &[u64]| {
+        let mut bits = [0u64; 64];
+        for &x in items.iter().step_by(8) {
+            let mut x = x & ((1u64 << KEY_AT) - 1);
+            while x != 0 {
+                bits[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+        bits
+    };
+    let (ca, cb) = (count(a), count(b));
+    (0..pieces)
+        .max_by_key(|&p| {
+            (PIECE * p..PIECE * (p + 1))
+                .map(|bit| u128::from(ca[bit]) * u128::from(cb[bit]))
+                .sum::<u128>()
+        })
+        .unwrap_or(0)
+}
+
 /// Sets, for each bit `b` of the masks, bit `j` of word `j / 64` of table row
 /// `(b / 4) * 16 + (1 << b % 4)` when half `j` of the tile has bit `b`.
 #[inline(always)]
@@ -615,7 +762,8 @@ fn slices<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table:
     }
     for (j, &m) in tile.iter().enumerate() {
         let (w, bit) = (j / 64, 1u64 << (j % 64));
-        let mut m = m;
+        // Only the mask bits the pieces cover (not the group key above them).
+        let mut m = m & ((1u64 << (P * PIECE)) - 1);
         while m != 0 {
             let b = m.trailing_zeros() as usize;
             m &= m - 1;
@@ -941,6 +1089,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_portable_count_and_the_one_chosen_at_run_time_agree() {
+        // Boards large enough for split groups (SPLIT_FROM halves) in some patterns.
+        let never = AtomicBool::new(false);
+        let mut scratch = Scratch::default();
+        let mut split = 0;
+        for n in [13, 14, 15] {
+            let plan = Plan::new(n, 2);
+            for &part in &plan.parts {
+                let Part::Pattern { upper, first, .. } = part else {
+                    continue;
+                };
+                let cols = plan.pattern_columns;
+                let portable = count_with::<false>(n, cols, upper, first, &mut scratch, &never);
+                split += usize::from(scratch.lowers.len() > 64 * SPLIT_FROM);
+                assert_eq!(
+                    portable,
+                    count_pattern(n, cols, upper, first, &never),
+                    "n = {n}"
+                );
+            }
+        }
+        assert!(split > 0);
     }
 
     #[test]
