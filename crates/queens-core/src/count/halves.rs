@@ -153,7 +153,7 @@ impl Plan {
     /// a single pattern).
     pub fn new(n: usize, k: usize) -> Plan {
         // The group key of a half (its columns outside the pattern) has 16 bits at most.
-        let k = k.max(n.saturating_sub(16) + 1 & !1).min(n & !1);
+        let k = k.max((n.saturating_sub(16) + 1) & !1).min(n & !1);
         let half = k / 2;
         let mut cols = 0u32;
         for i in 0..half {
@@ -168,7 +168,7 @@ impl Plan {
             if !feasible(n, h, cols, p) {
                 continue;
             }
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 let orbit = orbit(n, cols, p);
                 if orbit.iter().any(|&q| q < p) {
                     continue;
@@ -370,7 +370,7 @@ fn mirror(n: usize, mask: u32) -> u32 {
 /// patterns of the flipped board (the complement in `cols`) and their mirror image.
 fn orbit(n: usize, cols: u32, p: u32) -> [u32; 4] {
     let m = if n == 0 { 0 } else { mirror(n, p) };
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         [p, m, cols & !p, cols & !m]
     } else {
         [p, m, p, m]
