@@ -15,7 +15,10 @@
 //! turned, 512 halves at a time, into a table that gives, for each 4-bit piece of a mask, the set
 //! of halves having a bit in common with it (`16` words per piece, one bit per half). A half of
 //! the other group is then matched against 512 at once by ORing one table row per piece (nine
-//! for N = 18) and counting the zero bits, instead of 512 separate tests.
+//! for N = 18) and counting the zero bits, instead of 512 separate tests. Groups of 512 halves
+//! or more are first sorted, on both sides, by their value in the piece where the halves of the
+//! subproblem meet most; a tile of one value is matched only with the halves of the other side
+//! whose value shares no bit with it (about a third).
 //!
 //! # Subproblems and symmetry
 //!
@@ -25,8 +28,12 @@
 //! uses exactly the others, so each pattern is an independent subproblem with about `2^-k` of
 //! the halves on each side. The left-right mirror maps the solutions of pattern `P` to those of
 //! the mirrored pattern; on even boards the up-down flip maps them to those of `K \ P` (the lower
-//! half, flipped, is an upper one). So only one pattern per orbit of those symmetries is
-//! counted, times the orbit's size: a quarter of the work on even boards, half on odd ones.
+//! half, flipped, is an upper one). On odd boards the lower half has one row more, the middle
+//! one, which the flip maps to itself: there a subproblem is a pattern with the class of the
+//! middle queen's column (one of the lower half's pattern columns `m`, or none), which the flip
+//! maps to `(K \ P \ m, m)`; the lower half's first row is restricted to the columns of the
+//! classes counted. So only one subproblem per orbit of those symmetries is counted, times the
+//! orbit's size: about a quarter of the work.
 //! The number of classes comes from Burnside's lemma, `unique = (total + S180 + 2 S90) / 8`,
 //! with the solutions fixed by the half and quarter turns counted by their own searches
 //! ([`super::fixed`]) as one more subproblem of the plan (the first). Because that division
@@ -40,8 +47,8 @@
 //!
 //! Cost: listing the halves is linear in their number (3.2 x 10^8 per side for N = 18, times a
 //! small overhead for restricting the search to a pattern), and the match does one table row OR
-//! per 4 mask bits per 64 pairs. Memory: the halves of one pattern per thread (12 bytes each,
-//! and 8 more once grouped) and two arrays of `2^N` group offsets; see [`Plan::bytes_per_thread`].
+//! per 4 mask bits per 64 pairs (a third of the pairs in large groups). Memory: the halves of
+//! one pattern per thread (8 bytes each, and 8 more once grouped); see [`bytes_per_thread`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -137,7 +144,7 @@ pub fn default_pattern_columns(n: usize) -> usize {
         0..=7 => 0,
         8..=11 => 2,
         12..=13 => 4,
-        14..=15 => 6,
+        14..=16 => 6,
         _ => 8,
     }
 }
