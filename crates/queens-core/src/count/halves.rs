@@ -457,11 +457,20 @@ fn count_with<const FAST: bool>(
         shift: cols.trailing_ones(),
         bits: n as u32 - cols.count_ones(),
     };
-    list_uppers(n, h, full & !lower, upper, key, &mut s.uppers);
+    list_uppers(n, h, full & !lower, upper, key, cancel, &mut s.uppers);
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
-    list_lowers(n, h, full & !upper, lower, first, key, &mut s.lowers);
+    list_lowers(
+        n,
+        h,
+        full & !upper,
+        lower,
+        first,
+        key,
+        cancel,
+        &mut s.lowers,
+    );
     if cancel.load(Ordering::Relaxed) {
         return None;
     }
@@ -861,7 +870,15 @@ fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut Vec<u64>) 
 /// `need`: its columns, and the squares of row `h` its queens attack along the two diagonal
 /// directions (down-right in the low `n` bits, down-left in the next `n`).
 #[inline(always)]
-fn list_uppers(n: usize, h: usize, allowed: u32, need: u32, key: Key, out: &mut Vec<u64>) {
+fn list_uppers(
+    n: usize,
+    h: usize,
+    allowed: u32,
+    need: u32,
+    key: Key,
+    cancel: &AtomicBool,
+    out: &mut Vec<u64>,
+) {
     out.clear();
     let full = (1u32 << n) - 1;
     if h == 0 {
@@ -872,7 +889,7 @@ fn list_uppers(n: usize, h: usize, allowed: u32, need: u32, key: Key, out: &mut 
     }
     // The walk's first word moves right a column per row down (the down-right diagonals),
     // its second left: shifted once more, they are the attacks on row h.
-    walk(h, allowed, need, full, out, |c, l, r| {
+    walk(h, allowed, need, full, cancel, out, |c, l, r| {
         key.word(c, u64::from(l << 1 & full) | u64::from(r >> 1) << n)
     });
 }
@@ -888,6 +905,7 @@ fn list_lowers(
     need: u32,
     first: u32,
     key: Key,
+    cancel: &AtomicBool,
     out: &mut Vec<u64>,
 ) {
     out.clear();
@@ -895,7 +913,7 @@ fn list_lowers(
     // Filled from the bottom row up: the walk's first word moves right a column per row up
     // (the up-right diagonals), its second left (the up-left ones); after row h they are
     // where those diagonals cross row h, the last queen's own square included.
-    walk(n - h, allowed, need, first, out, |c, l, r| {
+    walk(n - h, allowed, need, first, cancel, out, |c, l, r| {
         key.word(c, u64::from(r) | u64::from(l & full) << n)
     });
 }
@@ -911,6 +929,7 @@ fn walk(
     allowed: u32,
     need: u32,
     last_row: u32,
+    cancel: &AtomicBool,
     out: &mut Vec<u64>,
     finish: impl Fn(u32, u32, u32) -> u64,
 ) {
@@ -945,6 +964,11 @@ fn walk(
         let nc = c | bit;
         if sp == last {
             out.push(finish(nc, l | bit, r | bit));
+            // Large boards list millions of halves per subproblem: stop soon when cancelled
+            // (the caller sees the flag and drops the list).
+            if out.len() % (1 << 20) == 0 && cancel.load(Ordering::Relaxed) {
+                return;
+            }
             continue;
         }
         let nl = (l | bit) << 1;
