@@ -197,9 +197,9 @@ impl ValueEnum for SolveAlgo {
 /// Flags shared by the commands that run a solver.
 #[derive(Debug, Args, Clone)]
 pub struct SearchArgs {
-    /// The memory budget: the most that a search, a trace or a reader may allocate for the
-    /// board or the input, checked before allocating; bytes, or a number with K, M, G or T
-    /// (powers of 1024).
+    /// The memory budget: the most that a search, a trace, a reader or the half-board engine of
+    /// `queens count` may allocate, checked before allocating; bytes, or a number with K, M, G
+    /// or T (powers of 1024).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
     pub max_memory: u64,
 }
@@ -262,7 +262,7 @@ pub struct CountArgs {
     #[command(flatten)]
     pub size: Size,
     /// Count by listing every solution with this solver instead of the counting engine.
-    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint"])]
+    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "engine"])]
     pub algo: Option<AlgoArg>,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -306,6 +306,33 @@ pub struct CountArgs {
     /// probes), time on the given threads and core-hours, in a few seconds.
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
+    /// The counting engine: frame (canonical frames searched, their last rows joined), halves
+    /// (the upper and lower halves of the board listed and joined; N up to 24, within
+    /// --max-memory), or auto (halves from N = 12 to 24, frame otherwise).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: EngineArg,
+}
+
+/// The choices of `queens count --engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Canonical frames of the board, searched, their last rows joined.
+    Frame,
+    /// The upper and lower halves listed per column pattern and joined.
+    Halves,
+    /// The faster one for the board size.
+    Auto,
+}
+
+impl EngineArg {
+    /// The engine's own name for the choice.
+    pub fn engine(self) -> queens_core::count::Engine {
+        match self {
+            EngineArg::Frame => queens_core::count::Engine::Frame,
+            EngineArg::Halves => queens_core::count::Engine::Halves,
+            EngineArg::Auto => queens_core::count::Engine::Auto,
+        }
+    }
 }
 
 /// `queens merge`.

@@ -14,8 +14,9 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The board counted: about 45 s of work on one core, so that a task can be caught mid-run.
-const N: usize = 18;
+/// The board counted: about 35 s of work on one core with the default (half-board) engine, so
+/// that a task of a quarter or an eighth of it can be caught mid-run.
+const N: usize = 19;
 
 fn queens_bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("queens")
@@ -101,7 +102,7 @@ fn merged(dir: &Path, files: &[PathBuf]) -> String {
         .args(files)))
 }
 
-/// The Slurm array of the README, scaled to 4 shards of N = 18 on one core each: task 0 is
+/// The Slurm array of the README, scaled to 4 shards of N = 19 on one core each: task 0 is
 /// requeued mid-run with `scontrol requeue` (Slurm sends it SIGTERM, as on a preemption), runs
 /// again from its checkpoint, and the array's parts merge to the exact total.
 #[test]
@@ -195,7 +196,7 @@ fn the_readme_slurm_array_survives_a_sigterm_and_a_requeue() {
 }
 
 /// The GNU parallel recipe of the README on this machine (`--sshlogin 2/:`), scaled to 8 shards
-/// of N = 18: one running `queens` is killed with SIGKILL, `--retries` runs its shard again,
+/// of N = 19: one running `queens` is killed with SIGKILL, `--retries` runs its shard again,
 /// and the merged total is exact.
 #[test]
 fn the_readme_parallel_recipe_retries_a_killed_shard() {

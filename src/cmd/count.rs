@@ -23,12 +23,13 @@ use serde::Serialize;
 
 use crate::cli::{CountArgs, Progress};
 use crate::hint::budget_hint;
+use crate::json::part_checksum;
 use crate::output::SignOfLife;
 use crate::status::Status;
 
 /// The JSON line of `queens count --json`; with `--shard`, `total` and `unique` are the
 /// shard's share and `queens merge` adds them up. `checksum` covers every other field (see
-/// [`part_checksum`]).
+/// [`crate::json::part_checksum`]).
 #[derive(Debug, Serialize)]
 struct Report {
     n: usize,
@@ -39,34 +40,23 @@ struct Report {
     shard: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<u64>,
-    split: &'static str,
+    split: String,
     subproblems: usize,
     checksum: String,
 }
 
-/// The checksum of a `--json` result: the FNV-1a hash (`queens_core::count::checksum`) of the
-/// line `queens-count-result 2 n=N total=T unique=U seconds=S shard=I shards=M split=NAME
-/// subproblems=K` (`-` for an absent shard), so that it does not depend on how the JSON is
-/// spaced or ordered.
-#[allow(clippy::too_many_arguments)]
-pub fn part_checksum(
-    n: usize,
-    total: u128,
-    unique: u128,
-    seconds: f64,
-    shard: Option<u64>,
-    shards: Option<u64>,
-    split: &str,
-    subproblems: usize,
-) -> String {
-    let or_dash = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
-    let line = format!(
-        "queens-count-result 2 n={n} total={total} unique={unique} seconds={seconds} shard={} \
-         shards={} split={split} subproblems={subproblems}",
-        or_dash(shard),
-        or_dash(shards)
-    );
-    count::checksum(line.as_bytes())
+/// The engine of the run: the one asked for, except that `auto` resuming a checkpoint follows
+/// the engine that wrote it (its split), so a run started with either engine resumes as it was.
+fn engine_for(args: &CountArgs) -> count::Engine {
+    let asked = args.engine.engine();
+    if asked != count::Engine::Auto {
+        return asked;
+    }
+    match args.checkpoint.as_deref().map(Checkpoint::load) {
+        Some(Ok(Some(saved))) if saved.split == count::SPLIT => count::Engine::Frame,
+        Some(Ok(Some(saved))) if saved.split.starts_with("halves") => count::Engine::Halves,
+        _ => asked,
+    }
 }
 
 /// Runs `queens count`.
@@ -106,13 +96,17 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
     let started = Instant::now();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
-    let run = Run::new(n)?.shard(shard).threads(args.threads);
     if let Some(k) = args.recount {
+        // Recounts read frame-split checkpoints: the plain search is the frame kernel's.
+        let run = Run::new(n)?.shard(shard).threads(args.threads);
         return recount(args, run, k);
     }
     if args.estimate {
         return estimate(args, shard);
     }
+    let run = Run::with_engine(n, engine_for(args), args.threads, args.search.max_memory)?
+    .shard(shard)
+    .threads(args.threads);
     let (run, session) = Session::open(args, run)?;
     let run = Arc::new(run);
     let signals = signals::install(Arc::clone(&run))?;
@@ -168,6 +162,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             sharded.then_some(shard.index),
             sharded.then_some(shard.count),
         );
+        let split = run.split();
         let report = Report {
             n,
             total: counts.total,
@@ -175,8 +170,6 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             seconds,
             shard: shard_index,
             shards,
-            split: count::SPLIT,
-            subproblems: run.subproblems(),
             checksum: part_checksum(
                 n,
                 counts.total,
@@ -184,9 +177,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
                 seconds,
                 shard_index,
                 shards,
-                count::SPLIT,
+                &split,
                 run.subproblems(),
             ),
+            split,
+            subproblems: run.subproblems(),
         };
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;

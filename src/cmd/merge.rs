@@ -18,8 +18,8 @@ use anyhow::{bail, Context};
 use queens_core::count::{self, MAX_N, MAX_SHARDS};
 use serde::{Deserialize, Serialize};
 
-use super::count::part_checksum;
 use crate::cli::MergeArgs;
+use crate::json::part_checksum;
 use crate::status::Status;
 
 /// The fields of a shard result, all required and none other allowed.
@@ -147,7 +147,8 @@ fn check_part(label: &Path, p: &Part) -> anyhow::Result<()> {
             p.n
         );
     }
-    if p.unique > p.total {
+    // (The half-board engine's shards report eighths of classes, which may exceed the total.)
+    if p.unique > p.total && !p.split.starts_with("halves") {
         bail!(
             "{} has more classes ({}) than solutions ({})",
             label.display(),
@@ -181,17 +182,24 @@ fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
     };
     let (_, shards) = shards_of(first_path, first)?;
     // The plan is built once, for the first part; the others must agree with it.
-    let plan = count::subproblems(first.n).len();
-    if first.split != count::SPLIT || first.subproblems != plan {
-        bail!(
-            "{} is of the split {} of {} subproblems, but this binary splits N = {} into {} of \
-             {plan}: parts of different splits cannot be added",
+    match count::split_subproblems(first.n, &first.split) {
+        Some(plan) if plan == first.subproblems => {}
+        Some(plan) => bail!(
+            "{} is of the split {} of {} subproblems, but this binary splits N = {} that way \
+             into {plan}: parts of different splits cannot be added",
             first_path.display(),
             first.split,
             first.subproblems,
             first.n,
+        ),
+        None => bail!(
+            "{} is of the split {}, which this binary does not make of N = {} (it makes {} and \
+             the halvesK-v1 splits): parts of different splits cannot be added",
+            first_path.display(),
+            first.split,
+            first.n,
             count::SPLIT
-        );
+        ),
     }
     let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut merged = Merged {
@@ -271,6 +279,12 @@ fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
             bail!("missing shards of {shards}: {list}, ... ({missing} in all)");
         }
         bail!("missing shards of {shards}: {list}");
+    }
+    // The half-board engine's shards report eighths of classes (Burnside's lemma holds for
+    // the whole board only): their sum, divided by 8, is the number of classes. (Shard 0/1 is
+    // the whole board, whose classes are already counted.)
+    if merged.split.starts_with("halves") && shards > 1 {
+        merged.unique /= 8;
     }
     Ok(merged)
 }

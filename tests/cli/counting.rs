@@ -56,7 +56,8 @@ fn shard_files(dir: &Path, n: &str, m: u64) -> Vec<PathBuf> {
     (0..m)
         .map(|i| {
             let spec = format!("{i}/{m}");
-            let out = stdout_of(&["count", n, "--shard", &spec, "--json"]);
+            // The frame engine's parts: the tests below craft parts of its split.
+            let out = stdout_of(&["count", n, "--engine", "frame", "--shard", &spec, "--json"]);
             let path = dir.join(format!("part-{i}.json"));
             std::fs::write(&path, out).unwrap();
             path
@@ -116,7 +117,11 @@ fn merge_refuses_missing_duplicated_and_mismatched_shards() {
     let fours = tempfile::tempdir().unwrap();
     let four_way = shard_files(fours.path(), "12", 4);
     let whole = dir.path().join("whole.json");
-    std::fs::write(&whole, stdout_of(&["count", "12", "--json"])).unwrap();
+    std::fs::write(
+        &whole,
+        stdout_of(&["count", "12", "--engine", "frame", "--json"]),
+    )
+    .unwrap();
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "hello\n").unwrap();
     let cases: Vec<(Vec<&PathBuf>, &str)> = vec![
@@ -197,11 +202,19 @@ fn subproblems_in(path: &Path) -> u64 {
         .unwrap()
 }
 
-/// Starts `queens count 16 -j1` with a checkpoint and waits until it has saved some work.
+/// Starts `queens count 16 -j1 --engine frame` with a checkpoint and waits until it has saved
+/// some work.
 fn start_and_wait_for_progress(ckpt: &Path) -> std::process::Child {
+    start_engine_and_wait_for_progress(ckpt, "16", "frame")
+}
+
+/// Starts `queens count N -j1 --engine E` with a checkpoint and waits until it has saved some
+/// work.
+fn start_engine_and_wait_for_progress(ckpt: &Path, n: &str, engine: &str) -> std::process::Child {
     let bin = assert_cmd::cargo::cargo_bin("queens");
     let child = Std::new(bin)
-        .args(["count", "16", "--threads", "1", "--checkpoint-every", "0.2"])
+        .args(["count", n, "--threads", "1", "--checkpoint-every", "0.2"])
+        .args(["--engine", engine])
         .arg("--checkpoint")
         .arg(ckpt)
         .stdout(Stdio::null())
@@ -229,15 +242,120 @@ fn a_run_killed_hard_resumes_from_its_checkpoint_to_the_exact_count() {
         "killed mid-way: {saved}"
     );
     let ckpt_arg = ckpt.to_str().unwrap();
-    let v = json_of(&["count", "16", "--json", "--checkpoint", ckpt_arg]);
+    let v = json_of(&[
+        "count",
+        "16",
+        "--json",
+        "--engine",
+        "frame",
+        "--checkpoint",
+        ckpt_arg,
+    ]);
     assert_eq!(number(&v["total"]), known_for(16).0);
     assert_eq!(number(&v["unique"]), known_for(16).1);
     // The finished checkpoint is kept and complete; running again just reads it.
     assert_eq!(finished_in(&ckpt), Some(subproblems_in(&ckpt)));
     assert_eq!(
-        stdout_of(&["count", "16", "--unique", "--checkpoint", ckpt_arg]),
+        stdout_of(&[
+            "count",
+            "16",
+            "--unique",
+            "--engine",
+            "frame",
+            "--checkpoint",
+            ckpt_arg
+        ]),
         format!("{}\n", known_for(16).1)
     );
+    // The other engine's split does not match the file.
+    queens()
+        .args([
+            "count",
+            "16",
+            "--engine",
+            "halves",
+            "--checkpoint",
+            ckpt_arg,
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("split frame1-v1"));
+}
+
+#[test]
+fn a_half_board_run_killed_hard_resumes_from_its_checkpoint_to_the_exact_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let mut child = start_engine_and_wait_for_progress(&ckpt, "17", "halves");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = finished_in(&ckpt).unwrap();
+    assert!(
+        saved > 0 && saved < subproblems_in(&ckpt),
+        "killed mid-way: {saved}"
+    );
+    let ckpt_arg = ckpt.to_str().unwrap();
+    let v = json_of(&[
+        "count",
+        "17",
+        "--json",
+        "--engine",
+        "halves",
+        "--checkpoint",
+        ckpt_arg,
+    ]);
+    assert_eq!(number(&v["total"]), known_for(17).0);
+    assert_eq!(number(&v["unique"]), known_for(17).1);
+    assert!(v["split"].as_str().unwrap().starts_with("halves"));
+}
+
+#[test]
+fn both_engines_count_the_same_and_say_which_split_they_used() {
+    for n in ["12", "13", "14"] {
+        let frame = json_of(&["count", n, "--json", "--engine", "frame"]);
+        let halves = json_of(&["count", n, "--json", "--engine", "halves"]);
+        let auto = json_of(&["count", n, "--json"]);
+        assert_eq!(frame["total"], halves["total"]);
+        assert_eq!(frame["unique"], halves["unique"]);
+        assert_eq!(frame["split"], "frame1-v1");
+        assert!(halves["split"].as_str().unwrap().starts_with("halves"));
+        assert_eq!(auto["split"], halves["split"]);
+    }
+    let small = json_of(&["count", "8", "--json"]);
+    assert_eq!(small["split"], "frame1-v1");
+}
+
+#[test]
+fn the_half_board_engine_refuses_a_memory_budget_no_split_fits() {
+    queens()
+        .args(["count", "18", "--engine", "halves", "--max-memory", "1M"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("N = 18").and(predicates::str::contains("--max-memory")));
+}
+
+#[test]
+fn half_board_shards_merge_into_the_known_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (total, unique) = known_for(14);
+    for m in [2, 5] {
+        let files: Vec<PathBuf> = (0..m)
+            .map(|i| {
+                let spec = format!("{i}/{m}");
+                let out = stdout_of(&[
+                    "count", "14", "--engine", "halves", "--shard", &spec, "--json",
+                ]);
+                let path = dir.path().join(format!("h{m}-{i}.json"));
+                std::fs::write(&path, out).unwrap();
+                path
+            })
+            .collect();
+        let parts: Vec<&PathBuf> = files.iter().collect();
+        let out = merge(&parts).success().get_output().stdout.clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+    }
 }
 
 #[cfg(unix)]
@@ -294,7 +412,7 @@ fn random_below(bound: u64) -> u64 {
 /// `queens count N --checkpoint F` with `extra` arguments, in the background.
 fn spawn_count(n: &str, ckpt: &Path, extra: &[&str]) -> std::process::Child {
     Std::new(assert_cmd::cargo::cargo_bin("queens"))
-        .args(["count", n, "--json"])
+        .args(["count", n, "--json", "--engine", "frame"])
         .args(extra)
         .arg("--checkpoint")
         .arg(ckpt)
@@ -642,7 +760,7 @@ fn merge_refuses_overflow_foreign_boards_huge_shard_counts_and_unchecked_parts()
 }
 
 fn subproblems_of_a_count(n: &str) -> usize {
-    json_of(&["count", n, "--json"])["subproblems"]
+    json_of(&["count", n, "--json", "--engine", "frame"])["subproblems"]
         .as_u64()
         .unwrap() as usize
 }
@@ -679,6 +797,8 @@ fn progress_lines_report_done_total_rate_and_eta_on_stderr() {
         .args([
             "count",
             "16",
+            "--engine",
+            "frame",
             "-j",
             "1",
             "--progress",
@@ -782,7 +902,8 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
 fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
     for (n, shard) in [("13", None), ("14", Some("1/3"))] {
         let mut args = vec!["count", n, "--estimate", "-j", "2"];
-        let mut json_args = vec!["count", n, "--json"];
+        // The estimate is of the frame engine's plan.
+        let mut json_args = vec!["count", n, "--json", "--engine", "frame"];
         if let Some(s) = shard {
             args.extend(["--shard", s]);
             json_args.extend(["--shard", s]);

@@ -26,6 +26,7 @@ pub(crate) mod engine;
 pub(crate) mod estimate;
 pub(crate) mod fixed;
 pub(crate) mod frame;
+pub mod halves;
 pub(crate) mod join;
 pub(crate) mod kernel;
 pub(crate) mod shard;
@@ -54,6 +55,32 @@ pub const MAX_N: usize = kernel::MAX_N;
 /// The name of the way the engine splits a board into subproblems. Shards and checkpoints
 /// carry it, so that results of a different split are never summed together.
 pub const SPLIT: &str = "frame1-v1";
+
+/// Which counting engine a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Canonical frames, each searched with its last rows joined (`frame.rs`, `join.rs`).
+    Frame,
+    /// The upper and lower halves of the board listed and joined (`halves.rs`).
+    Halves,
+    /// The faster of the two for the board size: halves from [`HALVES_FROM`] to
+    /// [`halves::MAX_N`] (when a split fits in the memory budget), frames otherwise.
+    Auto,
+}
+
+/// The smallest board on which [`Engine::Auto`] chooses the half-board engine.
+pub const HALVES_FROM: usize = 12;
+
+impl Engine {
+    /// The engine actually run for `n`: [`Engine::Auto`] resolved.
+    pub fn resolve(self, n: usize) -> Engine {
+        match self {
+            Engine::Auto if (HALVES_FROM..=halves::MAX_N).contains(&n) => Engine::Halves,
+            Engine::Auto => Engine::Frame,
+            other => other,
+        }
+    }
+}
 
 /// The number of solutions and of symmetry classes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -92,6 +119,20 @@ pub enum CountError {
         /// What is wrong, naming the line or field.
         reason: String,
     },
+    /// No split of the half-board engine fits in the memory budget.
+    #[error(
+        "the half-board engine needs about {} MiB for N = {n} with its finest split, more than \
+         the budget of {} MiB (raise --max-memory, use fewer threads, or --engine frame)",
+        need >> 20, budget >> 20
+    )]
+    MemoryBudget {
+        /// The board size.
+        n: usize,
+        /// The bytes the finest split needs on the requested threads.
+        need: u64,
+        /// The budget.
+        budget: u64,
+    },
     /// A checkpoint file belongs to a different run.
     #[error("checkpoint file {path} belongs to a different run ({reason}); use another file or delete it")]
     CheckpointMismatch {
@@ -100,6 +141,25 @@ pub enum CountError {
         /// Which parameter differs.
         reason: String,
     },
+}
+
+/// How many subproblems the split named `split` makes of the `n` x `n` board, when this binary
+/// knows the split: `frame1-v1` (the frame engine) or `halvesK-v1` (the half-board engine with K
+/// pattern columns); `None` for another name or an N out of range. `queens merge` checks parts
+/// against it, so that results of different splits are never summed.
+pub fn split_subproblems(n: usize, split: &str) -> Option<usize> {
+    if split == SPLIT {
+        return check_size(n).ok().map(|()| subproblems(n).len());
+    }
+    let k: usize = split
+        .strip_prefix("halves")?
+        .strip_suffix("-v1")?
+        .parse()
+        .ok()?;
+    let plan = (1..=halves::MAX_N).contains(&n) && k <= halves::MAX_PATTERN_COLUMNS;
+    plan.then(|| halves::Plan::new(n, k))
+        .filter(|p| p.split() == split)
+        .map(|p| p.len())
 }
 
 /// Checks that `n` is a size the engine counts.
@@ -127,6 +187,8 @@ pub fn check_size(n: usize) -> Result<(), CountError> {
 pub struct Run {
     n: usize,
     plan: Vec<Subproblem>,
+    /// The half-board plan, when this run uses that engine (then `plan` is empty).
+    halves: Option<halves::Plan>,
     shard: Shard,
     todo: Vec<usize>,
     threads: usize,
@@ -143,6 +205,7 @@ impl Run {
         Ok(Run {
             n,
             plan,
+            halves: None,
             shard: Shard::WHOLE,
             todo,
             threads: 0,
@@ -150,9 +213,73 @@ impl Run {
         })
     }
 
+    /// A run over the whole `n` x `n` board with the chosen engine ([`Engine::Auto`]: the
+    /// faster one for `n`), on every core, from nothing. The half-board engine sizes its
+    /// subproblems so that `threads` of them fit in `max_memory` bytes, and refuses with
+    /// [`CountError::MemoryBudget`] when none do.
+    pub fn with_engine(
+        n: usize,
+        engine: Engine,
+        threads: usize,
+        max_memory: u64,
+    ) -> Result<Run, CountError> {
+        check_size(n)?;
+        let auto = engine == Engine::Auto;
+        let engine = engine.resolve(n);
+        if engine != Engine::Halves {
+            return Ok(Run::new(n)?.threads(threads));
+        }
+        if n > halves::MAX_N {
+            return Err(CountError::Size(
+                SizeError::check(n, "the half-board engine", halves::MAX_N).unwrap_err(),
+            ));
+        }
+        let workers = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |p| p.get())
+        } else {
+            threads
+        };
+        let plan = match halves::Plan::fitting(n, workers, max_memory) {
+            Ok(plan) => plan,
+            // Auto falls back to the frame engine, whose memory is small whatever N.
+            Err(CountError::MemoryBudget { .. }) if auto => {
+                return Ok(Run::new(n)?.threads(threads))
+            }
+            Err(err) => return Err(err),
+        };
+        let todo = Shard::WHOLE.select(plan.len());
+        let control = Control::new(Tally::new(plan.len()));
+        Ok(Run {
+            n,
+            plan: Vec::new(),
+            halves: Some(plan),
+            shard: Shard::WHOLE,
+            todo,
+            threads,
+            control,
+        })
+    }
+
+    /// The engine this run uses.
+    pub fn engine(&self) -> Engine {
+        if self.halves.is_some() {
+            Engine::Halves
+        } else {
+            Engine::Frame
+        }
+    }
+
+    /// The name of the split of this run's plan (see [`SPLIT`]).
+    pub fn split(&self) -> String {
+        match &self.halves {
+            Some(plan) => plan.split(),
+            None => SPLIT.to_string(),
+        }
+    }
+
     /// Counts only `shard` of the subproblems.
     pub fn shard(mut self, shard: Shard) -> Run {
-        self.todo = shard.select(self.plan.len());
+        self.todo = shard.select(self.subproblems());
         self.shard = shard;
         self
     }
@@ -170,7 +297,46 @@ impl Run {
     /// of the frame's orbit, or (for a frame no symmetry fixes) not 8 times its classes, cannot
     /// have been counted, and the file is refused.
     pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, f64), CountError> {
-        checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
+        if self.halves.is_some() {
+            let split = self.split();
+            let reason = if checkpoint.n != self.n {
+                Some(format!(
+                    "it is for N = {}, not N = {}",
+                    checkpoint.n, self.n
+                ))
+            } else if checkpoint.split != split || checkpoint.subproblems != self.subproblems() {
+                Some(format!(
+                    "it is for the split {} of {} subproblems, not {split} of {}",
+                    checkpoint.split,
+                    checkpoint.subproblems,
+                    self.subproblems()
+                ))
+            } else if checkpoint.shard != self.shard {
+                Some(format!(
+                    "it is for shard {}, not shard {}",
+                    checkpoint.shard, self.shard
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(CountError::CheckpointMismatch {
+                    path: path.display().to_string(),
+                    reason,
+                });
+            }
+        } else {
+            checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
+            self.check_frame_parts(&checkpoint, path)?;
+        }
+        *self.control.tally() = checkpoint.tally;
+        Ok((self, checkpoint.seconds))
+    }
+
+    /// Checks each saved part of a frame-split checkpoint against its subproblem: a total that
+    /// is not a multiple of the frame's orbit, or (for a frame no symmetry fixes) not its classes
+    /// times the orbit, cannot have been counted.
+    fn check_frame_parts(&self, checkpoint: &Checkpoint, path: &Path) -> Result<(), CountError> {
         for i in checkpoint.tally.finished_subproblems() {
             let part = checkpoint.tally.parts[i];
             let sub = &self.plan[i];
@@ -190,14 +356,13 @@ impl Run {
                     path: path.display().to_string(),
                     reason: format!(
                         "subproblem {i} cannot have {} solutions in {} classes (its frame's \
-                         orbit has {orbit} frames)",
+                     orbit has {orbit} frames)",
                         part.total, part.unique
                     ),
                 });
             }
         }
-        *self.control.tally() = checkpoint.tally;
-        Ok((self, checkpoint.seconds))
+        Ok(())
     }
 
     /// Recounts subproblem `i` of the plan with the plain search (the bitboard kernel over
@@ -220,7 +385,10 @@ impl Run {
 
     /// How many subproblems the whole board has.
     pub fn subproblems(&self) -> usize {
-        self.plan.len()
+        match &self.halves {
+            Some(plan) => plan.len(),
+            None => self.plan.len(),
+        }
     }
 
     /// How many subproblems this run counts (its shard of the plan).
@@ -247,8 +415,8 @@ impl Run {
     pub fn checkpoint(&self, seconds: f64) -> Checkpoint {
         Checkpoint {
             n: self.n,
-            split: SPLIT.to_string(),
-            subproblems: self.plan.len(),
+            split: self.split(),
+            subproblems: self.subproblems(),
             shard: self.shard,
             tally: self.control.tally().clone(),
             seconds,
@@ -257,7 +425,20 @@ impl Run {
 
     /// Counts every subproblem of the shard not yet counted (until cancelled), then returns the
     /// counts so far: complete when [`Run::is_complete`] holds.
+    ///
+    /// With the half-board engine the classes come from Burnside's lemma over the whole board,
+    /// so `unique` is exact only for a complete run of the whole board; the `unique` of a shard
+    /// (or of an incomplete run) is in *eighths* of classes, which `queens merge` adds up and
+    /// divides by 8.
     pub fn execute(&self) -> Result<Counts, CountError> {
+        if let Some(plan) = &self.halves {
+            halves::run(plan, &self.todo, self.threads, &self.control)?;
+            let mut counts = self.control.tally().counts;
+            if self.shard == Shard::WHOLE && self.is_complete() {
+                counts.unique = plan.classes(counts.unique);
+            }
+            return Ok(counts);
+        }
         if self.threads == 1 {
             engine::run_sequential(self.n, &self.plan, &self.todo, &self.control);
         } else {
@@ -480,6 +661,142 @@ mod tests {
                 c.unique
             );
         }
+    }
+
+    fn halves_run(n: usize, threads: usize) -> Run {
+        let run = Run::with_engine(n, Engine::Halves, threads, 1 << 30).unwrap();
+        assert_eq!(run.engine(), Engine::Halves);
+        run
+    }
+
+    #[test]
+    fn the_half_board_engine_counts_the_known_totals_and_classes_on_one_and_two_threads() {
+        for (n, total, unique) in known().into_iter().filter(|k| k.0 <= 16) {
+            for threads in [1, 2] {
+                let c = halves_run(n, threads).execute().unwrap();
+                assert_eq!(
+                    (c.total, c.unique),
+                    (total, unique),
+                    "n = {n}, {threads} threads"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_half_board_engine_counts_seventeen() {
+        let (_, total, unique) = known().into_iter().find(|k| k.0 == 17).unwrap();
+        let c = halves_run(17, 2).execute().unwrap();
+        assert_eq!((c.total, c.unique), (total, unique));
+    }
+
+    #[test]
+    fn the_half_board_shards_add_up_to_the_whole_and_their_eighths_to_the_classes() {
+        for n in [9, 12, 14, 15] {
+            let (_, total, unique) = known().into_iter().find(|k| k.0 == n).unwrap();
+            for m in [1, 2, 5, 13] {
+                let mut sum = Counts::default();
+                for i in 0..m {
+                    let run = halves_run(n, 2).shard(Shard::new(i, m).unwrap());
+                    let part = run.execute().unwrap();
+                    assert!(run.is_complete());
+                    sum.total += part.total;
+                    sum.unique += part.unique;
+                }
+                let classes = if m == 1 { sum.unique } else { sum.unique / 8 };
+                assert_eq!((sum.total, classes), (total, unique), "n = {n}, {m} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn a_cancelled_half_board_run_resumed_from_its_checkpoint_gives_the_exact_count() {
+        let n = 14;
+        let first = halves_run(n, 1);
+        let third = first.subproblems() / 3;
+        // First session: a third of the subproblems (as a shard would), then a cancelled run.
+        let todo: Vec<usize> = (0..third).collect();
+        halves::run(first.halves.as_ref().unwrap(), &todo, 1, first.control()).unwrap();
+        first.cancel();
+        first.execute().unwrap();
+        assert!(!first.is_complete());
+        let saved = first.checkpoint(1.5);
+        assert_eq!(saved.tally.finished, third as u64);
+        assert_eq!(saved.split, first.split());
+        // Second session: load the text and finish on two threads.
+        let loaded = Checkpoint::from_text(std::path::Path::new("t"), &saved.to_text()).unwrap();
+        let (second, seconds) = halves_run(n, 2)
+            .resume(loaded.clone(), std::path::Path::new("t"))
+            .unwrap();
+        assert_eq!(seconds, 1.5);
+        let c = second.execute().unwrap();
+        assert!(second.is_complete());
+        assert_eq!(c, count_sequential(n).unwrap());
+        // A checkpoint of the other engine, or of another board, is refused.
+        let frames = Run::new(n).unwrap();
+        let err = frames
+            .resume(loaded.clone(), std::path::Path::new("t"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("split"), "{err}");
+        let other = Run::with_engine(13, Engine::Halves, 1, 1 << 30).unwrap();
+        let err = other
+            .resume(loaded, std::path::Path::new("t"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("N = 14, not N = 13"), "{err}");
+    }
+
+    #[test]
+    fn a_raised_cancel_flag_stops_a_half_board_count() {
+        let run = halves_run(15, 1);
+        run.cancel();
+        run.execute().unwrap();
+        assert_eq!(run.control().tally().finished, 0);
+    }
+
+    #[test]
+    fn a_memory_budget_too_small_for_any_split_is_refused_clearly() {
+        let err = Run::with_engine(18, Engine::Halves, 2, 1 << 20).unwrap_err();
+        assert!(matches!(err, CountError::MemoryBudget { .. }), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.contains("N = 18") && text.contains("--max-memory"),
+            "{text}"
+        );
+        // A budget that fits a finer split than the default is used, under another name.
+        let fine = Run::with_engine(18, Engine::Halves, 2, 64 << 20).unwrap();
+        let coarse = Run::with_engine(18, Engine::Halves, 2, 1 << 30).unwrap();
+        assert_ne!(fine.split(), coarse.split());
+        assert!(fine.subproblems() > coarse.subproblems());
+    }
+
+    #[test]
+    fn auto_chooses_the_half_board_engine_from_twelve_on() {
+        for n in [1, 8, 11, 25, 32] {
+            assert_eq!(
+                Run::with_engine(n, Engine::Auto, 1, 1 << 30)
+                    .unwrap()
+                    .engine(),
+                Engine::Frame
+            );
+        }
+        for n in [12, 16, 24] {
+            assert_eq!(
+                Run::with_engine(n, Engine::Auto, 1, 1 << 30)
+                    .unwrap()
+                    .engine(),
+                Engine::Halves
+            );
+        }
+        // Too little memory for the half-board engine: auto falls back, an explicit choice is
+        // refused.
+        assert_eq!(
+            Run::with_engine(18, Engine::Auto, 2, 1 << 20)
+                .unwrap()
+                .engine(),
+            Engine::Frame
+        );
     }
 
     #[test]
