@@ -105,8 +105,8 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return estimate(args, shard);
     }
     let run = Run::with_engine(n, engine_for(args), args.threads, args.search.max_memory)?
-    .shard(shard)
-    .threads(args.threads);
+        .shard(shard)
+        .threads(args.threads);
     let (run, session) = Session::open(args, run)?;
     let run = Arc::new(run);
     let signals = signals::install(Arc::clone(&run))?;
