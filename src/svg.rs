@@ -8,7 +8,8 @@
 //! [`CROWN_MIN_PIXELS`] pixels wide, else a dot at least [`DOT_MIN_PIXELS`] pixels across, so
 //! queens stay visible at every size. Large boards keep 40 units per square and are scaled down
 //! by the `width`/`height` attributes, so the picture is never wider than 800 pixels. A board of
-//! 10,000 queens is about 1 MB.
+//! 10,000 queens is about 1 MB. Boards up to [`COORDINATES_MAX_N`] carry their row and column
+//! numbers in the corners of the edge squares.
 
 use std::io::{self, Write};
 
@@ -57,6 +58,9 @@ pub fn write_svg(out: &mut impl Write, queens: &[usize]) -> io::Result<()> {
         out,
         r#"<rect class="board" width="{side}" height="{side}" fill="url(#squares)"/>"#
     )?;
+    if n <= COORDINATES_MAX_N {
+        write_coordinates(out, n)?;
+    }
     for (row, &col) in queens.iter().enumerate() {
         write_queen(out, row, col)?;
     }
@@ -85,6 +89,35 @@ fn write_defs(out: &mut impl Write, n: usize, side: usize, pixels: usize) -> io:
             r##"<g id="queen"><path d="{CROWN}" fill="{INK}" stroke="#ffffff" stroke-width="1.5"/><rect x="8" y="31" width="24" height="4" fill="{INK}"/></g></defs>"##
         )
     }
+}
+
+/// The largest board whose squares carry their row and column numbers (beyond, they would be
+/// too small to read).
+pub const COORDINATES_MAX_N: usize = 64;
+
+/// Row and column numbers, small, in the corners of the edge squares: each column's number in
+/// the top right corner of its square of row 0, each row's in the bottom left corner of its
+/// square of column 0, clear of the queen drawn in the middle.
+fn write_coordinates(out: &mut impl Write, n: usize) -> io::Result<()> {
+    write!(
+        out,
+        r##"<g class="coordinates" font-family="sans-serif" font-size="9" fill="#5b5349">"##
+    )?;
+    for col in 0..n {
+        write!(
+            out,
+            r#"<text class="col" x="{x}" y="9" text-anchor="end">{col}</text>"#,
+            x = SQUARE * col + SQUARE - 2
+        )?;
+    }
+    for row in 0..n {
+        write!(
+            out,
+            r#"<text class="row" x="2" y="{y}">{row}</text>"#,
+            y = SQUARE * row + SQUARE - 2
+        )?;
+    }
+    writeln!(out, "</g>")
 }
 
 fn write_queen(out: &mut impl Write, row: usize, col: usize) -> io::Result<()> {
@@ -171,6 +204,22 @@ mod tests {
         let queens: Vec<usize> = (0..30).collect();
         let svg = draw(&queens);
         assert!(svg.contains(r#"viewBox="0 0 1200 1200" width="800" height="800""#));
+    }
+
+    #[test]
+    fn small_boards_carry_their_row_and_column_numbers() {
+        let svg = draw(&[1, 3, 0, 2]);
+        assert_eq!(
+            attributes(&svg, "text class=\"col\"", "x"),
+            ["38", "78", "118", "158"]
+        );
+        assert_eq!(
+            attributes(&svg, "text class=\"row\"", "y"),
+            ["38", "78", "118", "158"]
+        );
+        assert!(svg.contains(r#"<text class="col" x="118" y="9" text-anchor="end">2</text>"#));
+        let big: Vec<usize> = (0..65).collect();
+        assert!(!draw(&big).contains("coordinates"), "none past 64");
     }
 
     #[test]

@@ -954,3 +954,33 @@ async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
     assert_no_console_errors(client, page.driver_port, "on a phone").await;
     client.clone().close().await.expect("the browser closes");
 }
+
+/// The page's SVG download is the drawing of `queens solve N --format svg`, character for
+/// character: crowns with coordinates (8), crowns scaled down (30), dots (200).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_svg_download_is_the_command_line_drawing() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    for n in ["8", "30", "200"] {
+        let run = |format: &str| {
+            let out = Command::new(assert_cmd::cargo::cargo_bin("queens"))
+                .args(["solve", n, "--format", format])
+                .output()
+                .expect("queens runs");
+            String::from_utf8(out.stdout).expect("UTF-8")
+        };
+        let positions = run("positions");
+        let queens: Vec<usize> = positions
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let script = format!(
+            "return import('/js/board.js').then((m) => m.svgText({n}, {}));",
+            json!(queens)
+        );
+        let drawn = js(client, &script).await;
+        assert_eq!(drawn.as_str(), Some(run("svg").as_str()), "N = {n}");
+    }
+}

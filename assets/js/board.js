@@ -244,16 +244,54 @@ export class Board {
 // The page's main board.
 export const board = new Board("board");
 
-// Saves the board shown as queens-<n><suffix>.svg: the plain drawing, without the page's marks.
+// The SVG file of a board, character for character what `queens solve N --format svg` writes
+// (src/svg.rs): one checkerboard pattern, one <use> per queen (a crown, or a dot of at least
+// 4 pixels when a square is under 6 pixels), row and column numbers up to 64 x 64. Empty rows
+// (-1 or null) are left empty and named "." in the title.
+const CROWN_MIN_PIXELS = 6;
+const DOT_MIN_PIXELS = 4;
+const COORDINATES_MAX_N = 64;
+
+export function svgText(n, queens) {
+  const side = SQUARE * n;
+  const pixels = Math.min(side, 800);
+  const two = 2 * SQUARE;
+  const cols = queens.map((c) => (c === null || c === undefined || c < 0 ? "." : String(c)));
+  let s = `<svg xmlns="${SVG_NS}" viewBox="0 0 ${side} ${side}" width="${pixels}" height="${pixels}" role="img">\n`;
+  s += `<title>${n}-queens solution:${cols.map((c) => " " + c).join("")}</title>\n`;
+  s += `<defs><pattern id="squares" width="${two}" height="${two}" patternUnits="userSpaceOnUse">` +
+    `<rect width="${two}" height="${two}" fill="${LIGHT}"/>` +
+    `<rect x="${SQUARE}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/>` +
+    `<rect y="${SQUARE}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/></pattern>\n`;
+  if (pixels < CROWN_MIN_PIXELS * n) {
+    const perPixel = Math.ceil(side / pixels);
+    const r = Math.max(Math.ceil((DOT_MIN_PIXELS * perPixel) / 2), Math.floor((SQUARE * 2) / 5));
+    s += `<circle id="queen" cx="${SQUARE / 2}" cy="${SQUARE / 2}" r="${r}" fill="#1d1d1d"/></defs>\n`;
+  } else {
+    s += `<g id="queen"><path d="${QUEEN_PATH}" fill="#1d1d1d" stroke="#ffffff" stroke-width="1.5"/>` +
+      `<rect x="8" y="31" width="24" height="4" fill="#1d1d1d"/></g></defs>\n`;
+  }
+  s += `<rect class="board" width="${side}" height="${side}" fill="url(#squares)"/>\n`;
+  if (n <= COORDINATES_MAX_N) {
+    s += `<g class="coordinates" font-family="sans-serif" font-size="9" fill="#5b5349">`;
+    for (let c = 0; c < n; c++) {
+      s += `<text class="col" x="${SQUARE * c + SQUARE - 2}" y="9" text-anchor="end">${c}</text>`;
+    }
+    for (let r = 0; r < n; r++) s += `<text class="row" x="2" y="${SQUARE * r + SQUARE - 2}">${r}</text>`;
+    s += "</g>\n";
+  }
+  queens.forEach((col, row) => {
+    if (col === null || col === undefined || col < 0) return;
+    s += `<g class="queen" data-row="${row}" data-col="${col}" transform="translate(${SQUARE * col},${SQUARE * row})"><use href="#queen"/></g>\n`;
+  });
+  return s + "</svg>\n";
+}
+
+// Saves the board shown as queens-<n><suffix>.svg: the drawing of `--format svg`, without the
+// page's marks.
 export function download(suffix) {
   if (!board.n) return;
-  const svg = drawBoard(board.n, board.queens, board.title);
-  // The squares' coordinates serve the page's hovering only: the file is the plain drawing.
-  for (const rect of svg.querySelectorAll("rect.square")) {
-    rect.removeAttribute("data-row");
-    rect.removeAttribute("data-col");
-  }
-  const text = '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(svg) + "\n";
+  const text = svgText(board.n, board.queens);
   const blob = new Blob([text], { type: "image/svg+xml" });
   const a = document.createElement("a");
   a.href = URL.createObjectURL(blob);
