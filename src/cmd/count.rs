@@ -53,7 +53,11 @@ fn engine_for(args: &CountArgs) -> count::Engine {
         return asked;
     }
     match args.checkpoint.as_deref().map(Checkpoint::load) {
-        Some(Ok(Some(saved))) if saved.split == count::SPLIT => count::Engine::Frame,
+        Some(Ok(Some(saved)))
+            if count::pieces::depth_of_split(args.size.n, &saved.split).is_some() =>
+        {
+            count::Engine::Frame
+        }
         Some(Ok(Some(saved))) if saved.split.starts_with("halves") => count::Engine::Halves,
         _ => asked,
     }
@@ -129,7 +133,16 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
 
     if caught.is_some() || !run.is_complete() {
-        let finished = run.control().tally().finished;
+        let (finished, begun) = {
+            let tally = run.control().tally();
+            (tally.finished, tally.pieces.len())
+        };
+        // With pieces, the frames begun keep their counted pieces too.
+        let finished = if begun > 0 {
+            format!("{finished} (and pieces of {begun} more)")
+        } else {
+            finished.to_string()
+        };
         let saved = match (&session.path, &save_failed) {
             (Some(path), None) => format!(
                 "; {finished} of {} subproblems are saved in {}: run the same command again to \
@@ -319,6 +332,19 @@ fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
         e.largest.1,
         human(e.largest.1 * e.seconds_per_node)
     )?;
+    if let Some((pieces, largest)) = e.pieces {
+        writeln!(
+            out,
+            "each frame is cut into pieces by its first {} free rows (split {}): about {:.3e} \
+             pieces, the largest of 512 sampled from the 8 largest frames {:.3e} nodes, about {} \
+             on one core",
+            e.depth,
+            count::pieces::split_name(e.depth),
+            pieces,
+            largest,
+            human(largest * e.seconds_per_node)
+        )?;
+    }
     writeln!(
         out,
         "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \

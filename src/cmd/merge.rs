@@ -147,8 +147,9 @@ fn check_part(label: &Path, p: &Part) -> anyhow::Result<()> {
             p.n
         );
     }
-    // (The half-board engine's shards report eighths of classes, which may exceed the total.)
-    if p.unique > p.total && !p.split.starts_with("halves") {
+    // (The half-board engine's shards and those of pieces report eighths of classes, which
+    // may exceed the total.)
+    if p.unique > p.total && !count::unique_in_eighths(&p.split) {
         bail!(
             "{} has more classes ({}) than solutions ({})",
             label.display(),
@@ -280,10 +281,10 @@ fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
         }
         bail!("missing shards of {shards}: {list}");
     }
-    // The half-board engine's shards report eighths of classes (Burnside's lemma holds for
+    // The half-board engine's shards and those of pieces report eighths of classes (Burnside's lemma holds for
     // the whole board only): their sum, divided by 8, is the number of classes. (Shard 0/1 is
     // the whole board, whose classes are already counted.)
-    if merged.split.starts_with("halves") && shards > 1 {
+    if count::unique_in_eighths(&merged.split) && shards > 1 {
         merged.unique /= 8;
     }
     Ok(merged)

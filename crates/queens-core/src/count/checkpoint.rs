@@ -40,6 +40,14 @@
 //! subproblem as `index:total/unique`, in increasing order. `checksum` is the FNV-1a hash of
 //! every byte before its line.
 //!
+//! A split that cuts frames into pieces (`frame1-rowsD-v1`, see `pieces`) has one more line,
+//! after `parts`: `pieces`, the frames begun and not finished, in increasing order, each as
+//! `index@next:total/unique` followed by `+start-end` for each range of pieces counted above
+//! the watermark `next` (for example `pieces 17@5:48/48+8-14+20-20`). There `unique` and the
+//! parts' classes are in eighths, and every frame belongs to every shard (its pieces are
+//! dealt over the shards). `total` and `unique` are the sums of the finished frames' parts; the
+//! pieces' sums are added when their frame is finished.
+//!
 //! Version 1 (no parts, no checksum), written by the first `queens` binaries, is refused with a
 //! message that says so: such a file cannot be told from a damaged one.
 
@@ -50,6 +58,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::pieces::{self, FramePieces};
 use super::{checksum, CountError, Counts, Shard, Tally, MAX_N};
 
 const MAGIC: &str = "queens-count-checkpoint";
@@ -99,6 +108,20 @@ impl Checkpoint {
             let _ = write!(s, " {i}:{}/{}", p.total, p.unique);
         }
         s.push('\n');
+        if pieces::depth_of_split(self.n, &self.split).is_some_and(|d| d > 0) {
+            s.push_str("pieces");
+            for (f, fp) in &self.tally.pieces {
+                let _ = write!(
+                    s,
+                    " {f}@{}:{}/{}",
+                    fp.next, fp.counts.total, fp.counts.unique
+                );
+                for (start, end) in &fp.above {
+                    let _ = write!(s, "+{start}-{end}");
+                }
+            }
+            s.push('\n');
+        }
         let sum = checksum::checksum(s.as_bytes());
         let _ = writeln!(s, "checksum {sum}");
         s
@@ -210,6 +233,9 @@ impl Checkpoint {
             })?;
         let hex = field("done")?;
         let parts_text = field("parts")?;
+        // With pieces, every frame is in every shard and the classes are eighths.
+        let cut = pieces::depth_of_split(n, &split).is_some_and(|d| d > 0);
+        let pieces_text = if cut { Some(field("pieces")?) } else { None };
         if let Some(extra) = lines.next() {
             return Err(bad(format!(
                 "unexpected line '{}' before the checksum",
@@ -241,6 +267,7 @@ impl Checkpoint {
             finished,
             parts: vec![Counts::default(); subproblems],
             counts: Counts { total, unique },
+            pieces: Default::default(),
         };
         let spare = words * 64 - subproblems;
         if let Some(&last) = tally.done.last().filter(|_| spare > 0) {
@@ -252,7 +279,10 @@ impl Checkpoint {
                 )));
             }
         }
-        if let Some(i) = tally.finished_subproblems().find(|&i| !shard.contains(i)) {
+        if let Some(i) = tally
+            .finished_subproblems()
+            .find(|&i| !cut && !shard.contains(i))
+        {
             return Err(bad(format!(
                 "'done' lists subproblem {i}, which is not in shard {shard}"
             )));
@@ -294,7 +324,7 @@ impl Checkpoint {
             }
             // (The half-board engine counts eighths of classes: its first part holds the
             // solutions fixed by the turns, and no bound of the kind holds for its parts.)
-            if part.unique > part.total && !split.starts_with("halves") {
+            if part.unique > part.total && !super::unique_in_eighths(&split) {
                 return Err(bad(format!(
                     "'parts' gives subproblem {i} more classes ({}) than solutions ({})",
                     part.unique, part.total
@@ -321,6 +351,9 @@ impl Checkpoint {
                 "'unique' says {unique} but the parts add up to {}",
                 sum.unique
             )));
+        }
+        if let Some(text) = pieces_text {
+            tally.pieces = parse_pieces(text, &tally, shard, &bad)?;
         }
         Ok(Checkpoint {
             n,
@@ -356,17 +389,16 @@ impl Checkpoint {
         &self,
         path: &Path,
         n: usize,
+        split: &str,
         subproblems: usize,
         shard: Shard,
     ) -> Result<(), CountError> {
         let reason = if self.n != n {
             format!("it is for N = {}, not N = {n}", self.n)
-        } else if self.split != super::SPLIT || self.subproblems != subproblems {
+        } else if self.split != split || self.subproblems != subproblems {
             format!(
-                "it is for the split {} of {} subproblems, not {} of {subproblems}",
-                self.split,
-                self.subproblems,
-                super::SPLIT
+                "it is for the split {} of {} subproblems, not {split} of {subproblems}",
+                self.split, self.subproblems,
             )
         } else if self.shard != shard {
             format!("it is for shard {}, not shard {shard}", self.shard)
@@ -400,6 +432,83 @@ impl Checkpoint {
         }
         written.map_err(io_err)
     }
+}
+
+/// Parses the `pieces` line of a checkpoint whose finished frames are in `tally`: frames in
+/// increasing order, none finished, each watermark and range end a piece of the shard, ranges
+/// increasing, above the watermark, neither empty nor adjacent.
+fn parse_pieces(
+    text: &str,
+    tally: &Tally,
+    shard: Shard,
+    bad: &dyn Fn(String) -> CountError,
+) -> Result<std::collections::BTreeMap<usize, FramePieces>, CountError> {
+    let mut out = std::collections::BTreeMap::new();
+    let frames = tally.parts.len();
+    let step = shard.count;
+    for entry in text.split(' ').filter(|e| !e.is_empty()) {
+        let malformed = || {
+            bad(format!(
+                "'pieces' entry '{}' is not index@next:total/unique+start-end...",
+                shorten(entry)
+            ))
+        };
+        let (f, rest) = entry.split_once('@').ok_or_else(malformed)?;
+        let (next, rest) = rest.split_once(':').ok_or_else(malformed)?;
+        let mut ranges = rest.split('+');
+        let (t, u) = ranges
+            .next()
+            .and_then(|c| c.split_once('/'))
+            .ok_or_else(malformed)?;
+        let f: usize = decimal(f, "pieces", bad)?;
+        if f >= frames {
+            return Err(bad(format!(
+                "'pieces' gives frame {f}, past the {frames} of the plan"
+            )));
+        }
+        if out.keys().next_back().is_some_and(|&last| last >= f) {
+            return Err(bad(format!(
+                "'pieces' gives frame {f} out of increasing order"
+            )));
+        }
+        if tally.is_done(f) {
+            return Err(bad(format!(
+                "'pieces' gives frame {f}, which 'done' lists as finished"
+            )));
+        }
+        let mut fp = FramePieces::new(shard, f);
+        let of_shard = |p: u64| pieces::in_shard(shard, f, p);
+        fp.next = decimal(next, "pieces", bad)?;
+        if !of_shard(fp.next) {
+            return Err(bad(format!(
+                "'pieces' gives frame {f} the next piece {}, which is not in shard {shard}",
+                fp.next
+            )));
+        }
+        fp.counts = Counts {
+            total: decimal(t, "pieces", bad)?,
+            unique: decimal(u, "pieces", bad)?,
+        };
+        let mut floor = fp.next.checked_add(step);
+        for range in ranges {
+            let (a, b) = range.split_once('-').ok_or_else(malformed)?;
+            let (a, b): (u64, u64) = (decimal(a, "pieces", bad)?, decimal(b, "pieces", bad)?);
+            // Above the watermark (the watermark's own piece is not counted, or the watermark
+            // would be past it), after the previous range and not adjacent to it.
+            let lowest = floor.ok_or_else(malformed)?;
+            if a < lowest || b < a || !of_shard(a) || !of_shard(b) {
+                return Err(bad(format!(
+                    "'pieces' gives frame {f} the range {a}-{b}, which is not a range of shard \
+                     {shard}'s pieces above its watermark {} and its previous range",
+                    fp.next
+                )));
+            }
+            fp.above.insert(a, b);
+            floor = b.checked_add(2 * step);
+        }
+        out.insert(f, fp);
+    }
+    Ok(out)
 }
 
 /// Adds two counts, or `None` past 2^128 - 1.
@@ -475,6 +584,7 @@ fn sync_parent(path: &Path) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::SPLIT;
     use super::*;
 
     fn sample() -> Checkpoint {
@@ -501,6 +611,58 @@ mod tests {
             tally,
             seconds: 1.5,
         }
+    }
+
+    /// A checkpoint of shard 1/3 of a plan of pieces: frame 3 finished, frame 5 begun (its
+    /// shard's pieces are 2, 5, 8, ...: 2 counted, 5 not, 8..=14 and 20 counted).
+    fn sample_pieces() -> Checkpoint {
+        let shard = Shard::new(1, 3).unwrap();
+        let mut tally = Tally::new(130);
+        let eight = Counts {
+            total: 8,
+            unique: 8,
+        };
+        tally.record(3, eight);
+        let mut fp = FramePieces::new(shard, 5);
+        for p in [2, 8, 11, 14, 20] {
+            fp.record(p, 3, eight);
+        }
+        tally.pieces.insert(5, fp);
+        Checkpoint {
+            n: 12,
+            split: "frame1-rows2-v1".to_string(),
+            subproblems: 130,
+            shard,
+            tally,
+            seconds: 1.5,
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_of_pieces_round_trips_and_its_forgeries_are_refused() {
+        let c = sample_pieces();
+        let text = c.to_text();
+        assert!(text.contains("\npieces 5@5:40/40+8-14+20-20\n"), "{text}");
+        assert_eq!(Checkpoint::from_text(Path::new("x"), &text).unwrap(), c);
+        let forged = |from: &str, to: &str| {
+            assert!(text.contains(from), "{from}");
+            refused(&resealed(&text.replacen(from, to, 1)))
+        };
+        assert!(forged("\npieces 5@", "\npieces 3@").contains("lists as finished"));
+        assert!(forged("\npieces 5@5:", "\npieces 5@6:").contains("not in shard 1/3"));
+        assert!(forged("+8-14+20-20", "+8-14+17-20").contains("range 17-20"));
+        assert!(forged("+8-14", "+5-14").contains("range 5-14"));
+        assert!(forged("+8-14", "+8-13").contains("range 8-13"));
+        assert!(forged("+8-14", "+14-8").contains("range 14-8"));
+        assert!(forged("5@5:40/40", "5@5:40").contains("is not index@next"));
+        assert!(forged("5@5:40/40", "130@5:40/40").contains("past the 130"));
+        assert!(forged(" 5@5:40/40+8-14+20-20", " 5@5:40/40 5@5:0/0").contains("increasing"));
+        assert!(forged("\npieces 5@5:40/40+8-14+20-20", "").contains("'pieces' line"));
+        // Whole frames have no such line.
+        let whole = sample().to_text();
+        assert!(!whole.contains("pieces"));
+        let extra = whole.replace("\nchecksum", "\npieces\nchecksum");
+        assert!(refused(&resealed(&extra)).contains("unexpected line"));
     }
 
     /// The text with its checksum line recomputed, as a careful forger would.
@@ -656,7 +818,12 @@ mod tests {
 
     #[test]
     fn every_single_character_changed_is_refused() {
-        let text = sample().to_text();
+        for sample in [sample(), sample_pieces()] {
+            every_change_refused(&sample.to_text());
+        }
+    }
+
+    fn every_change_refused(text: &str) {
         let bytes = text.as_bytes();
         let mut accepted = 0;
         for i in 0..bytes.len() {
@@ -768,10 +935,12 @@ mod tests {
     fn a_checkpoint_of_another_run_is_refused() {
         let c = sample();
         let p = Path::new("x");
-        assert!(c.check_matches(p, 12, 130, Shard::WHOLE).is_ok());
-        let err = c.check_matches(p, 13, 130, Shard::WHOLE).unwrap_err();
+        assert!(c.check_matches(p, 12, SPLIT, 130, Shard::WHOLE).is_ok());
+        let err = c
+            .check_matches(p, 13, SPLIT, 130, Shard::WHOLE)
+            .unwrap_err();
         assert!(err.to_string().contains("N = 12, not N = 13"));
-        let err = c.check_matches(p, 12, 130, Shard::new(1, 2).unwrap());
+        let err = c.check_matches(p, 12, SPLIT, 130, Shard::new(1, 2).unwrap());
         assert!(err.unwrap_err().to_string().contains("shard 0/1"));
     }
 }

@@ -11,13 +11,16 @@
 //! searches themselves; memory is the plan (tens of bytes per subproblem) and one fixed stack
 //! per thread.
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use rayon::iter::ParallelBridge;
 use rayon::prelude::*;
 
-use super::frame::Subproblem;
-use super::{join, kernel, CountError, Counts};
+use super::frame::{Square, Subproblem};
+use super::pieces::{self, FramePieces, PieceIter};
+use super::{join, kernel, CountError, Counts, Shard};
 
 /// What a run has finished so far: which subproblems, each one's own contribution, and their
 /// sum.
@@ -32,6 +35,9 @@ pub struct Tally {
     pub parts: Vec<Counts>,
     /// The sum of the finished subproblems' contributions.
     pub counts: Counts,
+    /// For a plan of pieces (see `pieces`): the frames begun but not finished, with the pieces
+    /// counted so far and their sum (not in `counts` until the frame is finished).
+    pub pieces: BTreeMap<usize, FramePieces>,
 }
 
 impl Tally {
@@ -42,6 +48,7 @@ impl Tally {
             finished: 0,
             parts: vec![Counts::default(); subproblems],
             counts: Counts::default(),
+            pieces: BTreeMap::new(),
         }
     }
 
@@ -146,6 +153,185 @@ fn solve_with(
             unique: u128::from(stab_sum / frame_stab),
         })
     }
+}
+
+/// The contribution of one piece of a frame (see `pieces`): its solutions, and its classes in
+/// *eighths* (the orbit times the sum, over its completions, of the symmetries fixing them),
+/// which add up over the pieces and the shards of a frame. `searched_only` counts by the plain
+/// search alone (to recount independently). `None` when cancelled.
+pub fn solve_piece(
+    n: usize,
+    piece: &Subproblem,
+    cancel: &AtomicBool,
+    searched_only: bool,
+) -> Option<Counts> {
+    let orbit = u128::from(piece.orbit_size());
+    let (found, stab_sum) = if piece.fixed_by.is_empty() {
+        let found = if searched_only {
+            kernel::count_completions_searched(n, piece, cancel)?
+        } else {
+            count_completions(n, piece, cancel)?
+        };
+        (found, found)
+    } else {
+        kernel::count_with_stabilizers(n, piece, cancel)?
+    };
+    Some(Counts {
+        total: u128::from(found) * orbit,
+        unique: u128::from(stab_sum) * orbit,
+    })
+}
+
+/// A run over the pieces of the frames `todo`: hands out, in order, every piece of the shard
+/// not yet counted, and records a frame once its last piece is counted.
+struct PieceRun<'a> {
+    n: usize,
+    plan: &'a [Subproblem],
+    depth: usize,
+    shard: Shard,
+    control: &'a Control,
+    /// For each frame being handed out or counted: pieces handed out and not yet counted, and
+    /// whether all its pieces are handed out. Locked before the tally, never after.
+    open: Mutex<HashMap<usize, (u64, bool)>>,
+}
+
+impl PieceRun<'_> {
+    fn open(&self) -> MutexGuard<'_, HashMap<usize, (u64, bool)>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Every piece still to count, frame after frame (lazily: one frame's pieces at a time).
+    fn pieces<'b>(
+        &'b self,
+        todo: &'b [usize],
+    ) -> impl Iterator<Item = (usize, u64, Vec<Square>)> + 'b {
+        todo.iter()
+            .copied()
+            .take_while(|_| !self.control.cancelled())
+            .filter(|&f| !self.control.tally().is_done(f))
+            .flat_map(move |f| {
+                let before = self.control.tally().pieces.get(&f).cloned();
+                self.open().insert(f, (0, false));
+                let mut list = PieceIter::new(self.n, &self.plan[f], self.depth);
+                let mut listed = false;
+                std::iter::from_fn(move || {
+                    if listed {
+                        return None;
+                    }
+                    while !self.control.cancelled() {
+                        let Some((p, queens)) = list.next() else {
+                            break;
+                        };
+                        if !pieces::in_shard(self.shard, f, p)
+                            || before.as_ref().is_some_and(|b| b.is_counted(p))
+                        {
+                            continue;
+                        }
+                        if let Some(entry) = self.open().get_mut(&f) {
+                            entry.0 += 1;
+                        }
+                        return Some((f, p, queens));
+                    }
+                    listed = true;
+                    if !self.control.cancelled() {
+                        self.listed(f);
+                    }
+                    None
+                })
+            })
+    }
+
+    /// Every piece of frame `f` is handed out: finish it now if none is still being counted.
+    fn listed(&self, f: usize) {
+        let mut open = self.open();
+        let Some(entry) = open.get_mut(&f) else {
+            return;
+        };
+        entry.1 = true;
+        if entry.0 == 0 {
+            open.remove(&f);
+            self.finish(f);
+        }
+    }
+
+    /// Records frame `f` as finished, with the sum of its pieces.
+    fn finish(&self, f: usize) {
+        let mut tally = self.control.tally();
+        let counts = tally
+            .pieces
+            .remove(&f)
+            .map(|p| p.counts)
+            .unwrap_or_default();
+        tally.record(f, counts);
+    }
+
+    fn work(&self, (f, p, queens): (usize, u64, Vec<Square>)) {
+        if self.control.cancelled() {
+            return;
+        }
+        let piece = pieces::piece_subproblem(&self.plan[f], &queens);
+        let Some(counts) = solve_piece(self.n, &piece, &self.control.cancel, false) else {
+            return;
+        };
+        let mut open = self.open();
+        let last = match open.get_mut(&f) {
+            Some(entry) => {
+                entry.0 -= 1;
+                entry.0 == 0 && entry.1
+            }
+            None => false,
+        };
+        if last {
+            open.remove(&f);
+        }
+        let mut tally = self.control.tally();
+        let shard = self.shard;
+        tally
+            .pieces
+            .entry(f)
+            .or_insert_with(|| FramePieces::new(shard, f))
+            .record(p, shard.count, counts);
+        drop(tally);
+        if last {
+            self.finish(f);
+        }
+    }
+}
+
+/// Counts the pieces cut at `depth` rows (see `pieces`) of the frames `todo` of `plan` that
+/// belong to `shard`, on `threads` threads (1: the calling thread; 0: one per core), recording
+/// each in `control` and each frame once all its pieces are counted.
+pub fn run_pieces(
+    n: usize,
+    plan: &[Subproblem],
+    todo: &[usize],
+    depth: usize,
+    shard: Shard,
+    threads: usize,
+    control: &Control,
+) -> Result<(), CountError> {
+    let run = PieceRun {
+        n,
+        plan,
+        depth,
+        shard,
+        control,
+        open: Mutex::new(HashMap::new()),
+    };
+    if threads == 1 {
+        run.pieces(todo).for_each(|piece| run.work(piece));
+        return Ok(());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CountError::Threads(e.to_string()))?;
+    pool.install(|| {
+        run.pieces(todo)
+            .par_bridge()
+            .for_each(|piece| run.work(piece))
+    });
+    Ok(())
 }
 
 /// Counts the subproblems `todo` of `plan` on the calling thread, recording each in `control`.

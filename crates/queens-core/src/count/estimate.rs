@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::frame::{subproblems, Subproblem};
 use super::kernel::Setup;
+use super::pieces;
 use super::{check_size, engine, Control, CountError, Shard, Tally};
 
 /// What [`estimate`] found.
@@ -28,6 +29,11 @@ pub struct Estimate {
     pub probes: usize,
     /// The subproblem with the most estimated nodes, and that number.
     pub largest: (usize, f64),
+    /// The rows the plan cuts its frames at (see `pieces`; 0: whole frames).
+    pub depth: usize,
+    /// With pieces: their estimated number in the shard, and the most nodes of the pieces
+    /// sampled from the largest frames (the probes' estimate of each).
+    pub pieces: Option<(f64, f64)>,
     /// Seconds of one core per estimated node.
     pub seconds_per_node: f64,
     /// The board whose subproblems were counted whole to measure that.
@@ -75,8 +81,14 @@ fn setup(n: usize, sub: &Subproblem) -> Setup {
 
 /// One of Knuth's probes of the plain search of `s`: an unbiased estimate of its nodes.
 fn probe(s: &Setup, rng: &mut Rng) -> f64 {
+    probe_to(s, rng, usize::MAX).0
+}
+
+/// [`probe`], and the estimate of the nodes at `depth` (the pieces cut there): the product of
+/// the first `depth` branchings, 0 when the probe ends above it.
+fn probe_to(s: &Setup, rng: &mut Rng, depth: usize) -> (f64, f64) {
     let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
-    let (mut weight, mut nodes) = (1.0f64, 1.0f64);
+    let (mut weight, mut nodes, mut at_depth) = (1.0f64, 1.0f64, 0.0f64);
     for i in 0..s.rows.len() {
         let mut f = s.full & !(c | l | r | s.extra[i]);
         let d = f.count_ones();
@@ -85,6 +97,9 @@ fn probe(s: &Setup, rng: &mut Rng) -> f64 {
         }
         weight *= f64::from(d);
         nodes += weight;
+        if i + 1 == depth {
+            at_depth = weight;
+        }
         for _ in 0..rng.next() % u64::from(d) {
             f &= f - 1;
         }
@@ -94,7 +109,32 @@ fn probe(s: &Setup, rng: &mut Rng) -> f64 {
         l = (l | bit) << g;
         r = (r | bit) >> g;
     }
-    nodes
+    (nodes, at_depth)
+}
+
+/// One random piece of `sub` cut at `depth` rows, drawn by a probe's walk down to that depth
+/// (each child at random; `None` when the walk meets a dead end first).
+fn random_piece(n: usize, sub: &Subproblem, depth: usize, rng: &mut Rng) -> Option<Subproblem> {
+    let s = setup(n, sub);
+    let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
+    let mut queens = Vec::new();
+    for i in 0..depth.min(s.rows.len()) {
+        let mut f = s.full & !(c | l | r | s.extra[i]);
+        let d = f.count_ones();
+        if d == 0 {
+            return None;
+        }
+        for _ in 0..rng.next() % u64::from(d) {
+            f &= f - 1;
+        }
+        let bit = f & f.wrapping_neg();
+        queens.push((s.rows[i] as u8, bit.trailing_zeros() as u8));
+        let g = s.gap[i];
+        c |= bit;
+        l = (l | bit) << g;
+        r = (r | bit) >> g;
+    }
+    Some(pieces::piece_subproblem(sub, &queens))
 }
 
 /// The mean of `probes` probes of subproblem `sub`.
@@ -106,19 +146,47 @@ pub fn probe_nodes(n: usize, sub: &Subproblem, probes: usize) -> f64 {
 
 /// Estimates shard `shard` of the `n` x `n` board: its nodes by probes of every subproblem,
 /// and the time per node by counting random subproblems whole for up to `budget`.
+///
+/// With the plan of pieces of large boards (see `pieces`), the probes also estimate how many
+/// pieces there are, and 64 random pieces of each of the 8 largest frames are probed in turn:
+/// the most nodes among them is the size of the largest piece as far as a sample can tell (a
+/// lower bound of the true largest, usually close: pieces of one frame differ less than frames).
+/// A shard of pieces holds about `1/M` of every frame.
 pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, CountError> {
     check_size(n)?;
     let plan = subproblems(n);
-    let todo = shard.select(plan.len());
+    let depth = pieces::depth_for(n);
+    let (todo, share) = if depth > 0 {
+        ((0..plan.len()).collect(), 1.0 / shard.count as f64)
+    } else {
+        (shard.select(plan.len()), 1.0)
+    };
     let probes = (4_000_000 / todo.len().max(1)).clamp(16, 4096);
-    let (mut nodes, mut largest) = (0.0f64, (0usize, 0.0f64));
+    let (mut nodes, mut largest, mut piece_count) = (0.0f64, (0usize, 0.0f64), 0.0f64);
+    let mut sizes = Vec::with_capacity(todo.len());
+    let mut rng = Rng::new();
     for &i in &todo {
-        let here = probe_nodes(n, &plan[i], probes);
-        nodes += here;
+        let s = setup(n, &plan[i]);
+        let (mut here, mut cut) = (0.0, 0.0);
+        for _ in 0..probes {
+            let (a, b) = probe_to(&s, &mut rng, depth);
+            here += a;
+            cut += b;
+        }
+        let here = here / probes as f64;
+        nodes += here * share;
+        piece_count += cut / probes as f64 * share;
+        sizes.push((here, i));
         if here > largest.1 {
             largest = (i, here);
         }
     }
+    let pieces = (depth > 0).then(|| {
+        (
+            piece_count,
+            largest_piece(n, &plan, &mut sizes, depth, &mut rng),
+        )
+    });
     // Calibrate on this board if a few of its subproblems can be counted within the budget,
     // else on smaller boards, down to N = 12.
     let mut board = n;
@@ -130,6 +198,8 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
                 nodes,
                 probes,
                 largest,
+                depth,
+                pieces,
                 seconds_per_node: per_node,
                 calibrated_on: board,
                 calibration: (count, seconds),
@@ -137,6 +207,27 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
         }
         board -= 1;
     }
+}
+
+/// The most nodes among 64 random pieces (cut at `depth`) of each of the 8 frames of `plan`
+/// with the most estimated nodes (`sizes`: the estimate and the frame, in any order).
+fn largest_piece(
+    n: usize,
+    plan: &[Subproblem],
+    sizes: &mut [(f64, usize)],
+    depth: usize,
+    rng: &mut Rng,
+) -> f64 {
+    sizes.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut most = 0.0f64;
+    for &(_, i) in sizes.iter().take(8) {
+        for _ in 0..64 {
+            if let Some(piece) = random_piece(n, &plan[i], depth, rng) {
+                most = most.max(probe_nodes(n, &piece, 256));
+            }
+        }
+    }
+    most
 }
 
 /// Counts random subproblems of the board whole, one after another on this thread, for up to
@@ -234,6 +325,41 @@ mod tests {
                 println!(
                     "N = {n}: exact {exact:.4e}, estimated {estimated:.4e} ({:+.2} %)",
                     100.0 * (estimated - exact) / exact
+                );
+            }
+        }
+    }
+
+    /// A measurement, not a check: `cargo test -p queens-core --release piece_sizes --
+    /// --ignored --nocapture` prints, for N = 20..27 and the depths around the plan's, the
+    /// estimated number of pieces, the largest frame and the largest sampled piece (nodes).
+    #[test]
+    #[ignore]
+    fn piece_sizes() {
+        let mut rng = Rng::new();
+        for n in 20..=27 {
+            let plan = subproblems(n);
+            let probes = (2_000_000 / plan.len()).clamp(16, 4096);
+            let chosen = pieces::depth_for(n);
+            for depth in chosen.saturating_sub(1).max(1)..=chosen + 1 {
+                let (mut count, mut sizes) = (0.0, Vec::new());
+                for (i, sub) in plan.iter().enumerate() {
+                    let s = setup(n, sub);
+                    let (mut here, mut cut) = (0.0, 0.0);
+                    for _ in 0..probes {
+                        let (a, b) = probe_to(&s, &mut rng, depth);
+                        here += a;
+                        cut += b;
+                    }
+                    count += cut / probes as f64;
+                    sizes.push((here / probes as f64, i));
+                }
+                let piece = largest_piece(n, &plan, &mut sizes, depth, &mut rng);
+                println!(
+                    "N = {n}, depth {depth}{}: {count:.3e} pieces, largest frame {:.3e} nodes, \
+                     largest sampled piece {piece:.3e} nodes",
+                    if depth == chosen { " (the plan's)" } else { "" },
+                    sizes[0].0
                 );
             }
         }

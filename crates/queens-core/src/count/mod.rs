@@ -6,6 +6,8 @@
 //!   symmetry orbit; each frame is a [`Subproblem`].
 //! - `kernel.rs`: the leaf, a tight bitmask loop that fills a frame's free rows.
 //! - `join.rs`: the join of a frame's last rows from a table of bottoms, on top of the kernel.
+//! - `pieces.rs`: on large boards, each frame cut into pieces by the queens of its first free
+//!   rows, so that no subproblem is more than about a minute of one core.
 //! - `engine.rs`: the choice between join and plain search per frame, and the runs on one
 //!   thread or a pool, with a shared [`Tally`] and a cancel flag ([`Control`]).
 //! - `shard.rs` and `checkpoint.rs`: one [`Shard`] of the plan, and the saved state of a run.
@@ -29,6 +31,7 @@ pub(crate) mod frame;
 pub mod halves;
 pub(crate) mod join;
 pub(crate) mod kernel;
+pub mod pieces;
 pub(crate) mod shard;
 
 use std::path::Path;
@@ -52,8 +55,10 @@ pub use shard::{Shard, MAX_SHARDS};
 /// numbers; the count of N = 27 is the largest known, so the limit is not the practical one.)
 pub const MAX_N: usize = kernel::MAX_N;
 
-/// The name of the way the engine splits a board into subproblems. Shards and checkpoints
-/// carry it, so that results of a different split are never summed together.
+/// The name of the way the engine splits a board into subproblems when it counts whole frames
+/// (boards up to [`pieces::WHOLE_FRAMES_UP_TO`]). Shards and checkpoints carry the name of
+/// their split, so that results of a different split are never summed together; larger
+/// boards cut their frames into pieces, `frame1-rowsD-v1` (see [`pieces::split_name`]).
 pub const SPLIT: &str = "frame1-v1";
 
 /// Which counting engine a run uses.
@@ -144,12 +149,13 @@ pub enum CountError {
 }
 
 /// How many subproblems the split named `split` makes of the `n` x `n` board, when this binary
-/// knows the split: `frame1-v1` (the frame engine) or `halvesK-v1` (the half-board engine with K
+/// knows the split: `frame1-v1` or `frame1-rowsD-v1` (the frame engine, whole frames or pieces
+/// of D rows; the subproblems are the frames) or `halvesK-v1` (the half-board engine with K
 /// pattern columns); `None` for another name or an N out of range. `queens merge` checks parts
 /// against it, so that results of different splits are never summed.
 pub fn split_subproblems(n: usize, split: &str) -> Option<usize> {
-    if split == SPLIT {
-        return check_size(n).ok().map(|()| subproblems(n).len());
+    if check_size(n).is_ok() && pieces::depth_of_split(n, split).is_some() {
+        return Some(subproblems(n).len());
     }
     let k: usize = split
         .strip_prefix("halves")?
@@ -160,6 +166,12 @@ pub fn split_subproblems(n: usize, split: &str) -> Option<usize> {
     plan.then(|| halves::Plan::new(n, k))
         .filter(|p| p.split() == split)
         .map(|p| p.len())
+}
+
+/// Whether the parts of `split` count classes in eighths (summed, then divided by 8 for the
+/// whole board): the half-board engine's splits and the frame splits cut into pieces.
+pub fn unique_in_eighths(split: &str) -> bool {
+    split.starts_with("halves") || (split.starts_with("frame1-rows") && split != SPLIT)
 }
 
 /// Checks that `n` is a size the engine counts.
@@ -187,6 +199,8 @@ pub fn check_size(n: usize) -> Result<(), CountError> {
 pub struct Run {
     n: usize,
     plan: Vec<Subproblem>,
+    /// The rows each frame is cut at (see `pieces`; 0: whole frames).
+    depth: usize,
     /// The half-board plan, when this run uses that engine (then `plan` is empty).
     halves: Option<halves::Plan>,
     shard: Shard,
@@ -196,15 +210,27 @@ pub struct Run {
 }
 
 impl Run {
-    /// A run over the whole `n` x `n` board, on every core, from nothing.
+    /// A run over the whole `n` x `n` board, on every core, from nothing, with the frame
+    /// engine's plan for `n` (whole frames up to [`pieces::WHOLE_FRAMES_UP_TO`], pieces of
+    /// [`pieces::depth_for`] rows above).
     pub fn new(n: usize) -> Result<Run, CountError> {
         check_size(n)?;
+        Run::with_depth(n, pieces::depth_for(n))
+    }
+
+    /// [`Run::new`] with the frames cut at `depth` rows (0: whole frames), whatever the board:
+    /// for tests, experiments, and resuming a checkpoint of another depth. A depth past the
+    /// frames' free rows cuts them at their last row.
+    pub fn with_depth(n: usize, depth: usize) -> Result<Run, CountError> {
+        check_size(n)?;
         let plan = subproblems(n);
+        let depth = depth.min(pieces::MAX_DEPTH).min(n.saturating_sub(2));
         let todo = Shard::WHOLE.select(plan.len());
         let control = Control::new(Tally::new(plan.len()));
         Ok(Run {
             n,
             plan,
+            depth,
             halves: None,
             shard: Shard::WHOLE,
             todo,
@@ -252,6 +278,7 @@ impl Run {
         Ok(Run {
             n,
             plan: Vec::new(),
+            depth: 0,
             halves: Some(plan),
             shard: Shard::WHOLE,
             todo,
@@ -273,13 +300,23 @@ impl Run {
     pub fn split(&self) -> String {
         match &self.halves {
             Some(plan) => plan.split(),
-            None => SPLIT.to_string(),
+            None => pieces::split_name(self.depth),
         }
     }
 
-    /// Counts only `shard` of the subproblems.
+    /// The rows the frames are cut at (0: whole frames, and for the half-board engine).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Counts only `shard` of the subproblems. With pieces, a shard counts its pieces of every
+    /// frame, so each frame is part of every shard's work.
     pub fn shard(mut self, shard: Shard) -> Run {
-        self.todo = shard.select(self.subproblems());
+        self.todo = if self.depth > 0 {
+            Shard::WHOLE.select(self.subproblems())
+        } else {
+            shard.select(self.subproblems())
+        };
         self.shard = shard;
         self
     }
@@ -326,8 +363,19 @@ impl Run {
                 });
             }
         } else {
-            checkpoint.check_matches(path, self.n, self.plan.len(), self.shard)?;
-            self.check_frame_parts(&checkpoint, path)?;
+            // A checkpoint of another frame split (whole frames, or another depth) is resumed
+            // with its own split: its frames are the same, only their cut differs.
+            let mut run = self;
+            if let Some(depth) = pieces::depth_of_split(run.n, &checkpoint.split) {
+                if depth != run.depth && checkpoint.n == run.n {
+                    let (shard, threads) = (run.shard, run.threads);
+                    run = Run::with_depth(run.n, depth)?.shard(shard).threads(threads);
+                }
+            }
+            checkpoint.check_matches(path, run.n, &run.split(), run.plan.len(), run.shard)?;
+            run.check_frame_parts(&checkpoint, path)?;
+            *run.control.tally() = checkpoint.tally;
+            return Ok((run, checkpoint.seconds));
         }
         *self.control.tally() = checkpoint.tally;
         Ok((self, checkpoint.seconds))
@@ -337,11 +385,27 @@ impl Run {
     /// is not a multiple of the frame's orbit, or (for a frame no symmetry fixes) not its classes
     /// times the orbit, cannot have been counted.
     fn check_frame_parts(&self, checkpoint: &Checkpoint, path: &Path) -> Result<(), CountError> {
-        for i in checkpoint.tally.finished_subproblems() {
-            let part = checkpoint.tally.parts[i];
+        let tally = &checkpoint.tally;
+        let finished = tally
+            .finished_subproblems()
+            .map(|i| (i, tally.parts[i], ""));
+        let begun = tally
+            .pieces
+            .iter()
+            .map(|(&i, p)| (i, p.counts, " (its pieces so far)"));
+        for (i, part, what) in finished.chain(begun) {
             let sub = &self.plan[i];
             let orbit = u128::from(sub.orbit_size());
-            let possible = if sub.fixed_by.is_empty() {
+            let possible = if self.depth > 0 {
+                // Eighths of classes: the orbit times the stabilizer sum, which is from 1 to
+                // the frame's stabilizer times the completions.
+                let stab = 1 + sub.fixed_by.len() as u128;
+                let (found, sum) = (part.total / orbit, part.unique / orbit);
+                part.total.is_multiple_of(orbit)
+                    && part.unique.is_multiple_of(orbit)
+                    && sum >= found
+                    && sum <= found.saturating_mul(stab)
+            } else if sub.fixed_by.is_empty() {
                 part.unique.checked_mul(orbit) == Some(part.total)
             } else {
                 // `found` completions in classes of 1 to `stab` of them each.
@@ -355,9 +419,15 @@ impl Run {
                 return Err(CountError::CheckpointMalformed {
                     path: path.display().to_string(),
                     reason: format!(
-                        "subproblem {i} cannot have {} solutions in {} classes (its frame's \
+                        "subproblem {i}{what} cannot have {} solutions in {} {} (its frame's \
                      orbit has {orbit} frames)",
-                        part.total, part.unique
+                        part.total,
+                        part.unique,
+                        if self.depth > 0 {
+                            "eighths of classes"
+                        } else {
+                            "classes"
+                        }
                     ),
                 });
             }
@@ -370,7 +440,19 @@ impl Run {
     /// `i` is past the plan or the run was cancelled.
     pub fn recount(&self, i: usize) -> Option<Counts> {
         let sub = self.plan.get(i)?;
-        engine::solve_searched(self.n, sub, &self.control.cancel)
+        if self.depth == 0 {
+            return engine::solve_searched(self.n, sub, &self.control.cancel);
+        }
+        // The shard's pieces of the frame, each by the plain search.
+        let mut sum = Counts::default();
+        for (p, queens) in pieces::PieceIter::new(self.n, sub, self.depth) {
+            if pieces::in_shard(self.shard, i, p) {
+                let piece = pieces::piece_subproblem(sub, &queens);
+                let c = engine::solve_piece(self.n, &piece, &self.control.cancel, true)?;
+                sum = add_counts(sum, c)?;
+            }
+        }
+        Some(sum)
     }
 
     /// The board size.
@@ -427,15 +509,31 @@ impl Run {
     /// counts so far: complete when [`Run::is_complete`] holds.
     ///
     /// With the half-board engine the classes come from Burnside's lemma over the whole board,
-    /// so `unique` is exact only for a complete run of the whole board; the `unique` of a shard
-    /// (or of an incomplete run) is in *eighths* of classes, which `queens merge` adds up and
-    /// divides by 8.
+    /// and with pieces they are summed in eighths (see `pieces`), so `unique` is exact only for
+    /// a complete run of the whole board; the `unique` of a shard (or of an incomplete run) is
+    /// then in *eighths* of classes, which `queens merge` adds up and divides by 8.
     pub fn execute(&self) -> Result<Counts, CountError> {
         if let Some(plan) = &self.halves {
             halves::run(plan, &self.todo, self.threads, &self.control)?;
             let mut counts = self.control.tally().counts;
             if self.shard == Shard::WHOLE && self.is_complete() {
                 counts.unique = plan.classes(counts.unique);
+            }
+            return Ok(counts);
+        }
+        if self.depth > 0 {
+            engine::run_pieces(
+                self.n,
+                &self.plan,
+                &self.todo,
+                self.depth,
+                self.shard,
+                self.threads,
+                &self.control,
+            )?;
+            let mut counts = self.control.tally().counts;
+            if self.shard == Shard::WHOLE && self.is_complete() {
+                counts.unique /= 8;
             }
             return Ok(counts);
         }
@@ -577,6 +675,147 @@ mod tests {
         let tally = control.tally();
         assert_eq!(tally.finished, plan.len() as u64);
         assert_eq!(tally.counts, count_sequential(n).unwrap());
+    }
+
+    #[test]
+    fn pieces_count_the_known_totals_and_classes_at_every_depth_shard_and_thread_count() {
+        for (n, total, unique) in known().into_iter().filter(|k| (5..=12).contains(&k.0)) {
+            for depth in 1..=3 {
+                let run = Run::with_depth(n, depth).unwrap().threads(1);
+                assert_eq!(run.split(), format!("frame1-rows{depth}-v1"));
+                let whole = run.execute().unwrap();
+                assert_eq!(
+                    (whole.total, whole.unique),
+                    (total, unique),
+                    "n = {n}, depth {depth}"
+                );
+                for (m, threads) in [(2, 2), (3, 1), (7, 2)] {
+                    let mut sum = Counts::default();
+                    for i in 0..m {
+                        let shard = Shard::new(i, m).unwrap();
+                        let run = Run::with_depth(n, depth)
+                            .unwrap()
+                            .shard(shard)
+                            .threads(threads);
+                        let part = run.execute().unwrap();
+                        assert!(run.is_complete());
+                        sum = add_counts(sum, part).unwrap();
+                    }
+                    assert_eq!(sum.total, total, "n = {n}, depth {depth}, {m} shards");
+                    assert_eq!(sum.unique, 8 * unique, "eighths, n = {n}, {m} shards");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_boards_cut_their_frames_and_small_ones_keep_the_first_split() {
+        assert_eq!(Run::new(21).unwrap().split(), SPLIT);
+        assert_eq!(Run::new(22).unwrap().split(), "frame1-rows2-v1");
+        assert_eq!(Run::new(27).unwrap().split(), "frame1-rows6-v1");
+        assert_eq!(
+            split_subproblems(27, "frame1-rows6-v1"),
+            Some(subproblems(27).len())
+        );
+        assert_eq!(split_subproblems(27, SPLIT), Some(subproblems(27).len()));
+        assert!(unique_in_eighths("frame1-rows7-v1") && !unique_in_eighths(SPLIT));
+    }
+
+    /// Runs `run` on two threads and cancels it after `delay`; returns its checkpoint.
+    fn interrupted(run: Run, delay: std::time::Duration) -> Checkpoint {
+        let run = std::sync::Arc::new(run);
+        let watcher = {
+            let run = std::sync::Arc::clone(&run);
+            std::thread::spawn(move || {
+                std::thread::sleep(delay);
+                run.cancel();
+            })
+        };
+        run.execute().unwrap();
+        watcher.join().unwrap();
+        run.checkpoint(0.0)
+    }
+
+    #[test]
+    fn a_piece_run_cancelled_at_any_moment_resumes_from_its_text_to_the_exact_count() {
+        let (n, depth) = (13, 3);
+        let exact = count_sequential(n).unwrap();
+        let mut begun = 0;
+        for (shards, ms) in [(1, 0), (1, 3), (1, 10), (1, 30), (3, 5), (3, 20)] {
+            let mut sum = Counts::default();
+            for i in 0..shards {
+                let shard = Shard::new(i, shards).unwrap();
+                let fresh = || Run::with_depth(n, depth).unwrap().shard(shard).threads(2);
+                let saved = interrupted(fresh(), std::time::Duration::from_millis(ms));
+                begun += saved.tally.pieces.len();
+                let text = saved.to_text();
+                let path = std::path::Path::new("t");
+                let loaded = Checkpoint::from_text(path, &text).unwrap();
+                assert_eq!(loaded, saved);
+                let (run, _) = fresh().resume(loaded, path).unwrap();
+                let part = run.execute().unwrap();
+                assert!(run.is_complete());
+                assert!(run.control().tally().pieces.is_empty());
+                sum = add_counts(sum, part).unwrap();
+            }
+            let unique = if shards == 1 {
+                exact.unique
+            } else {
+                8 * exact.unique
+            };
+            assert_eq!(
+                (sum.total, sum.unique),
+                (exact.total, unique),
+                "{shards} shards, {ms} ms"
+            );
+        }
+        assert!(
+            begun > 0,
+            "no run was interrupted with a frame half counted"
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_of_whole_frames_resumes_with_whole_frames() {
+        // A file of the first split (as binaries before pieces wrote at every N) keeps working.
+        let n = 12;
+        let saved = interrupted(Run::with_depth(n, 0).unwrap(), std::time::Duration::ZERO);
+        assert_eq!(saved.split, SPLIT);
+        let path = std::path::Path::new("t");
+        let (run, _) = Run::with_depth(n, 2).unwrap().resume(saved, path).unwrap();
+        assert_eq!((run.split(), run.depth()), (SPLIT.to_string(), 0));
+        assert_eq!(run.execute().unwrap(), count_sequential(n).unwrap());
+        // A checkpoint of pieces resumes with its own depth.
+        let saved = interrupted(Run::with_depth(n, 3).unwrap(), std::time::Duration::ZERO);
+        let (run, _) = Run::with_depth(n, 0).unwrap().resume(saved, path).unwrap();
+        assert_eq!(run.depth(), 3);
+        assert_eq!(run.execute().unwrap(), count_sequential(n).unwrap());
+    }
+
+    #[test]
+    fn a_piece_recount_agrees_and_a_tampered_piece_sum_is_refused() {
+        let (n, depth) = (11, 2);
+        let shard = Shard::new(1, 3).unwrap();
+        let run = Run::with_depth(n, depth).unwrap().shard(shard).threads(2);
+        run.execute().unwrap();
+        let tally = run.control().tally().clone();
+        for i in (0..tally.parts.len()).step_by(5) {
+            assert_eq!(run.recount(i), Some(tally.parts[i]), "frame {i}");
+        }
+        // A begun frame whose pieces' sum no frame can have.
+        let mut saved = interrupted(
+            Run::with_depth(13, 3).unwrap(),
+            std::time::Duration::from_millis(5),
+        );
+        let Some((_, fp)) = saved.tally.pieces.iter_mut().next() else {
+            return; // the run ended before the cancel (a very fast machine)
+        };
+        fp.counts.total += 1;
+        let err = Run::with_depth(13, 3)
+            .unwrap()
+            .resume(saved, std::path::Path::new("t"))
+            .unwrap_err();
+        assert!(err.to_string().contains("its pieces so far"), "{err}");
     }
 
     #[test]
