@@ -30,6 +30,7 @@ pub mod halves;
 pub(crate) mod join;
 pub(crate) mod kernel;
 pub(crate) mod shard;
+pub mod shard_result;
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
