@@ -1,6 +1,7 @@
 //! The JSON encodings that several commands and the web server share, in one place so that a
 //! trace line of `queens trace --format json` and an event of `/api/trace` can never drift apart.
 
+use queens_core::count::shard_result::result_checksum;
 use queens_core::trace::{Event, EventKind, Summary};
 use queens_core::Algorithm;
 use serde_json::{json, Map, Value};
@@ -60,10 +61,8 @@ pub fn summary_json(algorithm: Algorithm, n: usize, all: bool, s: &Summary) -> V
     })
 }
 
-/// The checksum of a `--json` result: the FNV-1a hash (`queens_core::count::checksum`) of the
-/// line `queens-count-result 2 n=N total=T unique=U seconds=S shard=I shards=M split=NAME
-/// subproblems=K` (`-` for an absent shard), so that it does not depend on how the JSON is
-/// spaced or ordered.
+/// The checksum of a `--json` result: `queens_core::count::shard_result::result_checksum`, the
+/// one `queens merge` checks (kept with these arguments for `queens count`).
 #[allow(clippy::too_many_arguments)]
 pub fn part_checksum(
     n: usize,
@@ -75,12 +74,11 @@ pub fn part_checksum(
     split: &str,
     subproblems: usize,
 ) -> String {
-    let or_dash = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
-    let line = format!(
-        "queens-count-result 2 n={n} total={total} unique={unique} seconds={seconds} shard={} \
-         shards={} split={split} subproblems={subproblems}",
-        or_dash(shard),
-        or_dash(shards)
-    );
-    queens_core::count::checksum(line.as_bytes())
+    let counts = queens_core::count::Counts { total, unique };
+    result_checksum(n, counts, seconds, shard, shards, split, subproblems)
+}
+
+/// Seconds to the millisecond, for readable JSON (`count --json`, `merge --json`).
+pub fn round_ms(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
