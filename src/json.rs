@@ -60,27 +60,7 @@ pub fn summary_json(algorithm: Algorithm, n: usize, all: bool, s: &Summary) -> V
     })
 }
 
-/// The checksum of a `--json` result: the FNV-1a hash (`queens_core::count::checksum`) of the
-/// line `queens-count-result 2 n=N total=T unique=U seconds=S shard=I shards=M split=NAME
-/// subproblems=K` (`-` for an absent shard), so that it does not depend on how the JSON is
-/// spaced or ordered.
-#[allow(clippy::too_many_arguments)]
-pub fn part_checksum(
-    n: usize,
-    total: u128,
-    unique: u128,
-    seconds: f64,
-    shard: Option<u64>,
-    shards: Option<u64>,
-    split: &str,
-    subproblems: usize,
-) -> String {
-    let or_dash = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
-    let line = format!(
-        "queens-count-result 2 n={n} total={total} unique={unique} seconds={seconds} shard={} \
-         shards={} split={split} subproblems={subproblems}",
-        or_dash(shard),
-        or_dash(shards)
-    );
-    queens_core::count::checksum(line.as_bytes())
+/// Seconds to the millisecond, for readable JSON (`count --json`, `merge --json`).
+pub fn round_ms(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }

@@ -18,32 +18,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use queens_core::count::shard_result::result_line;
 use queens_core::count::{self, Checkpoint, Run, Shard};
-use serde::Serialize;
 
 use crate::cli::{CountArgs, Progress};
 use crate::hint::budget_hint;
-use crate::json::part_checksum;
+use crate::json::round_ms;
 use crate::output::SignOfLife;
 use crate::status::Status;
-
-/// The JSON line of `queens count --json`; with `--shard`, `total` and `unique` are the
-/// shard's share and `queens merge` adds them up. `checksum` covers every other field (see
-/// [`crate::json::part_checksum`]).
-#[derive(Debug, Serialize)]
-struct Report {
-    n: usize,
-    total: u128,
-    unique: u128,
-    seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shard: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    shards: Option<u64>,
-    split: String,
-    subproblems: usize,
-    checksum: String,
-}
 
 /// The engine of the run: the one asked for, except that `auto` resuming a checkpoint follows
 /// the engine that wrote it (its split), so a run started with either engine resumes as it was.
@@ -169,35 +151,18 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
 
     let mut out = super::stdout();
     if args.json {
-        let sharded = args.shard.is_some();
+        // With --shard, total and unique are the shard's share, which `queens merge` adds up;
+        // the checksum covers every other field.
         let seconds = round_ms(started.elapsed().as_secs_f64());
-        let (shard_index, shards) = (
-            sharded.then_some(shard.index),
-            sharded.then_some(shard.count),
-        );
-        let split = run.split();
-        let report = Report {
+        let line = result_line(
             n,
-            total: counts.total,
-            unique: counts.unique,
+            counts,
             seconds,
-            shard: shard_index,
-            shards,
-            checksum: part_checksum(
-                n,
-                counts.total,
-                counts.unique,
-                seconds,
-                shard_index,
-                shards,
-                &split,
-                run.subproblems(),
-            ),
-            split,
-            subproblems: run.subproblems(),
-        };
-        serde_json::to_writer(&mut out, &report)?;
-        writeln!(out)?;
+            args.shard,
+            &run.split(),
+            run.subproblems(),
+        );
+        writeln!(out, "{line}")?;
     } else if args.unique {
         writeln!(out, "{}", counts.unique)?;
     } else {
@@ -408,11 +373,6 @@ fn sample(items: &[usize], k: usize) -> Vec<usize> {
     pool.truncate(k);
     pool.sort_unstable();
     pool
-}
-
-/// Seconds to the millisecond, for readable JSON.
-pub fn round_ms(seconds: f64) -> f64 {
-    (seconds * 1000.0).round() / 1000.0
 }
 
 /// The checkpoint side of a run: the file and its lock, the interval, the seconds spent before

@@ -8,6 +8,8 @@
 //! must fit in 128 bits. Otherwise the merge refuses, naming the files or the shards at fault,
 //! so that a lost, repeated, damaged or foreign part never yields a silently wrong total.
 //! Memory and time are proportional to the parts given, never to a number a part claims.
+//! Each line is read and checked alone by `queens_core::count::shard_result` (the same code
+//! writes the lines); what needs several parts is checked here.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -15,27 +17,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use queens_core::count::{self, MAX_N, MAX_SHARDS};
-use serde::{Deserialize, Serialize};
+use queens_core::count::shard_result::{Parser, ShardResult};
+use queens_core::count::{self, MAX_SHARDS};
+use serde::Serialize;
 
 use crate::cli::MergeArgs;
-use crate::json::part_checksum;
+use crate::json::round_ms;
 use crate::status::Status;
-
-/// The fields of a shard result, all required and none other allowed.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Part {
-    n: usize,
-    total: u128,
-    unique: u128,
-    seconds: f64,
-    shard: Option<u64>,
-    shards: Option<u64>,
-    split: String,
-    subproblems: usize,
-    checksum: Option<String>,
-}
 
 /// The merged result.
 #[derive(Debug, Serialize)]
@@ -54,12 +42,13 @@ const MAX_PARTS: usize = MAX_SHARDS as usize;
 
 /// Runs `queens merge`.
 pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
-    let mut parts: Vec<(PathBuf, Part)> = Vec::new();
+    let mut parts: Vec<(PathBuf, ShardResult)> = Vec::new();
+    let mut parser = Parser::new();
     for path in &args.files {
-        parts.extend(read_parts(path, MAX_PARTS - parts.len())?);
+        parts.extend(read_parts(path, MAX_PARTS - parts.len(), &mut parser)?);
     }
     let mut merged = merge(&parts)?;
-    merged.seconds = super::count::round_ms(merged.seconds);
+    merged.seconds = round_ms(merged.seconds);
     let mut out = super::stdout();
     if args.json {
         serde_json::to_writer(&mut out, &merged)?;
@@ -75,8 +64,13 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
 
 /// The shard results of a file: one JSON object per line (blank lines skipped), at most
 /// `room` of them. Each is labelled with the file's name, and the line number when the file
-/// holds several, and checked on its own (checksum, board, split) before any other is read.
-fn read_parts(path: &Path, room: usize) -> anyhow::Result<Vec<(PathBuf, Part)>> {
+/// holds several, and checked on its own by `queens_core::count::shard_result` (syntax,
+/// checksum, board, counts, shard, split) before any other is read.
+fn read_parts(
+    path: &Path,
+    room: usize,
+    parser: &mut Parser,
+) -> anyhow::Result<Vec<(PathBuf, ShardResult)>> {
     let text =
         fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let lines: Vec<(usize, &str)> = text
@@ -101,107 +95,19 @@ fn read_parts(path: &Path, room: usize) -> anyhow::Result<Vec<(PathBuf, Part)>> 
             } else {
                 PathBuf::from(format!("{} line {}", path.display(), i + 1))
             };
-            let part: Part = serde_json::from_str(line.trim()).with_context(|| {
-                format!(
-                    "{} is not a shard result of `queens count --shard I/M --json`",
-                    label.display()
-                )
-            })?;
-            check_part(&label, &part)?;
+            let part = parser.parse(&label.display().to_string(), line.trim())?;
             Ok((label, part))
         })
         .collect()
 }
 
-/// The checks one part passes alone: its checksum, its board, its counts.
-fn check_part(label: &Path, p: &Part) -> anyhow::Result<()> {
-    let Some(claimed) = &p.checksum else {
-        bail!(
-            "{} has no checksum: it was written by a queens binary from before shard results \
-             carried one, and cannot be told from a damaged or edited one; count that shard \
-             again",
-            label.display()
-        );
-    };
-    let actual = part_checksum(
-        p.n,
-        p.total,
-        p.unique,
-        p.seconds,
-        p.shard,
-        p.shards,
-        &p.split,
-        p.subproblems,
-    );
-    if *claimed != actual {
-        bail!(
-            "{}: its checksum says {claimed} but its content gives {actual}: the result was \
-             damaged or edited",
-            label.display()
-        );
-    }
-    if !(1..=MAX_N).contains(&p.n) {
-        bail!(
-            "{} is for N = {}, but the counting engine counts N from 1 to {MAX_N}",
-            label.display(),
-            p.n
-        );
-    }
-    // (The half-board engine's shards and those of pieces report eighths of classes, which
-    // may exceed the total.)
-    if p.unique > p.total && !count::unique_in_eighths(&p.split) {
-        bail!(
-            "{} has more classes ({}) than solutions ({})",
-            label.display(),
-            p.unique,
-            p.total
-        );
-    }
-    if !(p.seconds.is_finite() && p.seconds >= 0.0) {
-        bail!("{} has a negative or infinite time", label.display());
-    }
-    Ok(())
-}
-
-fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
+fn merge(parts: &[(PathBuf, ShardResult)]) -> anyhow::Result<Merged> {
     let Some((first_path, first)) = parts.first() else {
         bail!("no shard result given");
     };
-    let shards_of = |path: &Path, p: &Part| -> anyhow::Result<(u64, u64)> {
-        match (p.shard, p.shards) {
-            (Some(i), Some(m)) if i < m && m <= MAX_SHARDS => Ok((i, m)),
-            (Some(_), Some(m)) if m > MAX_SHARDS => bail!(
-                "{} says the count has {m} shards, more than the {MAX_SHARDS} a count may have",
-                path.display()
-            ),
-            _ => bail!(
-                "{} is not a shard result: it has no valid \"shard\" and \"shards\" (count \
-                 with --shard I/M --json)",
-                path.display()
-            ),
-        }
-    };
-    let (_, shards) = shards_of(first_path, first)?;
-    // The plan is built once, for the first part; the others must agree with it.
-    match count::split_subproblems(first.n, &first.split) {
-        Some(plan) if plan == first.subproblems => {}
-        Some(plan) => bail!(
-            "{} is of the split {} of {} subproblems, but this binary splits N = {} that way \
-             into {plan}: parts of different splits cannot be added",
-            first_path.display(),
-            first.split,
-            first.subproblems,
-            first.n,
-        ),
-        None => bail!(
-            "{} is of the split {}, which this binary does not make of N = {} (it makes {} and \
-             the halvesK-v1 splits): parts of different splits cannot be added",
-            first_path.display(),
-            first.split,
-            first.n,
-            count::SPLIT
-        ),
-    }
+    // Each part is of a split this binary makes, of as many subproblems as it makes (checked
+    // per line); the others must agree with the first.
+    let shards = first.shard.count;
     let mut seen: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut merged = Merged {
         n: first.n,
@@ -213,7 +119,7 @@ fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
         subproblems: first.subproblems,
     };
     for (path, p) in parts {
-        let (index, m) = shards_of(path, p)?;
+        let (index, m) = (p.shard.index, p.shard.count);
         let differs = if p.n != first.n {
             Some(format!(
                 "N = {} but {} has N = {}",
@@ -255,8 +161,14 @@ fn merge(parts: &[(PathBuf, Part)]) -> anyhow::Result<Merged> {
                 path.display()
             )
         };
-        merged.total = merged.total.checked_add(p.total).ok_or_else(overflow)?;
-        merged.unique = merged.unique.checked_add(p.unique).ok_or_else(overflow)?;
+        merged.total = merged
+            .total
+            .checked_add(p.counts.total)
+            .ok_or_else(overflow)?;
+        merged.unique = merged
+            .unique
+            .checked_add(p.counts.unique)
+            .ok_or_else(overflow)?;
         merged.seconds += p.seconds;
     }
     // Every index seen is below `shards`, so the missing ones number `shards - seen`; the first

@@ -12,6 +12,11 @@
 //! - When the process runs out of file descriptors anyway, the quietest connection is closed and
 //!   the loop tries again at once (50 ms later when none could be closed), instead of spinning or
 //!   stalling. `queens serve` also lowers the connection bound to [`descriptor_limit`].
+//! - hyper answers a request head it cannot read (400 malformed, 414 URI too long, 431 head past
+//!   [`HEAD_MAX_BYTES`]) by itself, with an empty body and no hook to change it (`Server::on_error`
+//!   in hyper 1's `proto/h1/role.rs`). The socket wrapper recognizes that answer as it is written
+//!   (one of those statuses, `content-length: 0` and no `content-type`, which every answer of the
+//!   app has) and sends instead the same head with an `{"error": "..."}` body, as every other answer.
 //! - On shutdown the loop stops accepting, asks every connection to finish its request in flight
 //!   and close, waits at most [`Connections::shutdown_grace`], then drops whatever remains.
 
@@ -267,6 +272,7 @@ impl Connection {
             inner: self.stream,
             clock: self.clock,
             activity: self.activity.clone(),
+            replaced: None,
         });
         let app = self.app;
         let activity = self.activity.clone();
@@ -327,11 +333,14 @@ impl Drop for Busy {
     }
 }
 
-/// A socket that notes the time of every byte it moves.
+/// A socket that notes the time of every byte it moves, and gives hyper's own error answers a
+/// JSON body.
 struct Watched {
     inner: TcpStream,
     clock: Clock,
     activity: Arc<Activity>,
+    /// The JSON answer sent in place of hyper's, and how much of it is sent.
+    replaced: Option<(Vec<u8>, usize)>,
 }
 
 impl Watched {
@@ -340,6 +349,74 @@ impl Watched {
             .last
             .store(self.clock.now(), Ordering::Relaxed);
     }
+
+    /// Sends what is left of the replacement answer; ready when all of it is sent.
+    fn poll_replaced(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while let Some((bytes, sent)) = &mut self.replaced {
+            if *sent == bytes.len() {
+                self.replaced = None;
+                break;
+            }
+            match Pin::new(&mut self.inner).poll_write(cx, &bytes[*sent..]) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => {
+                    *sent += n;
+                    self.moved();
+                }
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Whether `buf`, about to be written, is hyper's own error answer; if so it is taken in
+    /// whole and replaced.
+    fn replace(&mut self, buf: &[u8]) -> bool {
+        match json_error_answer(buf) {
+            Some(answer) => {
+                self.replaced = Some((answer, 0));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The answer with a JSON body for `head`, when it is one hyper writes by itself for a request
+/// head it could not read: status 400, 414 or 431, `content-length: 0`, no `content-type`.
+fn json_error_answer(head: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(head).ok()?;
+    let rest = text
+        .strip_prefix("HTTP/1.1 ")
+        .or_else(|| text.strip_prefix("HTTP/1.0 "))?;
+    let message = match rest.get(..4)? {
+        "400 " => "the request is not valid HTTP/1.1: its request line or a header is malformed",
+        "414 " => "the request's URI is too long",
+        "431 " => "the request's head (request line and headers) is too large: the server reads about 64 KiB",
+        _ => return None,
+    };
+    let end = text.find("\r\n\r\n")?;
+    let lines = &text[..end + 2];
+    let lower = lines.to_ascii_lowercase();
+    if end + 4 != text.len()
+        || !lower.contains("\r\ncontent-length: 0\r\n")
+        || lower.contains("\r\ncontent-type:")
+    {
+        return None;
+    }
+    let body = serde_json::json!({ "error": message }).to_string();
+    let start = lower.find("\r\ncontent-length: 0\r\n")?;
+    let mut answer = String::with_capacity(lines.len() + body.len() + 64);
+    answer.push_str(&lines[..start]);
+    answer.push_str(&format!(
+        "\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close",
+        body.len()
+    ));
+    answer.push_str(&lines[start + "\r\ncontent-length: 0".len()..]);
+    answer.push_str("\r\n");
+    answer.push_str(&body);
+    Some(answer.into_bytes())
 }
 
 impl AsyncRead for Watched {
@@ -363,6 +440,10 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        std::task::ready!(self.poll_replaced(cx))?;
+        if self.replace(buf) {
+            return Poll::Ready(Ok(buf.len()));
+        }
         let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
         if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
             self.moved();
@@ -375,6 +456,13 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        std::task::ready!(self.poll_replaced(cx))?;
+        let mut nonempty = bufs.iter().filter(|b| !b.is_empty());
+        if let (Some(head), None) = (nonempty.next(), nonempty.next()) {
+            if self.replace(head) {
+                return Poll::Ready(Ok(head.len()));
+            }
+        }
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
             self.moved();
@@ -387,10 +475,12 @@ impl AsyncWrite for Watched {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.poll_replaced(cx))?;
         Pin::new(&mut self.inner).poll_flush(cx)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        std::task::ready!(self.poll_replaced(cx))?;
         Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }

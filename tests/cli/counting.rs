@@ -977,3 +977,15 @@ fn a_save_that_failed_is_retried_at_each_interval_until_it_succeeds() {
     assert_eq!(child.wait().unwrap().code(), Some(143));
     assert!(finished_in(&ckpt).is_some());
 }
+
+/// The engine's writer of result lines writes, byte for byte, what `queens count --json` prints,
+/// and its reader reads it back.
+#[test]
+fn the_engines_result_line_is_the_line_count_prints() {
+    for (engine, n, shard) in [("frame", "10", "1/3"), ("halves", "12", "0/2")] {
+        let out = stdout_of(&["count", n, "--engine", engine, "--shard", shard, "--json"]);
+        let line = out.trim_end();
+        let part = queens_core::count::shard_result::ShardResult::parse("out", line).unwrap();
+        assert_eq!(part.to_line(), line);
+    }
+}

@@ -438,3 +438,46 @@ fn half_open_connections_past_the_descriptor_limit_do_not_lock_out_new_requests(
         assert!(took < Duration::from_secs(1), "a new request took {took:?}");
     }
 }
+
+/// What the server answers to `bytes` sent as they are: the head and the body.
+fn raw(address: &str, bytes: &[u8]) -> (String, String) {
+    let mut stream = TcpStream::connect(address).expect("the server accepts connections");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    stream.write_all(bytes).expect("a request");
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8_lossy(&response).to_string();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (head.to_string(), body.to_string())
+}
+
+/// hyper answers a head it cannot read by itself, with an empty body; the server sends a JSON
+/// one instead, as for every other answer.
+#[test]
+fn a_malformed_or_oversized_request_head_answers_json() {
+    let server = serve();
+    let huge = format!(
+        "GET / HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(300 * 1024)
+    );
+    let cases: [(&[u8], &str); 2] = [
+        (b"this is not http\r\n\r\n", "400"),
+        (huge.as_bytes(), "431"),
+    ];
+    for (bytes, status) in cases {
+        let (head, body) = raw(&server.address, bytes);
+        assert!(head.starts_with(&format!("HTTP/1.1 {status}")), "{head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{head}"
+        );
+        let value: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+        assert!(value["error"].is_string(), "{body}");
+    }
+    // The server still answers afterwards.
+    let (status, _) = get(&server.address, "/api/count?n=6");
+    assert!(status.contains("200"), "{status}");
+}

@@ -33,6 +33,7 @@ pub(crate) mod join;
 pub(crate) mod kernel;
 pub mod pieces;
 pub(crate) mod shard;
+pub mod shard_result;
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
