@@ -989,3 +989,88 @@ fn the_engines_result_line_is_the_line_count_prints() {
         assert_eq!(part.to_line(), line);
     }
 }
+
+// ---- Pieces: the frames of large boards cut for clusters (issue 12) ----
+
+/// Shards of a split of pieces merge to the exact counts: the engine's own parts of N = 12 cut
+/// at 2 rows (a split the binary accepts for any N it fits), written as `--json` lines, merged
+/// by the binary, which adds the classes' eighths and divides by 8.
+#[test]
+fn shards_of_pieces_merge_into_the_known_counts() {
+    use queens_core::count::shard_result::result_line;
+    use queens_core::count::{Run, Shard};
+    let (total, unique) = known_for(12);
+    let dir = tempfile::tempdir().unwrap();
+    let m = 5;
+    let mut files = Vec::new();
+    for i in 0..m {
+        let shard = Shard::new(i, m).unwrap();
+        let run = Run::with_depth(12, 2).unwrap().shard(shard).threads(1);
+        let counts = run.execute().unwrap();
+        assert_eq!(run.split(), "frame1-rows2-v1");
+        let line = result_line(
+            12,
+            counts,
+            0.1,
+            Some(shard),
+            &run.split(),
+            run.subproblems(),
+        );
+        let path = dir.path().join(format!("part-{i}.json"));
+        std::fs::write(&path, format!("{line}\n")).unwrap();
+        files.push(path);
+    }
+    let refs: Vec<&PathBuf> = files.iter().collect();
+    let out = merge(&refs).success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+    assert_eq!(v["split"], "frame1-rows2-v1");
+    // A part of whole frames does not mix with them.
+    let whole = stdout_of(&[
+        "count", "12", "--engine", "frame", "--shard", "0/5", "--json",
+    ]);
+    std::fs::write(&files[0], whole).unwrap();
+    merge(&refs)
+        .code(2)
+        .stderr(predicates::str::contains("split"));
+}
+
+/// N = 22 cuts its frames into pieces: a run interrupted after a second saves the pieces of
+/// the frames it began (a `pieces` line), and a second session resumes from them and goes on.
+#[cfg(unix)]
+#[test]
+fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let mut before = String::new();
+    for session in 0..2 {
+        let child = spawn_count("22", &ckpt, &["-j", "2", "--checkpoint-every", "3600"]);
+        wait_for_file(&ckpt);
+        sleep(Duration::from_millis(1500));
+        send(&child, "INT");
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("subproblems are saved") || stderr.contains("pieces of"));
+        if session == 1 {
+            assert!(stderr.contains("resuming from"), "{stderr}");
+        }
+        let text = std::fs::read_to_string(&ckpt).unwrap();
+        assert!(text.contains("\nsplit frame1-rows2-v1\n"), "{text:.300}");
+        let pieces = text
+            .lines()
+            .find(|l| l.starts_with("pieces"))
+            .expect("a pieces line")
+            .to_string();
+        let progress = format!(
+            "{} {pieces}",
+            text.lines().find(|l| l.starts_with("finished")).unwrap()
+        );
+        assert!(
+            progress.contains('@') || !progress.starts_with("finished 0"),
+            "nothing counted: {progress}"
+        );
+        assert_ne!(progress, before, "the second session counted more");
+        before = progress;
+    }
+}

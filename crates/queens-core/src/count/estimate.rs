@@ -365,6 +365,47 @@ mod tests {
         }
     }
 
+    /// A measurement, not a check: `cargo test -p queens-core --release largest_pieces_timed --
+    /// --ignored --nocapture` draws 32 random pieces of each of the 8 largest frames of N = 22,
+    /// 23 and 24 (the plan's depth), and counts the 3 with the most estimated nodes on one
+    /// thread, timed: the largest subproblems of the plan as far as a sample shows.
+    #[test]
+    #[ignore]
+    fn largest_pieces_timed() {
+        use std::sync::atomic::AtomicBool;
+        let never = AtomicBool::new(false);
+        let mut rng = Rng::new();
+        for n in 22..=24 {
+            let plan = subproblems(n);
+            let depth = pieces::depth_for(n);
+            let mut sizes: Vec<(f64, usize)> = plan
+                .iter()
+                .enumerate()
+                .map(|(i, sub)| (probe_nodes(n, sub, 64), i))
+                .collect();
+            sizes.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let mut drawn = Vec::new();
+            for &(_, i) in sizes.iter().take(8) {
+                for _ in 0..32 {
+                    if let Some(piece) = random_piece(n, &plan[i], depth, &mut rng) {
+                        drawn.push((probe_nodes(n, &piece, 256), i, piece));
+                    }
+                }
+            }
+            drawn.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (estimated, i, piece) in drawn.iter().take(3) {
+                let start = Instant::now();
+                let counts = engine::solve_piece(n, piece, &never, false).unwrap();
+                println!(
+                    "N = {n}, depth {depth}, a piece of frame {i}: estimated {estimated:.3e} \
+                     nodes, counted in {:.2} s on one thread ({} solutions)",
+                    start.elapsed().as_secs_f64(),
+                    counts.total
+                );
+            }
+        }
+    }
+
     #[test]
     fn an_estimate_counts_the_shard_and_measures_a_time_per_node() {
         let e = estimate(12, Shard::new(1, 3).unwrap(), Duration::from_millis(200)).unwrap();

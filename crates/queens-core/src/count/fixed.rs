@@ -10,6 +10,7 @@
 //! smallest image of each class, O(8N) per solution on top of the enumeration.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::symmetry::Symmetry;
 use crate::error::SizeError;
@@ -53,18 +54,32 @@ pub fn for_each_canonical(
 /// each queen together with its image: row `r` and row `N-1-r` are filled at once, so only
 /// `N/2` levels are searched. `n` must be 1..=64.
 pub fn count_fixed_by_half_turn(n: usize) -> Result<u64, SizeError> {
+    let never = AtomicBool::new(false);
+    Ok(half_turn_until(n, &never)?.unwrap_or(0))
+}
+
+/// [`count_fixed_by_half_turn`], stopping soon (`Ok(None)`) once `cancel` is raised: the
+/// flag is looked at in every node of the search, a load that costs nothing next to the
+/// node's own tests.
+pub(crate) fn half_turn_until(n: usize, cancel: &AtomicBool) -> Result<Option<u64>, SizeError> {
     SizeError::check(n, "the half-turn count", bitboard::MAX_N)?;
     let mut board = Board::new(n);
-    Ok(half_turn_from(&mut board, 0))
+    Ok(half_turn_from(&mut board, 0, cancel))
 }
 
 /// Counts the solutions of the `n` x `n` board fixed by the quarter turn, by a search that
 /// places the four images of a queen at once (N must be 4k or 4k+1 for any to exist).
 /// `n` must be 1..=64.
 pub fn count_fixed_by_quarter_turn(n: usize) -> Result<u64, SizeError> {
+    let never = AtomicBool::new(false);
+    Ok(quarter_turn_until(n, &never)?.unwrap_or(0))
+}
+
+/// [`count_fixed_by_quarter_turn`], stopping soon (`Ok(None)`) once `cancel` is raised.
+pub(crate) fn quarter_turn_until(n: usize, cancel: &AtomicBool) -> Result<Option<u64>, SizeError> {
     SizeError::check(n, "the quarter-turn count", bitboard::MAX_N)?;
     if n % 4 == 2 || n % 4 == 3 {
-        return Ok(0);
+        return Ok(Some(0));
     }
     let mut board = Board::new(n);
     if n % 2 == 1 {
@@ -72,7 +87,7 @@ pub fn count_fixed_by_quarter_turn(n: usize) -> Result<u64, SizeError> {
         let m = n / 2;
         board.place(m, m);
     }
-    Ok(quarter_turn_from(&mut board, 0))
+    Ok(quarter_turn_from(&mut board, 0, cancel))
 }
 
 /// Burnside's lemma over the eight symmetries, given the total and the fixed counts.
@@ -143,10 +158,13 @@ impl Board {
     }
 }
 
-fn half_turn_from(board: &mut Board, r: usize) -> u64 {
+fn half_turn_from(board: &mut Board, r: usize, cancel: &AtomicBool) -> Option<u64> {
     let n = board.n;
     if 2 * r >= n {
-        return 1;
+        return Some(1);
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return None;
     }
     let m = n - 1;
     let mut found = 0;
@@ -161,32 +179,37 @@ fn half_turn_from(board: &mut Board, r: usize) -> u64 {
             &[(r, c), (m - r, m - c)]
         };
         if board.place_all(squares) {
-            found += half_turn_from(board, r + 1);
+            let below = half_turn_from(board, r + 1, cancel);
             board.remove_all(squares);
+            found += below?;
         }
     }
-    found
+    Some(found)
 }
 
-fn quarter_turn_from(board: &mut Board, r: usize) -> u64 {
+fn quarter_turn_from(board: &mut Board, r: usize, cancel: &AtomicBool) -> Option<u64> {
     let n = board.n;
     if 2 * r + 1 >= n {
         // Every row above the middle is filled, so (by the turn) every row is.
-        return 1;
+        return Some(1);
     }
     if board.rows >> r & 1 == 1 {
-        return quarter_turn_from(board, r + 1);
+        return quarter_turn_from(board, r + 1, cancel);
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return None;
     }
     let m = n - 1;
     let mut found = 0;
     for c in 0..n {
         let orbit = [(r, c), (c, m - r), (m - r, m - c), (m - c, r)];
         if board.place_all(&orbit) {
-            found += quarter_turn_from(board, r + 1);
+            let below = quarter_turn_from(board, r + 1, cancel);
             board.remove_all(&orbit);
+            found += below?;
         }
     }
-    found
+    Some(found)
 }
 #[cfg(test)]
 mod tests {
@@ -200,6 +223,24 @@ mod tests {
             ControlFlow::Continue(())
         });
         all
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_fixed_point_searches_at_once() {
+        // N = 24's half-turn search takes about a minute: a raised flag must end it at its
+        // first node (the half-board engine counts it as its first subproblem).
+        let raised = AtomicBool::new(true);
+        assert_eq!(half_turn_until(24, &raised).unwrap(), None);
+        assert_eq!(quarter_turn_until(24, &raised).unwrap(), None);
+        let never = AtomicBool::new(false);
+        assert_eq!(
+            half_turn_until(12, &never).unwrap(),
+            Some(count_fixed_by_half_turn(12).unwrap())
+        );
+        assert_eq!(
+            quarter_turn_until(13, &never).unwrap(),
+            Some(count_fixed_by_quarter_turn(13).unwrap())
+        );
     }
 
     #[test]

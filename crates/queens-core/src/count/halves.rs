@@ -53,7 +53,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::engine::Control;
-use super::fixed::{count_fixed_by_half_turn, count_fixed_by_quarter_turn};
+use super::fixed::{half_turn_until, quarter_turn_until};
 use super::{CountError, Counts};
 
 /// The widest board this engine counts: its masks are two `N`-bit words in a `u64`, and its
@@ -318,8 +318,8 @@ impl Plan {
                 unique: 7,
             }),
             Part::Fixed => {
-                let half = u128::from(count_fixed_by_half_turn(n).ok()?);
-                let quarter = u128::from(count_fixed_by_quarter_turn(n).ok()?);
+                let half = u128::from(half_turn_until(n, cancel).ok()??);
+                let quarter = u128::from(quarter_turn_until(n, cancel).ok()??);
                 Some(Counts {
                     total: 0,
                     unique: half + 2 * quarter,
@@ -952,6 +952,9 @@ fn walk(
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
     let mut sp = 0usize;
     let (mut f, mut c, mut l, mut r) = (open(0, 0), 0u32, 0u32, 0u32);
+    // A pattern prunes most of the walk, which may visit billions of nodes for few halves:
+    // look at the flag every 2^16 backtracks too, as the kernel does.
+    let mut until_check = super::kernel::CANCEL_CHECK_EVERY;
     loop {
         if f == 0 {
             if sp == 0 {
@@ -959,6 +962,13 @@ fn walk(
             }
             sp -= 1;
             (f, c, l, r) = stack[sp];
+            until_check -= 1;
+            if until_check == 0 {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                until_check = super::kernel::CANCEL_CHECK_EVERY;
+            }
             continue;
         }
         let bit = f & f.wrapping_neg();
