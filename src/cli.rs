@@ -311,6 +311,12 @@ pub struct CountArgs {
     /// --max-memory), or auto (halves from N = 12 to 24, frame otherwise).
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: EngineArg,
+    /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
+    /// (0: whole frames). Default: whole frames up to N = 21, D = max(2, N - 21) above, so that
+    /// no subproblem takes more than seconds of one core. Implies --engine frame.
+    #[arg(long, value_name = "D", conflicts_with_all = ["algo", "estimate"],
+          value_parser = clap::value_parser!(u64).range(0..=12))]
+    pub pieces: Option<u64>,
 }
 
 /// The choices of `queens count --engine`.

@@ -45,6 +45,39 @@ fn engine_for(args: &CountArgs) -> count::Engine {
     }
 }
 
+/// The run of `--pieces D`: the frame engine with its frames cut at `D` rows, refused with
+/// another engine, past the board's free rows, or with a checkpoint of another split.
+fn pieces_run(args: &CountArgs, depth: usize) -> anyhow::Result<Run> {
+    let n = args.size.n;
+    if args.engine.engine() == count::Engine::Halves {
+        bail!(
+            "--pieces cuts the frames of the frame engine: it cannot be used with --engine halves"
+        );
+    }
+    count::check_size(n)?;
+    if depth + 2 > n {
+        bail!(
+            "--pieces {depth} is too deep for N = {n}: a frame leaves at most {} free rows",
+            n.saturating_sub(2)
+        );
+    }
+    let split = count::pieces::split_name(depth);
+    if let Some(path) = &args.checkpoint {
+        if let Ok(Some(saved)) = Checkpoint::load(path) {
+            if saved.n == n && saved.split != split {
+                bail!(
+                    "checkpoint file {} belongs to a different run (it is for the split {}, not \
+                     {split} of --pieces {depth}); leave out --pieces to resume it, or use \
+                     another file",
+                    path.display(),
+                    saved.split
+                );
+            }
+        }
+    }
+    Ok(Run::with_depth(n, depth)?)
+}
+
 /// Runs `queens count`.
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
@@ -90,9 +123,12 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if args.estimate {
         return estimate(args, shard);
     }
-    let run = Run::with_engine(n, engine_for(args), args.threads, args.search.max_memory)?
-        .shard(shard)
-        .threads(args.threads);
+    let run = match args.pieces {
+        Some(depth) => pieces_run(args, depth as usize)?,
+        None => Run::with_engine(n, engine_for(args), args.threads, args.search.max_memory)?,
+    }
+    .shard(shard)
+    .threads(args.threads);
     let (run, session) = Session::open(args, run)?;
     let run = Arc::new(run);
     let signals = signals::install(Arc::clone(&run))?;

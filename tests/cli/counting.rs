@@ -1074,3 +1074,69 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
         before = progress;
     }
 }
+
+/// `--pieces 2` on N = 18 (the cut large boards get by default, on a board a test can count):
+/// SIGTERM saves the pieces, SIGKILL at three random moments loses none of what was saved, the
+/// run resumed without the flag (the checkpoint names its split) ends on the exact counts, and
+/// `--recount` agrees with the file.
+#[cfg(unix)]
+#[test]
+fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let child = spawn_count("18", &ckpt, &["-j", "2", "--pieces", "2"]);
+    wait_for_file(&ckpt);
+    sleep(Duration::from_millis(300 + random_below(1000)));
+    send(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    let mut saved = finished_in(&ckpt).unwrap();
+    let text = std::fs::read_to_string(&ckpt).unwrap();
+    assert!(text.contains("\nsplit frame1-rows2-v1\n") && text.contains("\npieces"));
+    for _ in 0..3 {
+        let extra = ["-j", "2", "--pieces", "2", "--checkpoint-every", "0.2"];
+        let mut child = spawn_count("18", &ckpt, &extra);
+        sleep(Duration::from_millis(300 + random_below(1500)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let now = finished_in(&ckpt).unwrap();
+        assert!(now >= saved, "a kill never loses saved work");
+        saved = now;
+    }
+    assert!(saved < subproblems_in(&ckpt), "stopped mid-way: {saved}");
+    let path = ckpt.to_str().unwrap();
+    // Another depth is refused, not mixed.
+    queens()
+        .args(["count", "18", "--pieces", "3", "--checkpoint", path])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("frame1-rows2-v1"));
+    let v = json_of(&["count", "18", "--json", "--checkpoint", path]);
+    assert_eq!(v["split"], "frame1-rows2-v1");
+    assert_eq!(
+        (number(&v["total"]), number(&v["unique"])),
+        known_for(18),
+        "{v}"
+    );
+    queens()
+        .args(["count", "18", "--recount", "4", "--checkpoint", path])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("all 4 recounted subproblems"));
+}
+
+#[test]
+fn pieces_are_refused_with_the_half_board_engine_or_past_the_free_rows() {
+    queens()
+        .args(["count", "12", "--pieces", "2", "--engine", "halves"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--engine halves"));
+    queens()
+        .args(["count", "6", "--pieces", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("too deep for N = 6"));
+    let v = json_of(&["count", "13", "--pieces", "3", "--json"]);
+    assert_eq!((number(&v["total"]), number(&v["unique"])), known_for(13));
+}
