@@ -1075,7 +1075,7 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
     }
 }
 
-/// `--pieces 2` on N = 18 (the cut large boards get by default, on a board a test can count):
+/// `--pieces 1` on N = 18 (large boards are cut by default; this one a test can count):
 /// SIGTERM saves the pieces, SIGKILL at three random moments loses none of what was saved, the
 /// run resumed without the flag (the checkpoint names its split) ends on the exact counts, and
 /// `--recount` agrees with the file.
@@ -1084,7 +1084,7 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
 fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("run.ckpt");
-    let child = spawn_count("18", &ckpt, &["-j", "2", "--pieces", "2"]);
+    let child = spawn_count("18", &ckpt, &["-j", "2", "--pieces", "1"]);
     wait_for_file(&ckpt);
     sleep(Duration::from_millis(300 + random_below(1000)));
     send(&child, "TERM");
@@ -1092,9 +1092,9 @@ fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
     assert_eq!(out.status.code(), Some(143), "{out:?}");
     let mut saved = finished_in(&ckpt).unwrap();
     let text = std::fs::read_to_string(&ckpt).unwrap();
-    assert!(text.contains("\nsplit frame1-rows2-v1\n") && text.contains("\npieces"));
+    assert!(text.contains("\nsplit frame1-rows1-v1\n") && text.contains("\npieces"));
     for _ in 0..3 {
-        let extra = ["-j", "2", "--pieces", "2", "--checkpoint-every", "0.2"];
+        let extra = ["-j", "2", "--pieces", "1", "--checkpoint-every", "0.2"];
         let mut child = spawn_count("18", &ckpt, &extra);
         sleep(Duration::from_millis(300 + random_below(1500)));
         child.kill().unwrap();
@@ -1110,9 +1110,9 @@ fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
         .args(["count", "18", "--pieces", "3", "--checkpoint", path])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("frame1-rows2-v1"));
+        .stderr(predicates::str::contains("frame1-rows1-v1"));
     let v = json_of(&["count", "18", "--json", "--checkpoint", path]);
-    assert_eq!(v["split"], "frame1-rows2-v1");
+    assert_eq!(v["split"], "frame1-rows1-v1");
     assert_eq!(
         (number(&v["total"]), number(&v["unique"])),
         known_for(18),
