@@ -13,11 +13,11 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use queens_core::count::shard_result::{Parser, ShardResult};
+use queens_core::count::shard_result::{Parser, ShardResult, MAX_LINE};
 use queens_core::count::{self, MAX_SHARDS};
 use serde::Serialize;
 
@@ -65,40 +65,76 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
 /// The shard results of a file: one JSON object per line (blank lines skipped), at most
 /// `room` of them. Each is labelled with the file's name, and the line number when the file
 /// holds several, and checked on its own by `queens_core::count::shard_result` (syntax,
-/// checksum, board, counts, shard, split) before any other is read.
+/// checksum, board, counts, shard, split) before any other is read. The file is streamed twice
+/// (once to count its lines, once to read them), a line at a time and never more than
+/// [`MAX_LINE`] bytes of one, so memory is the results kept, whatever the file holds.
 fn read_parts(
     path: &Path,
     room: usize,
     parser: &mut Parser,
 ) -> anyhow::Result<Vec<(PathBuf, ShardResult)>> {
-    let text =
-        fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
-    if lines.is_empty() {
+    let mut lines = 0usize;
+    for_each_line(path, |_, _| {
+        lines += 1;
+        if lines > room {
+            bail!(
+                "{} brings the results to more than {MAX_PARTS}, the most shards a count has",
+                path.display()
+            );
+        }
+        Ok(())
+    })?;
+    if lines == 0 {
         bail!("{} is empty: it holds no shard result", path.display());
     }
-    if lines.len() > room {
-        bail!(
-            "{} brings the results to more than {MAX_PARTS}, the most shards a count has",
-            path.display()
-        );
+    let mut parts = Vec::with_capacity(lines);
+    for_each_line(path, |i, line| {
+        let label = if lines == 1 {
+            path.to_path_buf()
+        } else {
+            PathBuf::from(format!("{} line {}", path.display(), i + 1))
+        };
+        let part = parser.parse(&label.display().to_string(), line)?;
+        parts.push((label, part));
+        Ok(())
+    })?;
+    Ok(parts)
+}
+
+/// Calls `f` with the number (from 0) and the text (trimmed) of every line of `path` that is
+/// not blank; a line longer than [`MAX_LINE`] bytes, or not UTF-8, is an error naming it.
+fn for_each_line(
+    path: &Path,
+    mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let file = fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::with_capacity(256);
+    for i in 0.. {
+        buf.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE as u64 + 2)
+            .read_until(b'\n', &mut buf)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if read == 0 {
+            return Ok(());
+        }
+        if buf.len() > MAX_LINE + 1 || (buf.len() == MAX_LINE + 1 && buf.last() != Some(&b'\n')) {
+            bail!(
+                "{} line {}: longer than {MAX_LINE} bytes, which no shard result is",
+                path.display(),
+                i + 1
+            );
+        }
+        let Ok(line) = std::str::from_utf8(&buf) else {
+            bail!("{} line {}: not text (not UTF-8)", path.display(), i + 1);
+        };
+        let line = line.trim();
+        if !line.is_empty() {
+            f(i, line)?;
+        }
     }
-    lines
-        .iter()
-        .map(|&(i, line)| {
-            let label = if lines.len() == 1 {
-                path.to_path_buf()
-            } else {
-                PathBuf::from(format!("{} line {}", path.display(), i + 1))
-            };
-            let part = parser.parse(&label.display().to_string(), line.trim())?;
-            Ok((label, part))
-        })
-        .collect()
+    Ok(())
 }
 
 fn merge(parts: &[(PathBuf, ShardResult)]) -> anyhow::Result<Merged> {

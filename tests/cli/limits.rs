@@ -426,3 +426,32 @@ fn a_long_search_says_nothing_when_standard_error_is_not_a_terminal() {
     let out = child.wait_with_output().expect("the child ends");
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
 }
+
+/// `queens merge` streams its files a line at a time: a 4 GiB file (sparse, of zero bytes,
+/// with no line break) is refused at its first line, within the limited address space that
+/// reading it whole would exceed; a long line among good ones is named by its number.
+#[test]
+fn merge_reads_a_huge_file_a_bounded_line_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.jsonl");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let out = limited(&["merge", huge.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 1: longer than 4096 bytes"),
+        "{stderr}"
+    );
+    let mixed = dir.path().join("mixed.jsonl");
+    std::fs::write(&mixed, format!("\n{}\n{}\n", "{}", "x".repeat(5000))).unwrap();
+    let out = limited(&["merge", mixed.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 2") || stderr.contains("line 3"),
+        "{stderr}"
+    );
+}
