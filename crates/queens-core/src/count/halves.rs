@@ -238,14 +238,6 @@ impl Plan {
     pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
         let threads = threads.max(1) as u64;
         let mut k = default_pattern_columns(n);
-        // A knob for measurements: another starting number of pattern columns (the split's
-        // name says which was used).
-        if let Some(v) = std::env::var("QUEENS_HALVES_K")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            k = v;
-        }
         loop {
             let need = threads * bytes_per_thread(n, k);
             if need <= budget {
