@@ -431,6 +431,23 @@ fn wait_for_file(path: &Path) {
     }
 }
 
+/// Runs `count 18` on the checkpoint `ckpt` (with `extra` arguments, saving every 0.2 s) three
+/// times, each killed by SIGKILL at a random moment: none loses saved work (`saved` finished
+/// subproblems before), and the run is not over yet.
+fn kill_three_times(ckpt: &Path, extra: &[&str], mut saved: u64) {
+    for _ in 0..3 {
+        let args = [&["-j", "2", "--checkpoint-every", "0.2"], extra].concat();
+        let mut child = spawn_count("18", ckpt, &args);
+        sleep(Duration::from_millis(300 + random_below(1500)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let now = finished_in(ckpt).unwrap();
+        assert!(now >= saved, "a kill never loses saved work");
+        saved = now;
+    }
+    assert!(saved < subproblems_in(ckpt), "stopped mid-way: {saved}");
+}
+
 #[cfg(unix)]
 fn send(child: &std::process::Child, signal: &str) {
     let sent = Std::new("kill")
@@ -467,16 +484,7 @@ fn sigterm_sighup_and_sigkill_at_random_moments_all_resume_to_the_exact_count() 
         );
         saved = now;
     }
-    for _ in 0..3 {
-        let mut child = spawn_count("18", &ckpt, &["-j", "2", "--checkpoint-every", "0.2"]);
-        sleep(Duration::from_millis(300 + random_below(1500)));
-        child.kill().unwrap();
-        child.wait().unwrap();
-        let now = finished_in(&ckpt).unwrap();
-        assert!(now >= saved, "a kill never loses saved work");
-        saved = now;
-    }
-    assert!(saved < subproblems_in(&ckpt), "stopped mid-way: {saved}");
+    kill_three_times(&ckpt, &[], saved);
     let v = json_of(&[
         "count",
         "18",
@@ -1090,20 +1098,10 @@ fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
     send(&child, "TERM");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143), "{out:?}");
-    let mut saved = finished_in(&ckpt).unwrap();
+    let saved = finished_in(&ckpt).unwrap();
     let text = std::fs::read_to_string(&ckpt).unwrap();
     assert!(text.contains("\nsplit frame1-rows1-v1\n") && text.contains("\npieces"));
-    for _ in 0..3 {
-        let extra = ["-j", "2", "--pieces", "1", "--checkpoint-every", "0.2"];
-        let mut child = spawn_count("18", &ckpt, &extra);
-        sleep(Duration::from_millis(300 + random_below(1500)));
-        child.kill().unwrap();
-        child.wait().unwrap();
-        let now = finished_in(&ckpt).unwrap();
-        assert!(now >= saved, "a kill never loses saved work");
-        saved = now;
-    }
-    assert!(saved < subproblems_in(&ckpt), "stopped mid-way: {saved}");
+    kill_three_times(&ckpt, &["--pieces", "1"], saved);
     let path = ckpt.to_str().unwrap();
     // Another depth is refused, not mixed.
     queens()
