@@ -8,6 +8,7 @@
 //! and `--recount`, which checks saved subproblems with an independent search.
 //! `docs/counting-runs.md` tells the whole contract.
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -471,7 +472,11 @@ impl Session {
         let mut last_save = Instant::now();
         let mut failing: Option<String> = None;
         while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
-            progress.update(run.control().tally().finished);
+            let (finished, begun) = {
+                let tally = run.control().tally();
+                (tally.finished, tally.begun(run.shard_counted()))
+            };
+            progress.update(finished, begun);
             if self.path.is_some() && last_save.elapsed() >= self.every {
                 match self.save(run) {
                     Ok(()) => {
@@ -547,7 +552,8 @@ impl Display {
         }
     }
 
-    fn update(&self, finished: u64) {
+    /// `begun`: the frames begun and their pieces counted, with a plan of pieces.
+    fn update(&self, finished: u64, begun: (usize, u64)) {
         self.bar.set_position(finished);
         let Some(lines) = &self.lines else {
             return;
@@ -560,7 +566,16 @@ impl Display {
             return;
         }
         state.2 = Instant::now();
-        eprintln!("{}", lines.line(started.elapsed(), at_start, finished));
+        let mut line = lines.line(started.elapsed(), at_start, finished);
+        if begun.0 > 0 {
+            // A frame of a large board is many pieces: show them moving too.
+            let _ = write!(
+                line,
+                "; {} pieces counted in {} frames begun",
+                begun.1, begun.0
+            );
+        }
+        eprintln!("{line}");
     }
 
     fn finish(&self) {

@@ -1044,7 +1044,8 @@ fn shards_of_pieces_merge_into_the_known_counts() {
 }
 
 /// N = 22 cuts its frames into pieces: a run interrupted after a second saves the pieces of
-/// the frames it began (a `pieces` line), and a second session resumes from them and goes on.
+/// the frames it began (a `pieces` line), its progress lines count the pieces, and a second
+/// session resumes from them and goes on.
 #[cfg(unix)]
 #[test]
 fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
@@ -1052,7 +1053,19 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
     let ckpt = dir.path().join("run.ckpt");
     let mut before = String::new();
     for session in 0..2 {
-        let child = spawn_count("22", &ckpt, &["-j", "2", "--checkpoint-every", "3600"]);
+        let extra = [
+            "-j",
+            "2",
+            "--checkpoint-every",
+            "3600",
+            "--progress",
+            "lines",
+        ];
+        let child = spawn_count(
+            "22",
+            &ckpt,
+            &[&extra[..], &["--progress-every", "0.3"]].concat(),
+        );
         wait_for_file(&ckpt);
         sleep(Duration::from_millis(1500));
         send(&child, "INT");
@@ -1063,6 +1076,8 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
         if session == 1 {
             assert!(stderr.contains("resuming from"), "{stderr}");
         }
+        // Between two finished frames, the progress lines show the pieces moving.
+        assert!(stderr.contains("pieces counted in"), "{stderr}");
         let text = std::fs::read_to_string(&ckpt).unwrap();
         assert!(text.contains("\nsplit frame1-rows2-v1\n"), "{text:.300}");
         let pieces = text

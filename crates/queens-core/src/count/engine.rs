@@ -52,6 +52,14 @@ impl Tally {
         }
     }
 
+    /// With a plan of pieces: how many frames are begun and not finished, and how many of
+    /// their pieces (of `shard`) are counted — what a run shows of its progress between two
+    /// finished frames.
+    pub fn begun(&self, shard: Shard) -> (usize, u64) {
+        let pieces = self.pieces.iter().map(|(&f, p)| p.counted(shard, f)).sum();
+        (self.pieces.len(), pieces)
+    }
+
     /// Whether subproblem `i` is counted.
     pub fn is_done(&self, i: usize) -> bool {
         self.done[i / 64] >> (i % 64) & 1 == 1

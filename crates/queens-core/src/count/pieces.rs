@@ -233,6 +233,18 @@ impl FramePieces {
         }
     }
 
+    /// How many pieces of the shard (of frame `f`) are counted.
+    pub fn counted(&self, shard: Shard, f: usize) -> u64 {
+        let step = shard.count;
+        let below = (self.next - first_piece(shard, f)) / step;
+        below
+            + self
+                .above
+                .iter()
+                .map(|(start, end)| (end - start) / step + 1)
+                .sum::<u64>()
+    }
+
     /// Whether piece `p` (of the shard) is counted.
     pub fn is_counted(&self, p: u64) -> bool {
         p < self.next
@@ -344,6 +356,7 @@ mod tests {
         assert_eq!(fp.above.iter().collect::<Vec<_>>(), [(&8, &14), (&20, &20)]);
         assert!(fp.is_counted(2) && fp.is_counted(11) && fp.is_counted(20));
         assert!(!fp.is_counted(5) && !fp.is_counted(17) && !fp.is_counted(23));
+        assert_eq!(fp.counted(shard, f), 5);
         fp.record(5, 3, one);
         assert_eq!(fp.next, 17);
         fp.record(8, 3, one); // again: ignored
