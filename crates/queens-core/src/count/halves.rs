@@ -958,7 +958,7 @@ fn walk(
     let (mut f, mut c, mut l, mut r) = (open(0, 0), 0u32, 0u32, 0u32);
     // A pattern prunes most of the walk, which may visit billions of nodes for few halves:
     // look at the flag every 2^16 backtracks too, as the kernel does.
-    let mut until_check = super::kernel::CANCEL_CHECK_EVERY;
+    let mut check = super::kernel::CancelCheck::new();
     loop {
         if f == 0 {
             if sp == 0 {
@@ -966,12 +966,8 @@ fn walk(
             }
             sp -= 1;
             (f, c, l, r) = stack[sp];
-            until_check -= 1;
-            if until_check == 0 {
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                until_check = super::kernel::CANCEL_CHECK_EVERY;
+            if check.stop(cancel) {
+                return;
             }
             continue;
         }

@@ -32,6 +32,30 @@ pub const MAX_N: usize = 32;
 /// (a node is a few nanoseconds), large enough that the look costs nothing measurable.
 pub(super) const CANCEL_CHECK_EVERY: u32 = 1 << 16;
 
+/// A countdown to the next look at the cancel flag, shared by the searches of the engine: one
+/// step per backtrack, a look every [`CANCEL_CHECK_EVERY`] steps (the first step looks at once,
+/// so that a run cancelled before a subproblem starts stops at its first backtrack).
+pub(super) struct CancelCheck {
+    left: u32,
+}
+
+impl CancelCheck {
+    pub(super) fn new() -> CancelCheck {
+        CancelCheck { left: 1 }
+    }
+
+    /// Counts one step; whether the flag is raised, when this step is one that looks.
+    #[inline(always)]
+    pub(super) fn stop(&mut self, cancel: &AtomicBool) -> bool {
+        self.left -= 1;
+        if self.left != 0 {
+            return false;
+        }
+        self.left = CANCEL_CHECK_EVERY;
+        cancel.load(Ordering::Relaxed)
+    }
+}
+
 /// The precomputed state of one subproblem.
 #[derive(Debug)]
 pub(super) struct Setup {
@@ -132,9 +156,7 @@ pub(super) fn descend(
     let mut stack = [(0u32, 0u32, 0u32, 0u32); MAX_N];
     let mut sp = 0usize;
     let mut total = 0u64;
-    // The first pop looks at once, so that a run cancelled before a subproblem starts stops at
-    // its first backtrack.
-    let mut until_check = 1u32;
+    let mut check = CancelCheck::new();
     loop {
         if f == 0 {
             if sp == 0 {
@@ -144,12 +166,8 @@ pub(super) fn descend(
             (f, c, l, r) = stack[sp];
             // Every node is left by one pop, and at most 32 leaves are met between two pops:
             // a countdown over the pops bounds the work between two looks at the flag.
-            until_check -= 1;
-            if until_check == 0 {
-                if cancel.load(Ordering::Relaxed) {
-                    return None;
-                }
-                until_check = CANCEL_CHECK_EVERY;
+            if check.stop(cancel) {
+                return None;
             }
             continue;
         }
@@ -193,7 +211,7 @@ pub fn count_with_stabilizers(
         count: 0,
         stab_sum: 0,
         cancel,
-        until_check: 1,
+        check: CancelCheck::new(),
     };
     walk.descend(0, s.cols, 0, 0)?;
     Some((walk.count, walk.stab_sum))
@@ -207,7 +225,7 @@ struct Walk<'a> {
     count: u64,
     stab_sum: u64,
     cancel: &'a AtomicBool,
-    until_check: u32,
+    check: CancelCheck,
 }
 
 impl Walk<'_> {
@@ -224,12 +242,8 @@ impl Walk<'_> {
             self.stab_sum += fixed;
             return Some(());
         }
-        self.until_check -= 1;
-        if self.until_check == 0 {
-            if self.cancel.load(Ordering::Relaxed) {
-                return None;
-            }
-            self.until_check = CANCEL_CHECK_EVERY;
+        if self.check.stop(self.cancel) {
+            return None;
         }
         let mut f = self.s.full & !(c | l | r | self.s.extra[i]);
         let g = self.s.gap[i];
