@@ -146,6 +146,9 @@ pub fn default_pattern_columns(n: usize) -> usize {
         8..=11 => 2,
         12..=13 => 4,
         14..=16 => 6,
+        // N = 24 with 20 columns has subproblems of up to 105 s of one core (docs/performance.md),
+        // past the minute a subproblem may take (issue 12); 22 cut them to 15 s or less.
+        24.. => 22,
         _ => 8,
     }
 }
