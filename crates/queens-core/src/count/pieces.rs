@@ -374,6 +374,26 @@ mod measure {
     use super::*;
     use crate::count::{engine, subproblems};
 
+    /// A measurement, not a check: `cargo test -p queens-core --release piece_listing --
+    /// --ignored --nocapture` times the listing of the pieces of N = 27's first 200 frames at
+    /// the plan's depth: what a shard spends finding its own pieces among all.
+    #[test]
+    #[ignore]
+    fn piece_listing() {
+        let n = 27;
+        let plan = subproblems(n);
+        let start = Instant::now();
+        let mut count = 0u64;
+        for sub in plan.iter().take(200) {
+            count += PieceIter::new(n, sub, depth_for(n)).count() as u64;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "N = {n}: {count} pieces of 200 frames listed in {secs:.2} s ({:.1} ns a piece)",
+            secs * 1e9 / count as f64
+        );
+    }
+
     /// A measurement, not a check: `cargo test -p queens-core --release piece_overhead --
     /// --ignored --nocapture` counts a few frames of N = 22 on one thread whole and cut into
     /// pieces of 1 and 2 rows, alternating, to show what cutting costs.
