@@ -470,6 +470,10 @@ impl Session {
     fn watch(&self, run: &Run, progress: &Display, ended: Receiver<()>) -> Option<String> {
         progress.start(run.control().tally().finished);
         let mut last_save = Instant::now();
+        // A large checkpoint (tens of MB for the finest half-board splits) takes a while to
+        // write: the next save waits at least 50 times as long, so that saving never takes more
+        // than 2 % of the run, whatever `--checkpoint-every` asks.
+        let mut interval = self.every;
         let mut failing: Option<String> = None;
         while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
             let (finished, begun) = {
@@ -477,8 +481,11 @@ impl Session {
                 (tally.finished, tally.begun(run.shard_counted()))
             };
             progress.update(finished, begun);
-            if self.path.is_some() && last_save.elapsed() >= self.every {
-                match self.save(run) {
+            if self.path.is_some() && last_save.elapsed() >= interval {
+                let began = Instant::now();
+                let saved = self.save(run);
+                interval = self.every.max(began.elapsed() * 50);
+                match saved {
                     Ok(()) => {
                         if failing.take().is_some() {
                             eprintln!("queens: the checkpoint is saved again");

@@ -887,6 +887,38 @@ mod tests {
     #[test]
     #[ignore]
     fn checkpoint_size() {
+        // The finest half-board split (N = 24, 22 pattern columns), finished, saved to a file.
+        let plan = crate::count::halves::Plan::new(24, 22);
+        let mut tally = Tally::new(plan.len());
+        for i in 0..plan.len() {
+            let part = Counts {
+                total: 227_514_171_973_736 / plan.len() as u128,
+                unique: 227_514_171_973_736 / plan.len() as u128,
+            };
+            tally.record(i, part);
+        }
+        let c = Checkpoint {
+            n: 24,
+            split: plan.split(),
+            subproblems: plan.len(),
+            shard: Shard::WHOLE,
+            tally,
+            seconds: 1e6,
+        };
+        let dir = std::env::temp_dir().join(format!("ckpt-size-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("n24.ckpt");
+        let started = std::time::Instant::now();
+        c.save(&path).unwrap();
+        let saved = started.elapsed();
+        println!(
+            "N = 24, {}: {} subproblems, finished checkpoint {} bytes, saved in {:.1} ms",
+            plan.split(),
+            plan.len(),
+            std::fs::metadata(&path).unwrap().len(),
+            saved.as_secs_f64() * 1e3
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
         for k in crate::reference::known()
             .into_iter()
             .filter(|k| (20..=27).contains(&k.n))
