@@ -409,17 +409,31 @@ fn random_below(bound: u64) -> u64 {
         % bound
 }
 
-/// `queens count N --checkpoint F` with `extra` arguments, in the background.
+/// `queens count N --checkpoint F` with `extra` arguments, in the background. SIGHUP is reset to
+/// its default in the child: `queens` rightly keeps a SIGHUP it starts with ignored (as under
+/// `nohup`), and the suite may itself run under `nohup`, which the child would inherit.
 fn spawn_count(n: &str, ckpt: &Path, extra: &[&str]) -> std::process::Child {
-    Std::new(assert_cmd::cargo::cargo_bin("queens"))
+    let mut command = Std::new(assert_cmd::cargo::cargo_bin("queens"));
+    command
         .args(["count", n, "--json", "--engine", "frame"])
         .args(extra)
         .arg("--checkpoint")
         .arg(ckpt)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure only calls signal(2), which is
+        // async-signal-safe, and allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGHUP, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+    }
+    command.spawn().unwrap()
 }
 
 /// Waits until the run has written its first checkpoint (it does so before counting).
