@@ -145,21 +145,31 @@ fn solve_with(
     cancel: &AtomicBool,
     completions: impl Fn(usize, &Subproblem, &AtomicBool) -> Option<u64>,
 ) -> Option<Counts> {
-    let orbit = u128::from(sub.orbit_size());
+    let (found, stab_sum) = found_and_stabilizers(n, sub, cancel, completions)?;
+    // Over a whole frame the stabilizer sum divides by the frame's own stabilizer (1 when no
+    // symmetry fixes it, where the sum is the number of completions).
+    let frame_stab = 1 + sub.fixed_by.len() as u64;
+    debug_assert_eq!(stab_sum % frame_stab, 0);
+    Some(Counts {
+        total: u128::from(found) * u128::from(sub.orbit_size()),
+        unique: u128::from(stab_sum / frame_stab),
+    })
+}
+
+/// The completions of `sub`, and the sum over them of how many symmetries of the whole group
+/// fix each: `completions` counts them when no symmetry fixes the frame (the sum is then the
+/// count), the slower walk that records each solution otherwise.
+fn found_and_stabilizers(
+    n: usize,
+    sub: &Subproblem,
+    cancel: &AtomicBool,
+    completions: impl Fn(usize, &Subproblem, &AtomicBool) -> Option<u64>,
+) -> Option<(u64, u64)> {
     if sub.fixed_by.is_empty() {
-        let found = u128::from(completions(n, sub, cancel)?);
-        Some(Counts {
-            total: found * orbit,
-            unique: found,
-        })
+        let found = completions(n, sub, cancel)?;
+        Some((found, found))
     } else {
-        let (found, stab_sum) = kernel::count_with_stabilizers(n, sub, cancel)?;
-        let frame_stab = 1 + sub.fixed_by.len() as u64;
-        debug_assert_eq!(stab_sum % frame_stab, 0);
-        Some(Counts {
-            total: u128::from(found) * orbit,
-            unique: u128::from(stab_sum / frame_stab),
-        })
+        kernel::count_with_stabilizers(n, sub, cancel)
     }
 }
 
@@ -173,17 +183,12 @@ pub fn solve_piece(
     cancel: &AtomicBool,
     searched_only: bool,
 ) -> Option<Counts> {
-    let orbit = u128::from(piece.orbit_size());
-    let (found, stab_sum) = if piece.fixed_by.is_empty() {
-        let found = if searched_only {
-            kernel::count_completions_searched(n, piece, cancel)?
-        } else {
-            count_completions(n, piece, cancel)?
-        };
-        (found, found)
+    let (found, stab_sum) = if searched_only {
+        found_and_stabilizers(n, piece, cancel, kernel::count_completions_searched)?
     } else {
-        kernel::count_with_stabilizers(n, piece, cancel)?
+        found_and_stabilizers(n, piece, cancel, count_completions)?
     };
+    let orbit = u128::from(piece.orbit_size());
     Some(Counts {
         total: u128::from(found) * orbit,
         unique: u128::from(stab_sum) * orbit,

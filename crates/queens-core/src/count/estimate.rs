@@ -79,18 +79,22 @@ fn setup(n: usize, sub: &Subproblem) -> Setup {
     }
 }
 
-/// One of Knuth's probes of the plain search of `s`: an unbiased estimate of its nodes.
-fn probe(s: &Setup, rng: &mut Rng) -> f64 {
-    probe_to(s, rng, usize::MAX).0
+/// One of the squares of `f` (which has `d` of them), at random.
+fn random_square(mut f: u32, d: u32, rng: &mut Rng) -> u32 {
+    for _ in 0..rng.next() % u64::from(d) {
+        f &= f - 1;
+    }
+    f & f.wrapping_neg()
 }
 
-/// [`probe`], and the estimate of the nodes at `depth` (the pieces cut there): the product of
-/// the first `depth` branchings, 0 when the probe ends above it.
+/// One of Knuth's probes of the plain search of `s`: an unbiased estimate of its nodes, and
+/// one of its nodes at `depth` (the pieces cut there): the product of the first `depth`
+/// branchings, 0 when the probe ends above it.
 fn probe_to(s: &Setup, rng: &mut Rng, depth: usize) -> (f64, f64) {
     let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
     let (mut weight, mut nodes, mut at_depth) = (1.0f64, 1.0f64, 0.0f64);
     for i in 0..s.rows.len() {
-        let mut f = s.full & !(c | l | r | s.extra[i]);
+        let f = s.full & !(c | l | r | s.extra[i]);
         let d = f.count_ones();
         if d == 0 {
             break;
@@ -100,10 +104,7 @@ fn probe_to(s: &Setup, rng: &mut Rng, depth: usize) -> (f64, f64) {
         if i + 1 == depth {
             at_depth = weight;
         }
-        for _ in 0..rng.next() % u64::from(d) {
-            f &= f - 1;
-        }
-        let bit = f & f.wrapping_neg();
+        let bit = random_square(f, d, rng);
         let g = s.gap[i];
         c |= bit;
         l = (l | bit) << g;
@@ -119,15 +120,12 @@ fn random_piece(n: usize, sub: &Subproblem, depth: usize, rng: &mut Rng) -> Opti
     let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
     let mut queens = Vec::new();
     for i in 0..depth.min(s.rows.len()) {
-        let mut f = s.full & !(c | l | r | s.extra[i]);
+        let f = s.full & !(c | l | r | s.extra[i]);
         let d = f.count_ones();
         if d == 0 {
             return None;
         }
-        for _ in 0..rng.next() % u64::from(d) {
-            f &= f - 1;
-        }
-        let bit = f & f.wrapping_neg();
+        let bit = random_square(f, d, rng);
         queens.push((s.rows[i] as u8, bit.trailing_zeros() as u8));
         let g = s.gap[i];
         c |= bit;
@@ -139,9 +137,19 @@ fn random_piece(n: usize, sub: &Subproblem, depth: usize, rng: &mut Rng) -> Opti
 
 /// The mean of `probes` probes of subproblem `sub`.
 pub fn probe_nodes(n: usize, sub: &Subproblem, probes: usize) -> f64 {
-    let s = setup(n, sub);
-    let mut rng = Rng::new();
-    (0..probes).map(|_| probe(&s, &mut rng)).sum::<f64>() / probes.max(1) as f64
+    mean_probe(&setup(n, sub), &mut Rng::new(), probes, usize::MAX).0
+}
+
+/// The mean of `probes` of [`probe_to`]: the estimated nodes of `s`, and those at `depth`.
+fn mean_probe(s: &Setup, rng: &mut Rng, probes: usize, depth: usize) -> (f64, f64) {
+    let (mut nodes, mut cut) = (0.0, 0.0);
+    for _ in 0..probes {
+        let (a, b) = probe_to(s, rng, depth);
+        nodes += a;
+        cut += b;
+    }
+    let m = probes.max(1) as f64;
+    (nodes / m, cut / m)
 }
 
 /// Estimates shard `shard` of the `n` x `n` board: its nodes by probes of every subproblem,
@@ -166,16 +174,9 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
     let mut sizes = Vec::with_capacity(todo.len());
     let mut rng = Rng::new();
     for &i in &todo {
-        let s = setup(n, &plan[i]);
-        let (mut here, mut cut) = (0.0, 0.0);
-        for _ in 0..probes {
-            let (a, b) = probe_to(&s, &mut rng, depth);
-            here += a;
-            cut += b;
-        }
-        let here = here / probes as f64;
+        let (here, cut) = mean_probe(&setup(n, &plan[i]), &mut rng, probes, depth);
         nodes += here * share;
-        piece_count += cut / probes as f64 * share;
+        piece_count += cut * share;
         sizes.push((here, i));
         if here > largest.1 {
             largest = (i, here);
@@ -344,15 +345,9 @@ mod tests {
             for depth in chosen.saturating_sub(1).max(1)..=chosen + 1 {
                 let (mut count, mut sizes) = (0.0, Vec::new());
                 for (i, sub) in plan.iter().enumerate() {
-                    let s = setup(n, sub);
-                    let (mut here, mut cut) = (0.0, 0.0);
-                    for _ in 0..probes {
-                        let (a, b) = probe_to(&s, &mut rng, depth);
-                        here += a;
-                        cut += b;
-                    }
-                    count += cut / probes as f64;
-                    sizes.push((here / probes as f64, i));
+                    let (here, cut) = mean_probe(&setup(n, sub), &mut rng, probes, depth);
+                    count += cut;
+                    sizes.push((here, i));
                 }
                 let piece = largest_piece(n, &plan, &mut sizes, depth, &mut rng);
                 println!(
