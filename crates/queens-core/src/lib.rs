@@ -46,9 +46,11 @@ pub mod complete;
 pub mod count;
 mod error;
 pub mod parse;
+pub mod random;
 pub mod reference;
 pub mod search;
 pub mod solve;
+pub mod text;
 pub mod trace;
 
 pub use board::{find_flaw, find_flaw_in_squares, Flaw, Line, Square};

@@ -323,11 +323,7 @@ fn parse_csplib(text: &str) -> Result<Instance, InstanceParseError> {
 
 /// Text to echo in a message, cut to 40 characters.
 fn shorten(text: &str) -> String {
-    if text.chars().count() <= 40 {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(40).collect::<String>())
-    }
+    crate::text::shorten(text, 40)
 }
 
 fn pair_error(line: usize) -> InstanceParseError {

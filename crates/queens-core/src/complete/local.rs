@@ -14,7 +14,7 @@
 //! per free row; see [`memory_needed`].
 
 use super::Instance;
-use crate::solve::min_conflicts::SplitMix64;
+use crate::random::Rng;
 
 /// Probes per row in the greedy start before a row is placed on a conflicting square.
 const GREEDY_PROBES: usize = 64;
@@ -111,7 +111,7 @@ pub fn search(instance: &Instance, seed: u64, max_tries: u64) -> Option<Vec<usiz
         up: vec![0; 2 * n - 1],
         collisions: 0,
     };
-    let mut rng = SplitMix64(seed);
+    let mut rng = Rng::new(seed);
     let patience = 100 + 4 * k as u64;
     let mut tries = 0u64;
     let mut work: Vec<u32> = Vec::new();

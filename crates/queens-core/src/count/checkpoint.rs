@@ -58,8 +58,12 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::checksum;
+use super::engine::Tally;
 use super::pieces::{self, FramePieces};
-use super::{checksum, CountError, Counts, Shard, Tally, MAX_N};
+use super::shard::Shard;
+use super::split::unique_in_eighths;
+use super::types::{CountError, Counts, MAX_N};
 
 const MAGIC: &str = "queens-count-checkpoint";
 const VERSION: &str = "2";
@@ -324,7 +328,7 @@ impl Checkpoint {
             }
             // (The half-board engine counts eighths of classes: its first part holds the
             // solutions fixed by the turns, and no bound of the kind holds for its parts.)
-            if part.unique > part.total && !super::unique_in_eighths(&split) {
+            if part.unique > part.total && !unique_in_eighths(&split) {
                 return Err(bad(format!(
                     "'parts' gives subproblem {i} more classes ({}) than solutions ({})",
                     part.unique, part.total
@@ -537,11 +541,7 @@ fn decimal<T: std::str::FromStr>(
 
 /// At most 60 characters of `s`, for error messages.
 fn shorten(s: &str) -> String {
-    if s.chars().count() <= 60 {
-        s.to_string()
-    } else {
-        format!("{}...", s.chars().take(60).collect::<String>())
-    }
+    crate::text::shorten(s, 60)
 }
 
 /// Creates a new temporary file in the folder of `path`, named after it with the process id

@@ -20,7 +20,9 @@ use rayon::prelude::*;
 
 use super::frame::{Square, Subproblem};
 use super::pieces::{self, FramePieces, PieceIter};
-use super::{join, kernel, CountError, Counts, Shard};
+use super::shard::Shard;
+use super::types::{CountError, Counts};
+use super::{join, kernel};
 
 /// What a run has finished so far: which subproblems, each one's own contribution, and their
 /// sum.

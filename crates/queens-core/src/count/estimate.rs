@@ -13,10 +13,13 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::engine::{self, Control, Tally};
 use super::frame::{subproblems, Subproblem};
 use super::kernel::Setup;
 use super::pieces;
-use super::{check_size, engine, Control, CountError, Shard, Tally};
+use super::shard::Shard;
+use super::types::{check_size, CountError};
+use crate::random::Rng;
 
 /// What [`estimate`] found.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,27 +52,6 @@ impl Estimate {
     }
 }
 
-/// A small random-number generator (xorshift64*), seeded from the standard library's random
-/// hasher keys.
-pub(super) struct Rng(u64);
-
-impl Rng {
-    pub(super) fn new() -> Rng {
-        use std::hash::{BuildHasher, Hasher};
-        let seed = std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish();
-        Rng(seed | 1)
-    }
-
-    pub(super) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 /// The frame as the engine searches it.
 fn setup(n: usize, sub: &Subproblem) -> Setup {
     if sub.fixed_by.is_empty() {
@@ -81,7 +63,7 @@ fn setup(n: usize, sub: &Subproblem) -> Setup {
 
 /// One of the squares of `f` (which has `d` of them), at random.
 fn random_square(mut f: u32, d: u32, rng: &mut Rng) -> u32 {
-    for _ in 0..rng.next() % u64::from(d) {
+    for _ in 0..rng.next_u64() % u64::from(d) {
         f &= f - 1;
     }
     f & f.wrapping_neg()
@@ -137,7 +119,7 @@ fn random_piece(n: usize, sub: &Subproblem, depth: usize, rng: &mut Rng) -> Opti
 
 /// The mean of `probes` probes of subproblem `sub`.
 pub fn probe_nodes(n: usize, sub: &Subproblem, probes: usize) -> f64 {
-    mean_probe(&setup(n, sub), &mut Rng::new(), probes, usize::MAX).0
+    mean_probe(&setup(n, sub), &mut Rng::from_entropy(), probes, usize::MAX).0
 }
 
 /// The mean of `probes` of [`probe_to`]: the estimated nodes of `s`, and those at `depth`.
@@ -172,7 +154,7 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
     let probes = (4_000_000 / todo.len().max(1)).clamp(16, 4096);
     let (mut nodes, mut largest, mut piece_count) = (0.0f64, (0usize, 0.0f64), 0.0f64);
     let mut sizes = Vec::with_capacity(todo.len());
-    let mut rng = Rng::new();
+    let mut rng = Rng::from_entropy();
     for &i in &todo {
         let (here, cut) = mean_probe(&setup(n, &plan[i]), &mut rng, probes, depth);
         nodes += here * share;
@@ -235,7 +217,7 @@ fn largest_piece(
 /// `budget`: how many finished, in how many seconds, and the seconds per estimated node.
 fn calibrate(n: usize, budget: Duration) -> (usize, f64, f64) {
     let plan = subproblems(n);
-    let mut rng = Rng::new();
+    let mut rng = Rng::from_entropy();
     let control = Control::new(Tally::new(plan.len()));
     let start = Instant::now();
     let (mut count, mut seconds, mut nodes) = (0usize, 0.0f64, 0.0f64);
@@ -247,7 +229,7 @@ fn calibrate(n: usize, budget: Duration) -> (usize, f64, f64) {
             control.cancel.store(true, Ordering::Relaxed);
         });
         while start.elapsed() < budget && !plan.is_empty() {
-            let i = (rng.next() % plan.len() as u64) as usize;
+            let i = (rng.next_u64() % plan.len() as u64) as usize;
             if control.tally().is_done(i) {
                 continue;
             }
@@ -337,7 +319,7 @@ mod tests {
     #[test]
     #[ignore]
     fn piece_sizes() {
-        let mut rng = Rng::new();
+        let mut rng = Rng::from_entropy();
         for n in 20..=27 {
             let plan = subproblems(n);
             let probes = (2_000_000 / plan.len()).clamp(16, 4096);
@@ -369,7 +351,7 @@ mod tests {
     fn largest_pieces_timed() {
         use std::sync::atomic::AtomicBool;
         let never = AtomicBool::new(false);
-        let mut rng = Rng::new();
+        let mut rng = Rng::from_entropy();
         for n in 22..=24 {
             let plan = subproblems(n);
             let depth = pieces::depth_for(n);

@@ -32,7 +32,14 @@ use std::collections::BTreeMap;
 
 use super::frame::{Square, Subproblem};
 use super::kernel::Setup;
-use super::{Counts, Shard};
+use super::shard::Shard;
+use super::types::Counts;
+
+/// The name of the way the engine splits a board into subproblems when it counts whole frames
+/// (boards up to [`WHOLE_FRAMES_UP_TO`]). Shards and checkpoints carry the name of
+/// their split, so that results of a different split are never summed together; larger
+/// boards cut their frames into pieces, `frame1-rowsD-v1` (see [`split_name`]).
+pub const SPLIT: &str = "frame1-v1";
 
 /// The largest board whose frames are counted whole (the `frame1-v1` split): from N = 22 on,
 /// the largest frame takes more than about a minute of one core.
@@ -57,7 +64,7 @@ pub fn depth_for(n: usize) -> usize {
 /// the first binaries, kept as it was), `frame1-rowsD-v1` for pieces of `D` rows.
 pub fn split_name(depth: usize) -> String {
     if depth == 0 {
-        super::SPLIT.to_string()
+        SPLIT.to_string()
     } else {
         format!("frame1-rows{depth}-v1")
     }
@@ -65,7 +72,7 @@ pub fn split_name(depth: usize) -> String {
 
 /// The depth named by a frame split, when `split` is one and `depth` fits the `n` x `n` board.
 pub fn depth_of_split(n: usize, split: &str) -> Option<usize> {
-    if split == super::SPLIT {
+    if split == SPLIT {
         return Some(0);
     }
     let depth: usize = split

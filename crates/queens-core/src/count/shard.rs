@@ -10,7 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::CountError;
+use super::types::CountError;
 
 /// Shard `index` of `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

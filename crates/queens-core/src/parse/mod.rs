@@ -114,12 +114,7 @@ pub enum ParseError {
 }
 
 fn shorten(text: &str) -> String {
-    const MAX: usize = 40;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(MAX).collect::<String>())
-    }
+    crate::text::shorten(text, 40)
 }
 
 /// An entry as [`EntryReader`] yields it: positions are kept as `u32`, 4 bytes per queen.

@@ -10,31 +10,12 @@
 //! so small boards with few solutions are found too.
 //!
 //! Cost: about linear in N in practice (a few random probes per row); memory is three `u32`
-//! arrays, 20 bytes per queen (200 MB for N = 10^7). The generator is SplitMix64 seeded by the
+//! arrays, 20 bytes per queen (200 MB for N = 10^7). The generator is Rng seeded by the
 //! caller, so the same seed gives the same solution. Local search cannot prove that a board has
 //! no solution; the two that have none, N = 2 and 3, are answered directly.
 
 use crate::error::SizeError;
-
-/// A small seedable generator (SplitMix64, Steele, Lea and Flood 2014): reproducible runs
-/// without a dependency.
-#[derive(Debug, Clone)]
-pub(crate) struct SplitMix64(pub(crate) u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (Lemire's multiply-shift; the tiny bias is irrelevant here).
-    pub(crate) fn below(&mut self, bound: usize) -> usize {
-        ((self.next_u64() as u128 * bound as u128) >> 64) as usize
-    }
-}
+use crate::random::Rng;
 
 /// How a search went: useful for benchmarks and curiosity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -120,7 +101,7 @@ impl Board {
 
     /// A fresh greedy start: rows in order take a random unused column whose diagonals are
     /// empty, the last few rows a random one.
-    fn greedy_start(&mut self, rng: &mut SplitMix64) {
+    fn greedy_start(&mut self, rng: &mut Rng) {
         let n = self.n;
         for (k, q) in self.queens.iter_mut().enumerate() {
             *q = k as u32;
@@ -146,7 +127,7 @@ impl Board {
 
     /// Repairs by improving swaps until no queen is attacked (true) or until `patience` tries
     /// in a row have not improved anything (false).
-    fn repair(&mut self, rng: &mut SplitMix64, patience: u64, stats: &mut Stats) -> bool {
+    fn repair(&mut self, rng: &mut Rng, patience: u64, stats: &mut Stats) -> bool {
         let n = self.n;
         let mut work: Vec<u32> = Vec::new();
         let mut idle = 0u64;
@@ -249,7 +230,7 @@ fn search(n: usize, seed: u64) -> Option<(Vec<u32>, Stats)> {
         1 => return Some((vec![0], stats)),
         _ => {}
     }
-    let mut rng = SplitMix64(seed);
+    let mut rng = Rng::new(seed);
     let mut board = Board::new(n);
     // A run that has not improved for this many tries is restarted: large boards improve every
     // few dozen tries, small ones get stuck in local minima quickly.
@@ -322,5 +303,23 @@ mod tests {
         assert_eq!(b.collisions, 4);
         b.swap(0, 5);
         assert_eq!(b.collisions, 5);
+    }
+
+    /// The seeded solutions `queens solve N --algo min-conflicts --seed 7` printed before the
+    /// generator moved to `random.rs` (issue 18): one generator, the same streams.
+    #[test]
+    fn seeded_solutions_are_those_printed_before_the_generator_moved() {
+        assert_eq!(
+            solve(12, 7).unwrap().unwrap(),
+            [0, 7, 3, 1, 11, 8, 10, 4, 2, 5, 9, 6]
+        );
+        assert_eq!(
+            solve(50, 7).unwrap().unwrap(),
+            [
+                28, 15, 33, 5, 20, 18, 9, 4, 12, 30, 8, 40, 47, 21, 44, 38, 48, 39, 42, 24, 13, 27,
+                10, 49, 25, 45, 0, 2, 35, 11, 22, 46, 41, 43, 34, 7, 14, 32, 19, 23, 31, 26, 3, 37,
+                17, 1, 29, 36, 6, 16
+            ]
+        );
     }
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use super::memory::bytes_per_thread;
 use super::pattern::count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
-use crate::count::{CountError, Counts};
+use crate::count::types::{CountError, Counts};
 
 /// The most pattern columns a plan has (2^22 patterns, about 775,000 subproblems for N = 24:
 /// what two threads of N = 24 need to fit in 1 GiB by [`bytes_per_thread`]).

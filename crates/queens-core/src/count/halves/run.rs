@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use super::plan::Plan;
 use crate::count::engine::Control;
-use crate::count::CountError;
+use crate::count::types::CountError;
 
 impl Control {
     fn work_halves(&self, plan: &Plan, i: usize) {

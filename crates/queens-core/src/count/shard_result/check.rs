@@ -5,7 +5,9 @@
 use super::error::{cut, ShardResultError};
 use super::json::fields;
 use super::write::{result_checksum, ShardResult};
-use crate::count::{split_subproblems, unique_in_eighths, Counts, Shard, MAX_N, MAX_SHARDS};
+use crate::count::shard::{Shard, MAX_SHARDS};
+use crate::count::split::{split_subproblems, unique_in_eighths};
+use crate::count::types::{Counts, MAX_N};
 
 impl ShardResult {
     /// Reads and checks one line, named `name` in errors (see [`Parser::parse`]).

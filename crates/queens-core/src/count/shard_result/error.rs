@@ -3,7 +3,9 @@
 
 use thiserror::Error;
 
-use crate::count::{MAX_N, MAX_SHARDS, SPLIT};
+use crate::count::pieces::SPLIT;
+use crate::count::shard::MAX_SHARDS;
+use crate::count::types::MAX_N;
 
 /// The longest result line read, in bytes (a real one has about 200).
 pub const MAX_LINE: usize = 4096;

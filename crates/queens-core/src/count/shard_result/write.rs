@@ -4,7 +4,9 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::count::{checksum, Counts, Shard};
+use crate::count::checksum::checksum;
+use crate::count::shard::Shard;
+use crate::count::types::Counts;
 
 /// One shard's result, checked.
 #[derive(Debug, Clone, PartialEq)]

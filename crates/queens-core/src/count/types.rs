@@ -1,0 +1,78 @@
+//! What every layer of the counter shares: the counts ([`Counts`]), the errors ([`CountError`])
+//! and the largest board ([`MAX_N`], from the kernel's 32-bit masks). It calls only the kernel
+//! (for its limit) and the crate's size error; every other file of `count/` may import it.
+
+use thiserror::Error;
+
+use super::kernel;
+use crate::error::SizeError;
+
+/// The widest board the engine counts: its masks are 32-bit words. (Totals are exact 128-bit
+/// numbers; the count of N = 27 is the largest known, so the limit is not the practical one.)
+pub const MAX_N: usize = kernel::MAX_N;
+
+/// The number of solutions and of symmetry classes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    /// Every solution (OEIS A000170).
+    pub total: u128,
+    /// The solutions distinct under rotations and reflections (OEIS A002562).
+    pub unique: u128,
+}
+
+/// Why the counting engine refused or stopped.
+#[derive(Debug, Error)]
+pub enum CountError {
+    /// N is 0 or past what the engine's 32-bit masks hold.
+    #[error(transparent)]
+    Size(#[from] SizeError),
+    /// A shard specification was malformed.
+    #[error("bad shard '{0}': use I/M with 0 <= I < M <= 1048576, for example 0/4")]
+    BadShard(String),
+    /// The thread pool could not be built.
+    #[error("cannot start the worker threads: {0}")]
+    Threads(String),
+    /// A checkpoint file could not be read or written.
+    #[error("cannot read or write the checkpoint file {path}")]
+    CheckpointIo {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// A checkpoint file is not one this engine wrote, or is damaged.
+    #[error("checkpoint file {path} is not a valid checkpoint: {reason}")]
+    CheckpointMalformed {
+        /// The file.
+        path: String,
+        /// What is wrong, naming the line or field.
+        reason: String,
+    },
+    /// No split of the half-board engine fits in the memory budget.
+    #[error(
+        "the half-board engine needs about {} MiB for N = {n} with its finest split, more than \
+         the budget of {} MiB (raise --max-memory, use fewer threads, or --engine frame)",
+        need >> 20, budget >> 20
+    )]
+    MemoryBudget {
+        /// The board size.
+        n: usize,
+        /// The bytes the finest split needs on the requested threads.
+        need: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// A checkpoint file belongs to a different run.
+    #[error("checkpoint file {path} belongs to a different run ({reason}); use another file or delete it")]
+    CheckpointMismatch {
+        /// The file.
+        path: String,
+        /// Which parameter differs.
+        reason: String,
+    },
+}
+
+/// Checks that `n` is a size the engine counts.
+pub fn check_size(n: usize) -> Result<(), CountError> {
+    Ok(SizeError::check(n, "the counting engine", MAX_N)?)
+}
