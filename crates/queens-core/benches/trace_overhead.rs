@@ -7,6 +7,10 @@
 //! be inlined more freely than the library's code, which may tilt the comparison slightly.
 //! On a busy machine wall-clock times swing by tens of percent; for a comparison that does not
 //! depend on load, count instructions with `valgrind --tool=cachegrind` (see docs/tracing-cost.md).
+//!
+//! A deliberate frozen baseline: the `original` modules duplicate the solvers of `src/search/`
+//! on purpose, and the `duplicates` report's pairs between this file and `src/search/` are
+//! expected. Do not merge them into the library, nor update them when the solvers change.
 
 use std::hint::black_box;
 use std::ops::ControlFlow;
