@@ -160,15 +160,7 @@ impl Algorithm {
         options: &SearchOptions,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<B>,
     ) -> Result<ControlFlow<B>, Error> {
-        let mut value = None;
-        let _ = self.for_each_solution_untraced(n, options, &mut |q| match visit(q) {
-            ControlFlow::Continue(()) => ControlFlow::Continue(()),
-            ControlFlow::Break(b) => {
-                value = Some(b);
-                ControlFlow::Break(())
-            }
-        })?;
-        Ok(value.map_or(ControlFlow::Continue(()), ControlFlow::Break))
+        carrying_break(visit, |v| self.for_each_solution_untraced(n, options, v))
     }
 
     /// The untraced search, not generic so that it is compiled here, with this crate's
@@ -216,15 +208,7 @@ impl Algorithm {
         report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<B>,
     ) -> Result<ControlFlow<B>, Error> {
-        let mut value = None;
-        let _ = self.watched_untyped(n, options, report, &mut |q| match visit(q) {
-            ControlFlow::Continue(()) => ControlFlow::Continue(()),
-            ControlFlow::Break(b) => {
-                value = Some(b);
-                ControlFlow::Break(())
-            }
-        })?;
-        Ok(value.map_or(ControlFlow::Continue(()), ControlFlow::Break))
+        carrying_break(visit, |v| self.watched_untyped(n, options, report, v))
     }
 
     /// The watched search itself, not generic so that it is compiled here (see
@@ -353,6 +337,23 @@ impl Default for SearchOptions {
             max_memory: 1 << 30,
         }
     }
+}
+
+/// Runs `search` with a visitor that stops it at `visit`'s first break and keeps the break's
+/// value, then carries that value out: the untyped searches compiled here break with `()`.
+fn carrying_break<B>(
+    visit: &mut dyn FnMut(&[usize]) -> ControlFlow<B>,
+    search: impl FnOnce(&mut dyn FnMut(&[usize]) -> ControlFlow<()>) -> Result<ControlFlow<()>, Error>,
+) -> Result<ControlFlow<B>, Error> {
+    let mut value = None;
+    let _ = search(&mut |q| match visit(q) {
+        ControlFlow::Continue(()) => ControlFlow::Continue(()),
+        ControlFlow::Break(b) => {
+            value = Some(b);
+            ControlFlow::Break(())
+        }
+    })?;
+    Ok(value.map_or(ControlFlow::Continue(()), ControlFlow::Break))
 }
 
 #[cfg(test)]
