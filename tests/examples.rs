@@ -123,9 +123,7 @@ fn blocks(file: &str, text: &str) -> Result<Vec<Block>, String> {
             if let Some(more) = body.strip_prefix("> ").filter(|_| step.expected.is_empty()) {
                 step.command.push('\n');
                 step.command.push_str(more);
-            } else if let Some(code) = body
-                .strip_prefix("? ")
-                .filter(|_| step.expected.is_empty())
+            } else if let Some(code) = body.strip_prefix("? ").filter(|_| step.expected.is_empty())
             {
                 step.status = code
                     .trim()
@@ -140,7 +138,10 @@ fn blocks(file: &str, text: &str) -> Result<Vec<Block>, String> {
         }
         if console && !ignored {
             if block.steps.is_empty() {
-                return Err(format!("{file}:{}: a console block without a command", i + 1));
+                return Err(format!(
+                    "{file}:{}: a console block without a command",
+                    i + 1
+                ));
             }
             out.push(block);
         }
@@ -526,7 +527,10 @@ fn main() {
         "every long flag of queens COMMAND --help is in docs/cli.md",
         every_flag_is_in_cli_md,
     ));
-    trials.push(Trial::test("the matcher of [..] and ...", matcher_self_test));
+    trials.push(Trial::test(
+        "the matcher of [..] and ...",
+        matcher_self_test,
+    ));
     let conclusion = libtest_mimic::run(&args, trials);
     stop_server();
     conclusion.exit();
