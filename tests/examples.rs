@@ -429,6 +429,77 @@ fn examples_named_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     }
 }
 
+/// The anchor GitHub gives a heading: lower case, spaces as `-`, punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a page's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fence = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        } else if !fence && line.starts_with('#') {
+            let heading = line.trim_start_matches('#');
+            if heading.starts_with(' ') {
+                out.push(anchor(heading));
+            }
+        }
+    }
+    out
+}
+
+/// Every relative link of the pages, `[text](page.md#anchor)` or `(#anchor)`, reaches a file and
+/// a heading that exist: moving a section cannot leave a link behind.
+fn links_resolve(pages: &[(String, String)]) -> Result<(), Failed> {
+    let mut problems = Vec::new();
+    for (file, text) in pages {
+        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let page = if path.is_empty() {
+                PathBuf::from(file)
+            } else {
+                dir.join(path)
+            };
+            let full = Path::new(ROOT).join(&page);
+            if !full.exists() {
+                problems.push(format!("{file}: link to {target}: no {}", page.display()));
+                continue;
+            }
+            if !fragment.is_empty() && full.extension().is_some_and(|x| x == "md") {
+                let body = fs::read_to_string(&full).unwrap_or_default();
+                if !anchors(&body).iter().any(|a| a == fragment) {
+                    problems.push(format!("{file}: link to {target}: no such heading"));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
 /// The subcommands of `queens --help`.
 fn subcommands() -> Result<Vec<String>, Failed> {
     let out = Command::new(QUEENS)
@@ -533,10 +604,14 @@ fn main() {
             Err(errors.join("\n").into())
         }
     }));
+    let linked = texts.clone();
     trials.push(Trial::test(
         "every --example named in the pages exists",
         move || examples_named_exist(&texts),
     ));
+    trials.push(Trial::test("every link of the pages resolves", move || {
+        links_resolve(&linked)
+    }));
     trials.push(Trial::test(
         "every long flag of queens COMMAND --help is in docs/cli.md",
         every_flag_is_in_cli_md,
