@@ -1,18 +1,25 @@
-//! The README's cluster recipes run for real: the Slurm job array on a one-node Slurm cluster
-//! (started by `.ci/slurm-up`), with one task sent SIGTERM mid-run and requeued, and the GNU
-//! parallel recipe on the local machine with one job killed and retried. Each merges its parts
-//! and checks the exact total against the reference table.
+//! The cluster recipes of docs/counting.md run for real: the Slurm job array on a one-node Slurm
+//! cluster (started by `.ci/slurm-up`), with one task sent SIGTERM mid-run and requeued, and the
+//! GNU parallel recipe on the local machine with one job killed and retried. Each merges its
+//! parts and checks the exact total against the reference table.
 //!
-//! The recipes are read from README.md and only scaled down (the board, the number of shards,
-//! the cores per task), so a change of the documented recipe is tested as written. The tests are
-//! skipped with a notice when the tools are missing outside CI; under `CI` they must run
-//! (`.ci/run` installs slurm-wlm, munge and parallel and starts the cluster).
+//! The recipes are read from docs/counting.md and only scaled down (the board, the number of
+//! shards, the cores per task), so a change of the documented recipe is tested as written. When
+//! the tools are missing, a test fails under CI (`.ci/run` installs slurm-wlm, munge and
+//! parallel and starts the cluster) and is reported as ignored, with what to install, elsewhere:
+//! the convention of docs/development.md, "Skipped tests" (this file runs under the
+//! `libtest-mimic` harness, which can ignore a test at run time).
+
+#[path = "support/skip.rs"]
+mod skip;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 /// The board counted: about 35 s of work on one core with the default (half-board) engine, so
 /// that a task of a quarter or an eighth of it can be caught mid-run.
@@ -32,30 +39,6 @@ fn known_total(n: usize) -> u128 {
         .total
 }
 
-/// Whether every tool is on the PATH; `None` after a notice when one is missing outside CI.
-fn tools(names: &[&str], what: &str) -> Option<()> {
-    let missing: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|t| {
-            !Command::new("sh")
-                .args(["-c", &format!("command -v {t}")])
-                .stdout(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        })
-        .collect();
-    if missing.is_empty() {
-        return Some(());
-    }
-    let message = format!("the {what} test needs {}", missing.join(", "));
-    if std::env::var_os("CI").is_some() {
-        panic!("{message}, and CI is set: .ci/run installs them");
-    }
-    eprintln!("SKIPPED: {message}");
-    None
-}
-
 fn run(cmd: &mut Command) -> Output {
     let out = cmd.output().expect("the command starts");
     assert!(out.status.success(), "{cmd:?} failed: {out:?}");
@@ -66,14 +49,17 @@ fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-/// The first code block after `heading` in README.md.
-fn readme_block(after: &str) -> String {
-    let readme =
-        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
-    let at = readme
+/// The page that holds the recipes.
+const RECIPES: &str = "docs/counting.md";
+
+/// The first code block after the text `after` in docs/counting.md.
+fn recipe_block(after: &str) -> String {
+    let page = fs::read_to_string(format!("{}/{RECIPES}", env!("CARGO_MANIFEST_DIR")))
+        .expect("docs/counting.md");
+    let at = page
         .find(after)
-        .unwrap_or_else(|| panic!("README has {after:?}"));
-    let rest = &readme[at..];
+        .unwrap_or_else(|| panic!("{RECIPES} has {after:?}"));
+    let rest = &page[at..];
     let start = rest.find("```").expect("a code block") + 3;
     let start = start + rest[start..].find('\n').expect("a fence line") + 1;
     let len = rest[start..].find("```").expect("the end of the block");
@@ -84,7 +70,7 @@ fn readme_block(after: &str) -> String {
 fn scaled(text: &str, from: &str, to: &str) -> String {
     assert!(
         text.contains(from),
-        "the README recipe has {from:?}:\n{text}"
+        "the recipe of {RECIPES} has {from:?}:\n{text}"
     );
     text.replace(from, to)
 }
@@ -106,25 +92,24 @@ fn merged(dir: &Path, files: &[PathBuf]) -> String {
         .args(files)))
 }
 
-/// The Slurm array of the README, scaled to 4 shards of N = 19 on one core each: task 0 is
+/// The Slurm array of docs/counting.md, scaled to 4 shards of N = 19 on one core each: task 0 is
 /// requeued mid-run with `scontrol requeue` (Slurm sends it SIGTERM, as on a preemption), runs
 /// again from its checkpoint, and the array's parts merge to the exact total.
-#[test]
-fn the_readme_slurm_array_survives_a_sigterm_and_a_requeue() {
-    if tools(&["sbatch", "squeue", "scontrol", "sinfo"], "Slurm").is_none() {
-        return;
+fn the_slurm_array_survives_a_sigterm_and_a_requeue() -> Result<Completion, Failed> {
+    if let Some(outcome) = skip::needs(
+        &["sbatch", "squeue", "scontrol", "sinfo"],
+        "slurm-wlm and munge: bash .ci/slurm-up",
+    ) {
+        return outcome;
     }
     let up = Command::new("sinfo").args(["-h", "-o", "%t"]).output();
     let state = up.as_ref().map(text).unwrap_or_default();
     if !state.starts_with("idle") && !state.starts_with("mix") && !state.starts_with("alloc") {
-        let message = format!("no Slurm node takes jobs (sinfo says {state:?}): run .ci/slurm-up");
-        if std::env::var_os("CI").is_some() {
-            panic!("{message}");
-        }
-        eprintln!("SKIPPED: {message}");
-        return;
+        return skip::cannot_run(format!(
+            "needs a Slurm node that takes jobs (sinfo says {state:?}): run bash .ci/slurm-up"
+        ));
     }
-    let recipe = readme_block("As a Slurm job array");
+    let recipe = recipe_block("As a Slurm job array");
     let script = scaled(&recipe, "--array=0-63", "--array=0-3");
     let script = scaled(&script, "--cpus-per-task=8", "--cpus-per-task=1");
     let script = scaled(&script, "queens count 22", &format!("queens count {N}"));
@@ -197,23 +182,28 @@ fn the_readme_slurm_array_survives_a_sigterm_and_a_requeue() {
         );
     }
     assert_eq!(merged(dir.path(), &parts), known_total(N).to_string());
+    Ok(Completion::Completed)
 }
 
-/// The GNU parallel recipe of the README on this machine (`--sshlogin 2/:`), scaled to 8 shards
+/// The GNU parallel recipe of docs/counting.md on this machine (`--sshlogin 2/:`), scaled to 8 shards
 /// of N = 18 counted by the frame engine cut into pieces (`--pieces 1`, so that shards of
 /// pieces are merged end to end; the Slurm test counts N = 19 with the default half-board
 /// engine): one running `queens` is killed with SIGKILL, `--retries` runs its shard
 /// again, and the merged total is exact.
-#[test]
-fn the_readme_parallel_recipe_retries_a_killed_shard() {
-    if tools(&["parallel", "pgrep"], "GNU parallel").is_none() {
-        return;
+fn the_parallel_recipe_retries_a_killed_shard() -> Result<Completion, Failed> {
+    if let Some(outcome) = skip::needs(&["parallel", "pgrep"], "Debian's parallel and procps") {
+        return outcome;
     }
-    let recipe = readme_block("To try it on one machine first");
+    let recipe = recipe_block("To try it on one machine first");
+    // The command of the console block: its `$ ` line and the `> ` lines that continue it.
     let command: String = recipe
         .lines()
         .take_while(|l| !l.starts_with("$ queens merge"))
-        .map(|l| l.trim_start_matches("$ ").trim_end_matches('\\'))
+        .map(|l| {
+            l.trim_start_matches("$ ")
+                .trim_start_matches("> ")
+                .trim_end_matches('\\')
+        })
         .collect::<Vec<_>>()
         .join(" ");
     let command = scaled(
@@ -290,4 +280,20 @@ fn the_readme_parallel_recipe_retries_a_killed_shard() {
         merged(dir.path(), &[PathBuf::from("n14.jsonl")]),
         known_total(N_PIECES).to_string()
     );
+    Ok(Completion::Completed)
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let trials = vec![
+        Trial::ignorable_test(
+            "the_slurm_array_survives_a_sigterm_and_a_requeue",
+            the_slurm_array_survives_a_sigterm_and_a_requeue,
+        ),
+        Trial::ignorable_test(
+            "the_parallel_recipe_retries_a_killed_shard",
+            the_parallel_recipe_retries_a_killed_shard,
+        ),
+    ];
+    libtest_mimic::run(&args, trials).exit();
 }
