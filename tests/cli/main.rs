@@ -8,5 +8,6 @@ mod counting;
 mod huge;
 mod limits;
 mod serve;
+mod snapshots;
 mod svg;
 mod trace;
