@@ -5,6 +5,7 @@ mod common;
 mod basics;
 mod browse;
 mod counting;
+mod help;
 mod huge;
 mod limits;
 mod serve;
