@@ -30,7 +30,11 @@ pub fn event_json(event: &Event) -> Value {
         EventKind::Enqueue { queue } | EventKind::Dequeue { queue } => {
             fields.insert("queue".into(), json!(queue));
         }
-        _ => {}
+        EventKind::Try
+        | EventKind::Place
+        | EventKind::Remove
+        | EventKind::Backtrack
+        | EventKind::Solution => {}
     }
     fields.insert("positions".into(), json!(event.positions));
     fields.insert("positions_by".into(), json!(event.positions_by.name()));

@@ -8,31 +8,42 @@
 mod browse;
 mod cli;
 mod cmd;
+mod color;
 mod format;
 mod hint;
 mod json;
+mod lock;
 mod output;
 mod serve;
+mod signals;
 mod status;
 mod svg;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 use crate::status::Status;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<_> = std::env::args_os().collect();
+    // Clap's help and usage errors follow `--color` too: the flag is read before clap parses.
+    let command = Cli::command().color(color::for_clap(color::from_args(&args)));
+    let cli = command
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+        .unwrap_or_else(|err| err.exit());
+    color::set(cli.color);
     match run(cli) {
         Ok(status) => status.into(),
         Err(err) if is_broken_pipe(&err) => Status::Success.into(),
         Err(err) => {
             let _ = writeln!(
                 io::stderr(),
-                "queens: error: {err:#}{}",
+                "queens: {} {err:#}{}",
+                color::error_word("error:", color::on_stderr()),
                 hint::for_error(&err)
             );
             Status::Failure.into()
@@ -51,6 +62,8 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Complete(args) => cmd::complete::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
+        Command::Completions(args) => cmd::completions::run(&args),
+        Command::Man(_) => cmd::completions::man(),
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod browse;
 pub mod complete;
+pub mod completions;
 pub mod count;
 pub mod list;
 pub mod merge;

@@ -1,18 +1,18 @@
 //! `queens trace [N]`: every step of a search, one line per event, as readable text or JSON.
 //!
-//! The events come from `queens_core::trace`; this module only prints them, with the JSON
-//! encodings of [`crate::json`] that the server shares.
+//! The events come from `queens_core::trace`; the formats that print them are in
+//! [`crate::format::trace`]. This module runs the trace and hands them its events.
+//!
+//! May call: `queens_core::trace`, the trace formats and the binary's output helpers.
 
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 
-use queens_core::trace::{self, Axis, ConflictLine, Event, EventKind, Summary};
-use queens_core::{Algorithm, Square};
-use serde_json::{json, Value};
+use queens_core::trace::{self, Event};
 
-use crate::cli::{TraceArgs, TraceFormat};
+use crate::cli::TraceArgs;
+use crate::format::trace::Traced;
 use crate::hint::budget_hint;
-use crate::json::{event_json, summary_json};
 use crate::output::SignOfLife;
 use crate::status::Status;
 
@@ -21,6 +21,12 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
     let algorithm = args.algo.algorithm();
     let options = args.search.options();
+    let traced = Traced {
+        algorithm,
+        n,
+        all: args.all,
+    };
+    let writer = args.format.writer();
     let limit = args.limit.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
     let mut out = super::stdout();
     // Events printed on a terminal show the trace moving; otherwise a sign of life on stderr.
@@ -36,35 +42,16 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         trace::summarize_watched(n, algorithm, &options, args.all, limit, &mut report)
             .map_err(budget_hint)?
     } else {
-        algorithm.check_size(n)?;
-        let needed = trace::memory_needed(n, algorithm, true);
-        queens_core::Error::check_budget(needed, options.max_memory, || {
-            format!("the trace of the {} algorithm on N = {n}", algorithm.name())
-        })
-        .map_err(budget_hint)?;
-        if args.format == TraceFormat::Board && n > BOARD_MAX_N {
-            anyhow::bail!(
-                "--format board draws boards up to N = {BOARD_MAX_N} (got N = {n}); use --format text"
-            );
-        }
-        match args.format {
-            TraceFormat::Text => write_header(&mut out, algorithm, n, args.all)?,
-            TraceFormat::Board => write_board_header(&mut out, algorithm, n, args.all)?,
-            TraceFormat::Json => {}
-        }
+        // The trace's own first checks, before the header is printed.
+        trace::check(n, algorithm, &options, true).map_err(budget_hint)?;
+        writer.check_size(n)?;
+        writer.header(&mut out, traced)?;
         let mut failure: Option<io::Error> = None;
-        let mut on_event = |event: &Event| {
-            let written = match args.format {
-                TraceFormat::Text => write_text(&mut out, event),
-                TraceFormat::Board => write_board(&mut out, event),
-                TraceFormat::Json => write_json_line(&mut out, &event_json(event)),
-            };
-            match written {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    failure = Some(e);
-                    ControlFlow::Break(())
-                }
+        let mut on_event = |event: &Event| match writer.event(&mut out, event) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failure = Some(e);
+                ControlFlow::Break(())
             }
         };
         let outcome = trace::run_watched(
@@ -82,283 +69,7 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         }
         outcome
     };
-    match args.format {
-        TraceFormat::Text | TraceFormat::Board => {
-            writeln!(
-                out,
-                "summary: {} ({}, N = {n}, {})",
-                summary_text(&outcome.summary, algorithm),
-                algorithm.name(),
-                if args.all {
-                    "whole search"
-                } else {
-                    "to the first solution"
-                }
-            )?;
-            if outcome.cut {
-                writeln!(
-                    out,
-                    "cut: the trace stops after {} events (--limit); the search had more steps",
-                    outcome.summary.events
-                )?;
-            }
-        }
-        TraceFormat::Json => {
-            write_json_line(
-                &mut out,
-                &summary_json(algorithm, n, args.all, &outcome.summary),
-            )?;
-            if outcome.cut {
-                write_json_line(
-                    &mut out,
-                    &json!({"event": "cut", "after": outcome.summary.events}),
-                )?;
-            }
-        }
-    }
+    writer.summary(&mut out, traced, &outcome)?;
     out.flush()?;
     Ok(Status::Success)
-}
-
-fn write_json_line(out: &mut impl Write, value: &Value) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value)?;
-    out.write_all(b"\n")
-}
-
-/// Two comment lines saying how to read the snapshots.
-fn write_header(out: &mut impl Write, algorithm: Algorithm, n: usize, all: bool) -> io::Result<()> {
-    let until = if all {
-        "the whole search"
-    } else {
-        "up to the first solution"
-    };
-    writeln!(
-        out,
-        "# {} on the {n}x{n} board, {until}; squares are (row, column), 0-based from the top left",
-        algorithm.name()
-    )?;
-    match trace::Axis::of(algorithm) {
-        Axis::Column => writeln!(
-            out,
-            "# positions[c] = row of the queen in column c (-1: none); \
-             untried[c] = first row of column c not tried yet"
-        ),
-        Axis::Row => writeln!(
-            out,
-            "# positions[r] = column of the queen in row r (-1: none)"
-        ),
-    }
-}
-
-/// The largest board `--format board` draws after every step.
-pub const BOARD_MAX_N: usize = 32;
-
-/// The comment line that says how to read the boards.
-fn write_board_header(
-    out: &mut impl Write,
-    algorithm: Algorithm,
-    n: usize,
-    all: bool,
-) -> io::Result<()> {
-    let until = if all {
-        "the whole search"
-    } else {
-        "up to the first solution"
-    };
-    writeln!(
-        out,
-        "# {} on the {n}x{n} board, {until}, the board after each step; row 0 at the top",
-        algorithm.name()
-    )?;
-    writeln!(
-        out,
-        "# Q queen, Q? the square tried, R? D? C? the queen it conflicts with along a row, a \
-         diagonal or a column, . empty"
-    )
-}
-
-/// The cell of a square after `event`, two characters: `Q `, `Q?`, `R?`, `D?`, `C?` or `. `.
-fn board_cell(event: &Event, queens: &[Square], square: Square) -> &'static str {
-    if let EventKind::Conflict { with, line } = event.kind {
-        if with == square {
-            return match line {
-                ConflictLine::Row => "R?",
-                ConflictLine::Diagonal => "D?",
-                ConflictLine::Column => "C?",
-            };
-        }
-    }
-    let tried = matches!(event.kind, EventKind::Try | EventKind::Conflict { .. });
-    if tried && event.square() == Some(square) {
-        "Q?"
-    } else if queens.contains(&square) {
-        "Q "
-    } else {
-        ". "
-    }
-}
-
-/// The step's line, then the board after it, then a blank line.
-fn write_board(out: &mut impl Write, event: &Event) -> io::Result<()> {
-    let n = event.positions.len();
-    writeln!(out, "{:>5}  {}", event.step, describe(event))?;
-    let queens = event.queens();
-    for row in 0..n {
-        let cells: Vec<&str> = (0..n)
-            .map(|col| board_cell(event, &queens, Square { row, col }))
-            .collect();
-        writeln!(out, "       {}", cells.join(" ").trim_end())?;
-    }
-    out.write_all(b"\n")
-}
-
-/// One readable line: step, what happened and where, then the snapshot.
-fn write_text(out: &mut impl Write, event: &Event) -> io::Result<()> {
-    let n = event.positions.len();
-    let what = describe(event);
-    // Wide enough for the longest description on this board: a conflict between two squares.
-    let digits = (n.saturating_sub(1)).to_string().len();
-    let width = 28 + 2 * (2 * digits + 4);
-    write!(out, "{:>5}  {what:<width$}  positions ", event.step)?;
-    // Entries padded to one width, so that the arrays of successive lines line up.
-    let cell = digits.max(2);
-    write_array(out, event.positions.iter(), cell)?;
-    if let Some(untried) = &event.untried {
-        out.write_all(b"  untried ")?;
-        write_array(out, untried.iter(), cell)?;
-    }
-    out.write_all(b"\n")
-}
-
-/// `[ 0, -1,  2]`: the entries right-aligned in `cell` characters.
-fn write_array<D: std::fmt::Display>(
-    out: &mut impl Write,
-    items: impl Iterator<Item = D>,
-    cell: usize,
-) -> io::Result<()> {
-    out.write_all(b"[")?;
-    for (i, item) in items.enumerate() {
-        if i > 0 {
-            out.write_all(b", ")?;
-        }
-        write!(out, "{item:>cell$}")?;
-    }
-    out.write_all(b"]")
-}
-
-/// What happened and where: `conflict  (1, 1) same diagonal as (0, 0)`.
-fn describe(event: &Event) -> String {
-    let square = match (event.row, event.col) {
-        (Some(r), Some(c)) => format!("({r}, {c})"),
-        _ => String::new(),
-    };
-    let name = event.kind.name();
-    match event.kind {
-        EventKind::Try | EventKind::Place | EventKind::Remove => format!("{name:<10}{square}"),
-        EventKind::Conflict { with, line } => format!(
-            "{name:<10}{square} same {} as ({}, {})",
-            line.name(),
-            with.row,
-            with.col
-        ),
-        EventKind::Backtrack => match (event.row, event.col) {
-            (Some(r), None) => format!("{name:<10}from row {r}"),
-            (None, Some(c)) => format!("{name:<10}from column {c}"),
-            _ => name.to_string(),
-        },
-        EventKind::Solution => name.to_string(),
-        EventKind::Enqueue { queue } if square.is_empty() => {
-            format!("{name:<10}empty board, queue {queue}")
-        }
-        EventKind::Enqueue { queue } => format!("{name:<10}{square}, queue {queue}"),
-        EventKind::Dequeue { queue } => format!("{name:<10}queue {queue}"),
-    }
-}
-
-/// The counts as words: `tries 26, conflicts 18, placements 8, ...`.
-fn summary_text(s: &Summary, algorithm: Algorithm) -> String {
-    let mut parts = vec![
-        format!("tries {}", s.tries),
-        format!("conflicts {}", s.conflicts),
-        format!("placements {}", s.placements),
-        format!("removals {}", s.removals),
-        format!("backtracks {}", s.backtracks),
-        format!("solutions {}", s.solutions),
-    ];
-    if algorithm == Algorithm::Bfs {
-        parts.push(format!("enqueues {}", s.enqueues));
-        parts.push(format!("dequeues {}", s.dequeues));
-    }
-    parts.push(format!("events {}", s.events));
-    parts.join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use queens_core::trace::ConflictLine;
-    use queens_core::{SearchOptions, Square};
-
-    fn first_events(algorithm: Algorithm, n: usize) -> Vec<Event> {
-        trace::record(n, algorithm, &SearchOptions::default(), false, None)
-            .unwrap()
-            .events
-    }
-
-    #[test]
-    fn a_conflict_encodes_its_attacker_and_line() {
-        let event = Event {
-            step: 4,
-            kind: EventKind::Conflict {
-                with: Square { row: 0, col: 0 },
-                line: ConflictLine::Column,
-            },
-            row: Some(1),
-            col: Some(0),
-            positions: vec![0, -1, -1, -1],
-            positions_by: Axis::Row,
-            untried: None,
-        };
-        assert_eq!(
-            event_json(&event),
-            json!({"event": "conflict", "step": 4, "row": 1, "col": 0,
-                   "with": {"row": 0, "col": 0}, "kind": "column",
-                   "positions": [0, -1, -1, -1], "positions_by": "row"})
-        );
-        assert_eq!(describe(&event), "conflict  (1, 0) same column as (0, 0)");
-    }
-
-    #[test]
-    fn backtrack_solver_events_carry_the_untried_array() {
-        let events = first_events(Algorithm::Backtrack, 4);
-        let v = event_json(&events[0]);
-        assert_eq!(v["event"], "try");
-        // The row is marked tried as it is tried (COMP 333's setPositionTried).
-        assert_eq!(v["untried"], json!([1, 0, 0, 0]));
-        assert_eq!(v["positions_by"], "column");
-        let mut line = Vec::new();
-        write_text(&mut line, &events[0]).unwrap();
-        let line = String::from_utf8(line).unwrap();
-        assert!(line.ends_with("positions [-1, -1, -1, -1]  untried [ 1,  0,  0,  0]\n"));
-        assert!(
-            line.trim_start().starts_with("1  try       (0, 0)"),
-            "{line}"
-        );
-    }
-
-    #[test]
-    fn queue_events_encode_the_queue_length_and_backtracks_have_no_column() {
-        let events = first_events(Algorithm::Bfs, 4);
-        assert_eq!(event_json(&events[0])["queue"], 1);
-        assert_eq!(event_json(&events[0])["row"], Value::Null);
-        let events = first_events(Algorithm::Wirth, 4);
-        let backtrack = events
-            .iter()
-            .find(|e| e.kind == EventKind::Backtrack)
-            .unwrap();
-        let v = event_json(backtrack);
-        assert_eq!(v["col"], Value::Null);
-        assert!(v["row"].is_u64());
-        assert!(v.get("untried").is_none());
-    }
 }

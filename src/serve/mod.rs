@@ -16,6 +16,8 @@ mod error;
 pub mod listen;
 
 #[cfg(test)]
+mod algorithm_lists;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;

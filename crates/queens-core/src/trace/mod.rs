@@ -200,11 +200,7 @@ fn run_with<'f>(
     sink: Option<Sink<'f>>,
     watch: Option<Watch<'f>>,
 ) -> Result<Outcome, Error> {
-    algorithm.check_size(n)?;
-    let needed = memory_needed(n, algorithm, sink.is_some());
-    Error::check_budget(needed, options.max_memory, || {
-        format!("the trace of the {} algorithm on N = {n}", algorithm.name())
-    })?;
+    check(n, algorithm, options, sink.is_some())?;
     let mut runner = Runner {
         limit,
         outcome: Outcome {
@@ -232,6 +228,23 @@ fn run_with<'f>(
         }
     })?;
     Ok(runner.outcome)
+}
+
+/// Refuses a trace of `algorithm` on the `n` x `n` board (with its `events` built, or only
+/// counted) that the algorithm cannot take or that would outgrow the memory budget of
+/// `options`, before anything runs: the checks every trace makes first, for a caller that
+/// prints a header before the first event.
+pub fn check(
+    n: usize,
+    algorithm: Algorithm,
+    options: &SearchOptions,
+    events: bool,
+) -> Result<(), Error> {
+    algorithm.check_size(n)?;
+    let needed = memory_needed(n, algorithm, events);
+    Error::check_budget(needed, options.max_memory, || {
+        format!("the trace of the {} algorithm on N = {n}", algorithm.name())
+    })
 }
 
 /// The bytes a trace of `algorithm` on the `n` x `n` board allocates before its first step:

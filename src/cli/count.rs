@@ -1,0 +1,108 @@
+//! The arguments of `queens count`: the engine and its split, shards, checkpoints, progress,
+//! `--recount` and `--estimate`.
+//!
+//! May call: [`super::shared`], [`super::parse`] and the engine's names of its engines.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::parse::parse_interval;
+use super::shared::{AlgoArg, SearchArgs, Size};
+
+/// `queens count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub size: Size,
+    /// Count by listing every solution with this solver instead of the counting engine.
+    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "engine"])]
+    pub algo: Option<AlgoArg>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print the number of solutions distinct under rotations and reflections instead.
+    #[arg(long)]
+    pub unique: bool,
+    /// Print one JSON object: n, total, unique, seconds (and the shard, when counting one).
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads; 0 means one per core.
+    #[arg(long, short = 'j', value_name = "T", default_value_t = 0)]
+    pub threads: usize,
+    /// Count only part I of M (0 <= I < M); `queens merge` sums the parts.
+    #[arg(long, value_name = "I/M")]
+    pub shard: Option<queens_core::count::Shard>,
+    /// Record finished work in FILE and resume from it when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoint saves (0.1 to 604800, one week).
+    #[arg(long, value_name = "SECS", default_value_t = 2.0, requires = "checkpoint",
+          value_parser = parse_interval)]
+    pub checkpoint_every: f64,
+    /// No progress bar, no "resuming" note.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Progress on standard error: a bar, one line per interval (for logs), or nothing.
+    /// Default: a bar on a terminal (unless --quiet), nothing otherwise.
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub progress: Option<Progress>,
+    /// Seconds between two lines of --progress lines (0.1 to 604800).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0,
+          value_parser = parse_interval)]
+    pub progress_every: f64,
+    /// Recount K random finished subproblems of the --checkpoint file with the plain search
+    /// (not the join) and say whether each agrees; counts nothing else. Status 1 when one
+    /// disagrees.
+    #[arg(long, value_name = "K", requires = "checkpoint",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub recount: Option<u64>,
+    /// Estimate the run instead of counting: subproblems, search nodes (Knuth's random
+    /// probes), time on the given threads and core-hours, in a few seconds.
+    #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
+    pub estimate: bool,
+    /// The counting engine: frame (canonical frames searched, their last rows joined), halves
+    /// (the upper and lower halves of the board listed and joined; N up to 24, within
+    /// --max-memory), or auto (halves from N = 12 to 24, frame otherwise).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: EngineArg,
+    /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
+    /// (0: whole frames). Default: whole frames up to N = 21, D = max(2, N - 21) above, so that
+    /// no subproblem takes more than seconds of one core. Implies --engine frame.
+    #[arg(long, value_name = "D", conflicts_with_all = ["algo", "estimate"],
+          value_parser = clap::value_parser!(u64).range(0..=12))]
+    pub pieces: Option<u64>,
+}
+
+/// The choices of `queens count --engine`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Canonical frames of the board, searched, their last rows joined.
+    Frame,
+    /// The upper and lower halves listed per column pattern and joined.
+    Halves,
+    /// The faster one for the board size.
+    Auto,
+}
+
+impl EngineArg {
+    /// The engine's own name for the choice.
+    pub fn engine(self) -> queens_core::count::Engine {
+        match self {
+            EngineArg::Frame => queens_core::count::Engine::Frame,
+            EngineArg::Halves => queens_core::count::Engine::Halves,
+            EngineArg::Auto => queens_core::count::Engine::Auto,
+        }
+    }
+}
+
+/// How `queens count` shows its progress on standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Progress {
+    /// A bar redrawn in place (for a terminal).
+    Bar,
+    /// One line per interval: done / total subproblems, rate, elapsed time and ETA (for a log
+    /// file, under Slurm or nohup).
+    Lines,
+    /// Nothing.
+    None,
+}

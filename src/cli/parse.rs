@@ -1,0 +1,167 @@
+//! The value parsers of the command line: board sizes (with the subcommand's largest N in the
+//! message), squares, byte sizes, seconds and intervals, counts; and [`shorten`], which cuts
+//! echoed input in messages.
+//!
+//! May call: the engine's limits ([`Algorithm::ALL`], [`Method::ALL`], `complete::MAX_N`).
+
+use queens_core::solve::Method;
+use queens_core::{Algorithm, Square};
+
+/// Parses a square written `ROW:COLUMN`, both 0-based.
+pub fn parse_square(s: &str) -> Result<Square, String> {
+    let bad = || format!("'{s}' is not a square: write ROW:COLUMN, both 0-based, such as 0:3");
+    let (row, col) = s.trim().split_once(':').ok_or_else(bad)?;
+    Ok(Square {
+        row: row.trim().parse().map_err(|_| bad())?,
+        col: col.trim().parse().map_err(|_| bad())?,
+    })
+}
+
+/// Parses a board size, a whole number of at least 1, for the subcommand `command`, whose largest N a number too large for
+/// this machine is compared with: "N = 18446744073709551616 is too large: at most 4294967295
+/// for `list --algo backtrack`".
+pub fn parse_n_for(command: Option<&str>, s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    match t.parse::<usize>() {
+        Ok(0) => Err("N must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(too_large(command, t))
+        }
+        Err(_) => Err(format!(
+            "N must be a whole number of at least 1, not '{}'",
+            shorten(s)
+        )),
+    }
+}
+
+/// The message for a board size beyond `usize`: the digits (cut when long) and the largest N
+/// of the subcommand, with the algorithm that takes it.
+pub fn too_large(command: Option<&str>, digits: &str) -> String {
+    let shown = if digits.len() > 40 {
+        format!("{}... ({} digits)", &digits[..40], digits.len())
+    } else {
+        digits.to_string()
+    };
+    let (max, by) = match command {
+        Some("solve") => {
+            let best = Method::ALL
+                .into_iter()
+                .max_by_key(|m| m.max_n())
+                .expect("methods");
+            (best.max_n(), format!(" for `solve --algo {}`", best.name()))
+        }
+        Some("complete") => (queens_core::complete::MAX_N, " for `complete`".to_string()),
+        Some(cmd @ ("list" | "count" | "trace" | "browse")) => {
+            // The first algorithm with the largest range (`max_by_key` would take the last).
+            let max = Algorithm::ALL
+                .iter()
+                .map(|a| a.max_n())
+                .max()
+                .expect("algorithms");
+            let best = Algorithm::ALL
+                .into_iter()
+                .find(|a| a.max_n() == max)
+                .expect("algorithms");
+            (max, format!(" for `{cmd} --algo {}`", best.name()))
+        }
+        _ => (usize::MAX, String::new()),
+    };
+    format!("N = {shown} is too large: at most {max}{by}")
+}
+
+/// Text echoed in a message, cut to 40 characters.
+pub fn shorten(text: &str) -> String {
+    if text.chars().count() <= 40 {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(40).collect::<String>())
+    }
+}
+
+/// The value parser of N: [`parse_n_for`] with the subcommand it is given to.
+#[derive(Debug, Clone, Copy)]
+pub struct SizeParser;
+
+impl clap::builder::TypedValueParser for SizeParser {
+    type Value = usize;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<usize, clap::Error> {
+        let text = value.to_string_lossy();
+        parse_n_for(Some(cmd.get_name()), &text).map_err(|message| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value '{}' for '[N]': {message}\n", shorten(&text)),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
+/// Parses a positive number of seconds.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+/// Parses a byte size such as `1G`, `512M`, `64K` or `1000000`.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit
+        .to_ascii_uppercase()
+        .trim_end_matches("IB")
+        .trim_end_matches('B')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => {
+            return Err(format!(
+                "'{s}' is not a size: use bytes or a number with K, M, G or T"
+            ))
+        }
+    };
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size: use bytes or a number with K, M, G or T"))?;
+    value
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("'{s}' is too large"))
+}
+
+/// The shortest interval `--checkpoint-every` and `--progress-every` accept, in seconds.
+pub const MIN_INTERVAL: f64 = 0.1;
+/// The longest: one week.
+pub const MAX_INTERVAL: f64 = 7.0 * 24.0 * 3600.0;
+
+/// Parses an interval in seconds, from [`MIN_INTERVAL`] to [`MAX_INTERVAL`].
+pub fn parse_interval(s: &str) -> Result<f64, String> {
+    match parse_seconds(s) {
+        Ok(x) if (MIN_INTERVAL..=MAX_INTERVAL).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds from {MIN_INTERVAL} to {MAX_INTERVAL} (one week)"
+        )),
+    }
+}
+
+/// Parses a count of at least 1.
+pub fn parse_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
+    }
+}

@@ -1,0 +1,52 @@
+//! The arguments of `queens serve`: the address and the server's bounds.
+//!
+//! May call: [`super::parse`].
+
+use clap::Args;
+
+use super::parse::{parse_count, parse_seconds};
+
+/// `queens serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (the address is printed on standard error).
+    #[arg(long, short, value_name = "PORT", default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on: the default serves only this machine; 0.0.0.0 serves the
+    /// network.
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default web browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
+    /// The server's bounds on connections and work (docs/server-limits.md).
+    #[command(flatten)]
+    pub limits: ServeLimits,
+}
+
+/// The bounds of `queens serve`, every one with its default (docs/server-limits.md).
+#[derive(Debug, Clone, Args)]
+pub struct ServeLimits {
+    /// The most connections open at once; when full, the connection quiet the longest (with no
+    /// request being worked on) is closed to let a new one in.
+    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = parse_count)]
+    pub max_connections: usize,
+    /// The most heavy requests (large boards, long traces) worked on at once; the others are
+    /// answered 503 with Retry-After. Default: the number of cores.
+    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    pub max_heavy: Option<usize>,
+    /// The most search steps one request may take (a 422 beyond).
+    #[arg(long, value_name = "STEPS", default_value_t = 300_000_000)]
+    pub max_steps: u64,
+    /// The longest wait for a request's head (request line and headers); also closes keep-alive
+    /// connections idle that long.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub header_timeout: f64,
+    /// A connection that moves no byte for this long while no request is worked on is closed.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub idle_timeout: f64,
+    /// On Ctrl-C, how long the requests in flight may take to finish before every connection is
+    /// dropped.
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
+    pub shutdown_grace: f64,
+}

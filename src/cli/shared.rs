@@ -1,0 +1,83 @@
+//! The arguments several subcommands share: the board size N, the enumerating solvers and the
+//! ways to find one solution (their values and help from the engine's own lists), and the memory
+//! budget.
+//!
+//! May call: the engine's lists ([`Algorithm::ALL`], [`Method::ALL`]) and [`super::parse`].
+use std::sync::LazyLock;
+
+use clap::builder::PossibleValue;
+use clap::{Args, ValueEnum};
+use queens_core::solve::Method;
+use queens_core::Algorithm;
+
+use super::parse::{parse_bytes, SizeParser};
+
+/// The board size N: a whole number of at least 1.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct Size {
+    /// The board size N (N queens on an N x N board).
+    #[arg(value_name = "N", default_value_t = 8, value_parser = SizeParser)]
+    pub n: usize,
+}
+
+/// A solver that enumerates solutions, by its engine name: the values and their help come from
+/// [`Algorithm::ALL`], so the command line and the engine list the same algorithms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlgoArg(pub Algorithm);
+
+impl AlgoArg {
+    /// The default of `list`, `count --algo` and `browse`.
+    pub const BITBOARD: AlgoArg = AlgoArg(Algorithm::Bitboard);
+    /// The default of `trace`.
+    pub const BACKTRACK: AlgoArg = AlgoArg(Algorithm::Backtrack);
+
+    /// The library's algorithm.
+    pub fn algorithm(self) -> Algorithm {
+        self.0
+    }
+}
+
+impl ValueEnum for AlgoArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: LazyLock<Vec<AlgoArg>> =
+            LazyLock::new(|| Algorithm::ALL.into_iter().map(AlgoArg).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
+    }
+}
+
+impl std::fmt::Display for AlgoArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+/// A way `solve` finds one solution, by its engine name: the six enumerating algorithms plus the
+/// two made for huge boards, from [`Method::ALL`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolveAlgo(pub Method);
+
+impl ValueEnum for SolveAlgo {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: LazyLock<Vec<SolveAlgo>> =
+            LazyLock::new(|| Method::ALL.into_iter().map(SolveAlgo).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
+    }
+}
+
+/// Flags shared by the commands that run a solver.
+#[derive(Debug, Args, Clone)]
+pub struct SearchArgs {
+    /// The memory budget: the most that a search, a trace, a reader or the half-board engine of
+    /// `queens count` may allocate, checked before allocating; bytes, or a number with K, M, G
+    /// or T (powers of 1024).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
+    pub max_memory: u64,
+}

@@ -1,0 +1,112 @@
+//! `queens count --estimate`: the run's size and time, from Knuth's random probes of every
+//! subproblem and a few seconds of random subproblems counted whole, printed as sentences.
+//!
+//! May call: `queens_core::count` (the estimate itself) and the binary's output helpers.
+
+use std::io::Write;
+use std::thread;
+use std::time::Duration;
+
+use queens_core::count::{self, Shard};
+
+use crate::cli::CountArgs;
+use crate::status::Status;
+
+/// `--estimate`: the run's size and time, from Knuth's random probes of every subproblem and
+/// a few seconds of random subproblems counted whole.
+pub fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
+    let n = args.size.n;
+    let e = count::estimate(n, shard, Duration::from_secs(3))?;
+    let threads = if args.threads == 0 {
+        thread::available_parallelism().map_or(1, |t| t.get())
+    } else {
+        args.threads
+    };
+    let core = e.core_seconds();
+    let mut out = crate::output::stdout();
+    let of_shard = if args.shard.is_some() {
+        format!(" (shard {shard})")
+    } else {
+        String::new()
+    };
+    writeln!(out, "N = {n}{of_shard}: {} subproblems", e.subproblems)?;
+    writeln!(
+        out,
+        "estimated search nodes: {:.3e} (Knuth's random probes, {} per subproblem)",
+        e.nodes, e.probes
+    )?;
+    writeln!(
+        out,
+        "time per node: {:.3} ns (measured on {} random subproblems of N = {} counted whole in \
+         {:.1} s)",
+        e.seconds_per_node * 1e9,
+        e.calibration.0,
+        e.calibrated_on,
+        e.calibration.1
+    )?;
+    writeln!(
+        out,
+        "estimated time: {} on {threads} thread{} ({} core-hours)",
+        human(core / threads as f64),
+        if threads == 1 { "" } else { "s" },
+        significant(core / 3600.0)
+    )?;
+    writeln!(
+        out,
+        "largest subproblem: number {}, {:.3e} nodes, about {} on one core",
+        e.largest.0,
+        e.largest.1,
+        human(e.largest.1 * e.seconds_per_node)
+    )?;
+    if let Some((pieces, largest)) = e.pieces {
+        writeln!(
+            out,
+            "each frame is cut into pieces by its first {} free rows (split {}): about {:.3e} \
+             pieces, the largest of 512 sampled from the 8 largest frames {:.3e} nodes, about {} \
+             on one core",
+            e.depth,
+            count::pieces::split_name(e.depth),
+            pieces,
+            largest,
+            human(largest * e.seconds_per_node)
+        )?;
+    }
+    writeln!(
+        out,
+        "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \
+         so does the count",
+        if threads == 1 { "" } else { "s" }
+    )?;
+    if e.calibrated_on != n {
+        writeln!(
+            out,
+            "note: N = {n}'s subproblems are too long to time, so the time per node is N = {}'s; \
+             the join gains more on larger boards, so the time is likely an overestimate",
+            e.calibrated_on
+        )?;
+    }
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+/// Three significant digits, without an exponent down to 0.001.
+fn significant(x: f64) -> String {
+    match x {
+        x if x >= 100.0 => format!("{x:.0}"),
+        x if x >= 10.0 => format!("{x:.1}"),
+        x if x >= 1.0 => format!("{x:.2}"),
+        x if x >= 0.001 => format!("{x:.4}"),
+        x => format!("{x:.2e}"),
+    }
+}
+
+/// A duration in the largest unit that keeps it readable.
+fn human(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.1} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.0 * 365.25 * 86400.0 => format!("{:.1} days", s / 86400.0),
+        s => format!("{:.1} years", s / (365.25 * 86400.0)),
+    }
+}

@@ -1,0 +1,231 @@
+//! `queens count [N]`: the number of solutions, as one integer line (or a JSON object).
+//!
+//! The counting engine of `queens_core::count` does the work; this module assembles the run
+//! (engine, shard, pieces, threads), starts it beside its watcher and prints the count. Around
+//! it: [`session`] (the checkpoint file, locked and read once, saved at the start, every few
+//! seconds and at the end), [`progress`] (a bar on a terminal or log lines), [`crate::signals`]
+//! (SIGINT, SIGTERM and SIGHUP save the checkpoint and end with 130, 143 or 129), [`recount`]
+//! (`--recount`, an independent check of saved subproblems) and [`estimate`] (`--estimate`).
+//! `docs/counting-runs.md` tells the whole contract.
+//!
+//! May call: `queens_core::count`, its children here, [`crate::signals`], [`crate::lock`] (through
+//! the session) and the binary's output helpers; no other command.
+
+mod estimate;
+mod progress;
+mod recount;
+mod session;
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+use anyhow::bail;
+use queens_core::count::shard_result::result_line;
+use queens_core::count::{self, Checkpoint, Run, Shard};
+
+use crate::cli::CountArgs;
+use crate::hint::budget_hint;
+use crate::json::round_ms;
+use crate::output::SignOfLife;
+use crate::signals;
+use crate::status::Status;
+use progress::Display;
+use session::Session;
+
+/// The engine of the run: the one asked for, except that `auto` resuming a checkpoint follows
+/// the engine that wrote it (its split), so a run started with either engine resumes as it was.
+fn engine_for(args: &CountArgs, saved: Option<&Checkpoint>) -> count::Engine {
+    let asked = args.engine.engine();
+    if asked != count::Engine::Auto {
+        return asked;
+    }
+    match saved {
+        Some(saved) if count::pieces::depth_of_split(args.size.n, &saved.split).is_some() => {
+            count::Engine::Frame
+        }
+        Some(saved) if saved.split.starts_with("halves") => count::Engine::Halves,
+        Some(_) | None => asked,
+    }
+}
+
+/// The run of `--pieces D`: the frame engine with its frames cut at `D` rows, refused with
+/// another engine, past the board's free rows, or with a checkpoint of another split.
+fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> anyhow::Result<Run> {
+    let n = args.size.n;
+    if depth + 2 > n {
+        bail!(
+            "--pieces {depth} is too deep for N = {n}: a frame leaves at most {} free rows",
+            n.saturating_sub(2)
+        );
+    }
+    let split = count::pieces::split_name(depth);
+    if let (Some(path), Some(saved)) = (&args.checkpoint, saved) {
+        if saved.n == n && saved.split != split {
+            bail!(
+                "checkpoint file {} belongs to a different run (it is for the split {}, not \
+                 {split} of --pieces {depth}); leave out --pieces to resume it, or use another \
+                 file",
+                path.display(),
+                saved.split
+            );
+        }
+    }
+    Ok(Run::with_depth(n, depth)?)
+}
+
+/// Runs `queens count`.
+pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
+    let n = args.size.n;
+    if let Some(algo) = args.algo {
+        let algorithm = algo.algorithm();
+        let options = args.search.options();
+        // Counting by enumeration is exponential: a sign of life on a terminal after 2 s.
+        let total = match SignOfLife::new(format!("counting N = {n} ({algorithm})"), args.quiet) {
+            Some(mut sign) => {
+                let mut total = 0u64;
+                let _ = algorithm
+                    .for_each_solution_watched(
+                        n,
+                        &options,
+                        &mut |progress| {
+                            sign.report(progress);
+                            ControlFlow::Continue(())
+                        },
+                        &mut |_| {
+                            total += 1;
+                            ControlFlow::<()>::Continue(())
+                        },
+                    )
+                    .map_err(budget_hint)?;
+                total
+            }
+            None => algorithm
+                .count_by_enumeration(n, &options)
+                .map_err(budget_hint)?,
+        };
+        let mut out = super::stdout();
+        writeln!(out, "{total}")?;
+        out.flush()?;
+        return Ok(Status::Success);
+    }
+    let started = Instant::now();
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    if let Some(k) = args.recount {
+        // Recounts read frame-split checkpoints: the plain search is the frame kernel's.
+        let run = Run::new(n)?.shard(shard).threads(args.threads);
+        return recount::recount(args, run, k);
+    }
+    if args.estimate {
+        return estimate::estimate(args, shard);
+    }
+    if args.pieces.is_some() && args.engine.engine() == count::Engine::Halves {
+        bail!(
+            "--pieces cuts the frames of the frame engine: it cannot be used with --engine halves"
+        );
+    }
+    count::check_size(n)?;
+    // The checkpoint is locked and read once; the engine, the pieces and the resume follow it.
+    let (lock, saved) = match &args.checkpoint {
+        Some(path) => session::lock_and_load(path)?,
+        None => (None, None),
+    };
+    let run = match args.pieces {
+        Some(depth) => pieces_run(args, depth as usize, saved.as_ref())?,
+        None => Run::with_engine(
+            n,
+            engine_for(args, saved.as_ref()),
+            args.threads,
+            args.search.max_memory,
+        )?,
+    }
+    .shard(shard)
+    .threads(args.threads);
+    let (run, session) = Session::open(args, run, lock, saved)?;
+    let run = Arc::new(run);
+    let signals = signals::install(Arc::clone(&run))?;
+
+    let progress = Display::new(args, run.todo() as u64);
+    let (finished_run, run_ended) = mpsc::channel::<()>();
+    let outcome = thread::scope(|scope| {
+        let watcher = scope.spawn(|| session.watch(&run, &progress, run_ended));
+        let result = run.execute();
+        drop(finished_run);
+        let failure = watcher.join().unwrap_or(None);
+        result.map(|counts| (counts, failure))
+    });
+    progress.finish();
+    let (counts, _) = outcome?;
+    let caught = signals.caught();
+    let save_failed = session.save(&run).err();
+    if let Some(err) = &save_failed {
+        eprintln!("queens: error: the last save failed: {err:#}");
+    }
+
+    if caught.is_some() || !run.is_complete() {
+        let (finished, begun) = {
+            let tally = run.control().tally();
+            (tally.finished, tally.pieces.len())
+        };
+        // With pieces, the frames begun keep their counted pieces too.
+        let finished = if begun > 0 {
+            format!("{finished} (and pieces of {begun} more)")
+        } else {
+            finished.to_string()
+        };
+        let saved = match (session.path(), &save_failed) {
+            (Some(path), None) => format!(
+                "; {finished} of {} subproblems are saved in {}: run the same command again to \
+                 resume",
+                run.todo(),
+                path.display()
+            ),
+            (Some(path), Some(_)) => format!(
+                "; {finished} of {} subproblems were counted, but {} could not be saved and \
+                 holds the state of its last successful save",
+                run.todo(),
+                path.display()
+            ),
+            (None, _) => {
+                "; nothing was saved (use --checkpoint FILE to be able to resume)".to_string()
+            }
+        };
+        eprintln!("queens: interrupted{saved}");
+        if save_failed.is_some() {
+            return Ok(Status::Failure);
+        }
+        return Ok(caught.map_or(Status::Interrupted, signals::status_of));
+    }
+
+    let mut out = super::stdout();
+    if args.json {
+        // With --shard, total and unique are the shard's share, which `queens merge` adds up;
+        // the checksum covers every other field.
+        let seconds = round_ms(started.elapsed().as_secs_f64());
+        let line = result_line(
+            n,
+            counts,
+            seconds,
+            args.shard,
+            &run.split(),
+            run.subproblems(),
+        );
+        writeln!(out, "{line}")?;
+    } else if args.unique {
+        writeln!(out, "{}", counts.unique)?;
+    } else {
+        writeln!(out, "{}", counts.total)?;
+    }
+    out.flush()?;
+    if let Some(path) = session.path().filter(|_| save_failed.is_some()) {
+        eprintln!(
+            "queens: the count is complete and printed, but {} does not hold it (status 2)",
+            path.display()
+        );
+        return Ok(Status::Failure);
+    }
+    Ok(Status::Success)
+}

@@ -1,0 +1,114 @@
+//! `queens count --recount K --checkpoint FILE`: counts again, with the plain search, K finished
+//! subproblems of a checkpoint chosen at random, and says for each whether it agrees with the
+//! saved counts.
+//!
+//! May call: `queens_core::count`, [`crate::lock`], [`crate::signals`], [`super::session`] (to
+//! read the checkpoint) and the binary's output helpers.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::bail;
+use queens_core::count::Run;
+
+use super::session::lock_and_load;
+use crate::cli::CountArgs;
+use crate::signals;
+use crate::status::Status;
+
+/// `--recount K`: counts again, with the plain search, K finished subproblems of the
+/// checkpoint chosen at random, and says for each whether it agrees with the saved counts.
+/// Status 0 when all agree, 1 when one does not.
+pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
+    let Some(path) = &args.checkpoint else {
+        bail!("--recount needs --checkpoint FILE: the file whose subproblems to recount");
+    };
+    let (_lock, saved) = lock_and_load(path)?;
+    let Some(saved) = saved else {
+        bail!(
+            "{} does not exist: there is nothing to recount",
+            path.display()
+        );
+    };
+    let (run, _) = run.resume(saved, path)?;
+    let tally = run.control().tally().clone();
+    let finished: Vec<usize> = tally.finished_subproblems().collect();
+    if finished.is_empty() {
+        bail!(
+            "{} lists no finished subproblem: there is nothing to recount",
+            path.display()
+        );
+    }
+    let chosen = sample(&finished, k.min(finished.len() as u64) as usize);
+    let run = Arc::new(run);
+    let signals = signals::install(Arc::clone(&run))?;
+    let mut out = crate::output::stdout();
+    let mut disagree = 0usize;
+    let mut checked = 0usize;
+    for &i in &chosen {
+        let Some(again) = run.recount(i) else {
+            break;
+        };
+        checked += 1;
+        let saved = tally.parts[i];
+        let verdict = if again == saved {
+            "agrees"
+        } else {
+            disagree += 1;
+            "DISAGREES"
+        };
+        writeln!(
+            out,
+            "subproblem {i}: saved {}/{}, recounted {}/{}: {verdict}",
+            saved.total, saved.unique, again.total, again.unique
+        )?;
+        out.flush()?;
+    }
+    if let Some(signal) = signals.caught() {
+        eprintln!(
+            "queens: interrupted; {checked} of {} recounts done",
+            chosen.len()
+        );
+        return Ok(signals::status_of(signal));
+    }
+    if disagree == 0 {
+        writeln!(
+            out,
+            "all {checked} recounted subproblems of {} agree",
+            path.display()
+        )?;
+        Ok(Status::Success)
+    } else {
+        writeln!(
+            out,
+            "{disagree} of {checked} recounted subproblems of {} disagree: the file is wrong",
+            path.display()
+        )?;
+        Ok(Status::No)
+    }
+}
+
+/// `k` distinct elements of `items` chosen at random (a partial Fisher-Yates shuffle seeded
+/// by the standard library's random hasher keys), in increasing order.
+fn sample(items: &[usize], k: usize) -> Vec<usize> {
+    use std::hash::{BuildHasher, Hasher};
+    let mut state = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish()
+        | 1;
+    let mut next = move || {
+        // xorshift64*
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut pool = items.to_vec();
+    for i in 0..k {
+        let j = i + (next() % (pool.len() - i) as u64) as usize;
+        pool.swap(i, j);
+    }
+    pool.truncate(k);
+    pool.sort_unstable();
+    pool
+}

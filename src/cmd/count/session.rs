@@ -1,0 +1,129 @@
+//! The checkpoint side of a run of `queens count`: the file, locked for the run and read once;
+//! the resumed run; the saves at the start, every interval (a failed save is reported at once
+//! and retried, and the count goes on) and at the end.
+//!
+//! May call: `queens_core::count` (the checkpoint format), [`crate::lock`] and
+//! [`super::progress`] (moved while the run is watched).
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use queens_core::count::{Checkpoint, Run};
+
+use super::progress::Display;
+use crate::cli::CountArgs;
+use crate::lock;
+
+/// The checkpoint side of a run: the file and its lock, the interval, the seconds spent before
+/// this session, and when it started.
+pub struct Session {
+    path: Option<PathBuf>,
+    _lock: Option<lock::Lock>,
+    every: Duration,
+    seconds_before: f64,
+    started: Instant,
+}
+
+impl Session {
+    /// Resumes `run` from the checkpoint `saved` read by [`lock_and_load`] (refusing one of
+    /// another run), holds its `lock` for the run, and saves the starting state, so that a bad
+    /// path fails now rather than after hours.
+    pub fn open(
+        args: &CountArgs,
+        mut run: Run,
+        lock: Option<lock::Lock>,
+        saved: Option<Checkpoint>,
+    ) -> anyhow::Result<(Run, Self)> {
+        let mut session = Session {
+            path: args.checkpoint.clone(),
+            _lock: lock,
+            every: Duration::from_secs_f64(args.checkpoint_every),
+            seconds_before: 0.0,
+            started: Instant::now(),
+        };
+        if let (Some(path), Some(saved)) = (&args.checkpoint, saved) {
+            let finished = saved.tally.finished;
+            let (resumed, seconds) = run.resume(saved, path)?;
+            if !args.quiet {
+                eprintln!(
+                    "queens: resuming from {}: {finished} subproblems already counted",
+                    path.display(),
+                );
+            }
+            run = resumed;
+            session.seconds_before = seconds;
+        }
+        session.save(&run)?;
+        Ok((run, session))
+    }
+
+    /// The checkpoint file, if the run has one.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Writes the checkpoint, if the run has one.
+    pub fn save(&self, run: &Run) -> anyhow::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
+        run.checkpoint(seconds).save(Path::new(path))?;
+        Ok(())
+    }
+
+    /// Until the run ends: moves the progress display and saves the checkpoint every
+    /// interval. A failed save is reported at once (and again when the error changes), retried
+    /// at the next interval, and its recovery reported; returns the last failure, if the last
+    /// save failed.
+    pub fn watch(&self, run: &Run, progress: &Display, ended: Receiver<()>) -> Option<String> {
+        progress.start(run.control().tally().finished);
+        let mut last_save = Instant::now();
+        // A large checkpoint (tens of MB for the finest half-board splits) takes a while to
+        // write: the next save waits at least 50 times as long, so that saving never takes more
+        // than 2 % of the run, whatever `--checkpoint-every` asks.
+        let mut interval = self.every;
+        let mut failing: Option<String> = None;
+        while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_millis(50)) {
+            let (finished, begun) = {
+                let tally = run.control().tally();
+                (tally.finished, tally.begun(run.shard_counted()))
+            };
+            progress.update(finished, begun);
+            if self.path.is_some() && last_save.elapsed() >= interval {
+                let began = Instant::now();
+                let saved = self.save(run);
+                interval = self.every.max(began.elapsed() * 50);
+                match saved {
+                    Ok(()) => {
+                        if failing.take().is_some() {
+                            eprintln!("queens: the checkpoint is saved again");
+                        }
+                    }
+                    Err(err) => {
+                        let message = format!("{err:#}");
+                        if failing.as_deref() != Some(message.as_str()) {
+                            eprintln!(
+                                "queens: warning: {message}; the count goes on and the save is \
+                                 retried every {} s",
+                                self.every.as_secs_f64()
+                            );
+                        }
+                        failing = Some(message);
+                    }
+                }
+                last_save = Instant::now();
+            }
+        }
+        failing
+    }
+}
+
+/// Locks the checkpoint `path` and reads it, once for the whole run: `None` when the file does
+/// not exist yet. The lock is taken first, so that no other run rewrites the file meanwhile.
+pub fn lock_and_load(path: &Path) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
+    let lock = lock::acquire(path)?;
+    let saved = Checkpoint::load(path)?;
+    Ok((lock, saved))
+}

@@ -1,0 +1,42 @@
+//! `algebraic`: chess squares in row order, files a.. for columns and rank N for row 0, such as
+//! `a8 e7 h6 f5 c4 g3 b2 d1`.
+//!
+//! May call: nothing of the crate.
+
+use std::io::{self, Write};
+
+use anyhow::bail;
+
+use super::PlacementFormat;
+
+/// The widest board the algebraic format can name: one file letter per column.
+pub const MAX_ALGEBRAIC_N: usize = 26;
+
+/// The `algebraic` format.
+pub struct Algebraic;
+
+impl PlacementFormat for Algebraic {
+    fn check_size(n: usize) -> anyhow::Result<()> {
+        if n > MAX_ALGEBRAIC_N {
+            bail!(
+                "the algebraic format names files a to z, so it handles N up to {MAX_ALGEBRAIC_N} \
+                 (got N = {n}); use --format positions"
+            );
+        }
+        Ok(())
+    }
+
+    fn write_stream(
+        out: &mut impl Write,
+        n: usize,
+        columns: impl Iterator<Item = usize>,
+    ) -> io::Result<()> {
+        for (row, c) in columns.enumerate() {
+            if row > 0 {
+                out.write_all(b" ")?;
+            }
+            write!(out, "{}{}", (b'a' + c as u8) as char, n - row)?;
+        }
+        out.write_all(b"\n")
+    }
+}

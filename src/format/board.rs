@@ -1,0 +1,43 @@
+//! `board`: N lines of N characters, `Q` for a queen and `.` elsewhere, then an empty line.
+//!
+//! May call: nothing of the crate.
+
+use std::io::{self, Write};
+
+use anyhow::bail;
+
+use super::PlacementFormat;
+
+/// The widest board the board format draws: N x (N + 1) characters, 100 MB at this size.
+pub const MAX_BOARD_N: usize = 10_000;
+
+/// The `board` format.
+pub struct Board;
+
+impl PlacementFormat for Board {
+    fn check_size(n: usize) -> anyhow::Result<()> {
+        if n > MAX_BOARD_N {
+            bail!(
+                "the board format would draw N x N = {} characters for N = {n}; it handles N up \
+                 to {MAX_BOARD_N}: use --format positions or --format json",
+                (n as u128) * (n as u128)
+            );
+        }
+        Ok(())
+    }
+
+    fn write_stream(
+        out: &mut impl Write,
+        n: usize,
+        columns: impl Iterator<Item = usize>,
+    ) -> io::Result<()> {
+        let mut row = vec![b'.'; n + 1];
+        row[n] = b'\n';
+        for c in columns {
+            row[c] = b'Q';
+            out.write_all(&row)?;
+            row[c] = b'.';
+        }
+        out.write_all(b"\n")
+    }
+}

@@ -1,0 +1,236 @@
+//! Help texts that agree with behaviour, shell completions and the manual page generated from
+//! the clap definitions, and `--color` / `NO_COLOR`.
+
+use crate::common::{queens, stdout_of};
+
+/// The text after `queens COMMAND --help`.
+fn help_of(command: &str) -> String {
+    stdout_of(&[command, "--help"])
+}
+
+#[test]
+fn count_help_names_every_signal_status_it_ends_with() {
+    let help = help_of("count");
+    for (status, signal) in [("130", "SIGINT"), ("129", "SIGHUP"), ("143", "SIGTERM")] {
+        assert!(help.contains(status), "{status} missing:\n{help}");
+        assert!(help.contains(signal), "{signal} missing:\n{help}");
+    }
+}
+
+#[test]
+fn serve_help_says_ctrl_c_ends_with_130_as_the_server_does() {
+    // `ctrl_c_stops_the_server_gracefully_with_status_130` (tests/cli/serve.rs) checks the status.
+    let help = help_of("serve");
+    assert!(help.contains("130 after Ctrl-C"), "{help}");
+    assert!(!help.contains("status: 0 after Ctrl-C"), "{help}");
+}
+
+#[test]
+fn the_top_level_help_ends_with_examples_of_several_commands() {
+    let help = stdout_of(&["--help"]);
+    let examples = help.split("Examples:").nth(1).expect("an Examples section");
+    for command in ["solve", "list", "count", "completions", "man"] {
+        assert!(
+            examples.contains(&format!("queens {command} ")),
+            "no example of {command}:\n{help}"
+        );
+    }
+}
+
+/// The subcommands, as the top-level help lists them.
+fn subcommands() -> Vec<String> {
+    let help = stdout_of(&["--help"]);
+    let list = help
+        .split("Commands:")
+        .nth(1)
+        .and_then(|rest| rest.split("Options:").next())
+        .expect("a Commands section");
+    list.lines()
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_shell_gets_a_completion_script_that_names_every_subcommand() {
+    let commands = subcommands();
+    assert!(commands.len() >= 11, "{commands:?}");
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let script = stdout_of(&["completions", shell]);
+        assert!(script.len() > 500, "{shell}: {script}");
+        for command in &commands {
+            assert!(script.contains(command.as_str()), "{shell} lacks {command}");
+        }
+    }
+}
+
+#[test]
+fn an_unknown_shell_is_refused_with_the_list_of_shells() {
+    queens()
+        .args(["completions", "tcsh"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bash"))
+        .stderr(predicates::str::contains("powershell"));
+}
+
+#[test]
+fn the_bash_completion_completes_co_to_count_and_complete() {
+    if std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        panic!("bash is needed for this test");
+    }
+    let script = stdout_of(&["completions", "bash"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("queens.bash");
+    std::fs::write(&path, script).unwrap();
+    // What bash does on `queens co<TAB>`: the completion function sees the words and the index
+    // of the word under the cursor, and leaves the candidates in COMPREPLY.
+    let probe = format!(
+        "source '{}'; COMP_WORDS=(queens co); COMP_CWORD=1; COMP_LINE='queens co'; \
+         COMP_POINT=9; _queens queens co queens; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        path.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &probe])
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "{out:?}");
+    let mut words: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    words.sort();
+    assert_eq!(words, ["complete", "completions", "count"]);
+}
+
+#[test]
+fn the_man_page_is_roff_with_a_title_and_every_subcommand() {
+    let page = stdout_of(&["man"]);
+    // roff: string definitions (`.ie`/`.el`) may come first, then the title `.TH` opens the page.
+    let first = page
+        .lines()
+        .find(|l| !l.starts_with(".ie ") && !l.starts_with(".el ") && !l.starts_with(".\\\""))
+        .expect("a line");
+    assert!(first.starts_with(".TH queens 1"), "{first}");
+    assert!(
+        page.lines().all(|l| !l.starts_with('.') || l.len() > 1),
+        "{page}"
+    );
+    assert!(page.contains(".SH NAME"), "{page}");
+    assert!(page.contains(".SH SYNOPSIS"), "{page}");
+    for command in subcommands() {
+        assert!(page.contains(&command), "the page lacks {command}");
+    }
+    assert!(page.ends_with('\n'));
+    // groff reads it without a warning (-ww: every warning; -z: no output).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("queens.1");
+    std::fs::write(&path, &page).unwrap();
+    match std::process::Command::new("groff")
+        .args(["-man", "-Tutf8", "-ww", "-z"])
+        .arg(&path)
+        .output()
+    {
+        Ok(out) => {
+            assert!(out.status.success(), "{out:?}");
+            assert!(
+                out.stderr.is_empty(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Err(_) if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("groff is missing: CI must have it to check the manual page")
+        }
+        Err(_) => eprintln!("SKIPPED: groff is missing; the page was checked as text only"),
+    }
+}
+
+#[test]
+fn errors_and_help_are_coloured_only_when_asked_or_on_a_terminal() {
+    let escape = |bytes: &[u8]| bytes.contains(&0x1b);
+    // Into a pipe: no colour by default, with NO_COLOR, or with never.
+    for args in [
+        vec!["count", "0"],
+        vec!["--color", "never", "count", "0"],
+        vec!["--color=auto", "solve", "27", "--format", "algebraic"],
+    ] {
+        let out = queens().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(!escape(&out.stderr), "{args:?}: {out:?}");
+    }
+    let out = queens()
+        .args(["solve", "27", "--format", "algebraic", "--color", "always"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).starts_with("queens: \x1b[1;31merror:\x1b[0m the"),
+        "{out:?}"
+    );
+    let help = queens()
+        .args(["--color", "always", "--help"])
+        .output()
+        .unwrap();
+    assert!(escape(&help.stdout), "{help:?}");
+    let help = queens()
+        .args(["--color", "never", "--help"])
+        .output()
+        .unwrap();
+    assert!(!escape(&help.stdout), "{help:?}");
+    // Data is never coloured.
+    let out = queens()
+        .args(["--color", "always", "solve", "8"])
+        .output()
+        .unwrap();
+    assert!(!escape(&out.stdout), "{out:?}");
+    // NO_COLOR wins over a forced colour of clap's (CLICOLOR_FORCE) in auto mode too.
+    let out = queens()
+        .env("NO_COLOR", "1")
+        .args(["solve", "27", "--format", "algebraic"])
+        .output()
+        .unwrap();
+    assert!(!escape(&out.stderr), "{out:?}");
+}
+
+#[test]
+fn a_progress_bar_asked_for_is_never_drawn_on_a_pipe_or_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("stderr.txt");
+    let file = std::fs::File::create(&log).unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", "14", "--progress", "bar", "--threads", "1"])
+        .args(["--color", "always"])
+        .stderr(file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "365596\n");
+    let written = std::fs::read(&log).unwrap();
+    assert!(
+        !written.contains(&0x1b) && !written.contains(&b'\r'),
+        "{:?}",
+        String::from_utf8_lossy(&written)
+    );
+    // `--progress lines` is made for logs: plain lines, no escape codes.
+    let out = queens()
+        .args([
+            "count",
+            "13",
+            "--progress",
+            "lines",
+            "--progress-every",
+            "0.1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(!out.stderr.contains(&0x1b), "{out:?}");
+}
