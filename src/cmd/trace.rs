@@ -6,8 +6,8 @@
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 
-use queens_core::trace::{self, Axis, ConflictLine, Event, EventKind, Summary};
-use queens_core::{Algorithm, Square};
+use queens_core::trace::{self, Axis, Event, EventKind, Summary};
+use queens_core::Algorithm;
 use serde_json::{json, Value};
 
 use crate::cli::{TraceArgs, TraceFormat};
@@ -15,6 +15,10 @@ use crate::hint::budget_hint;
 use crate::json::{event_json, summary_json};
 use crate::output::SignOfLife;
 use crate::status::Status;
+
+mod board;
+
+use board::BOARD_MAX_N;
 
 /// Runs `queens trace`.
 pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
@@ -49,14 +53,14 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         }
         match args.format {
             TraceFormat::Text => write_header(&mut out, algorithm, n, args.all)?,
-            TraceFormat::Board => write_board_header(&mut out, algorithm, n, args.all)?,
+            TraceFormat::Board => board::write_header(&mut out, algorithm, n, args.all)?,
             TraceFormat::Json => {}
         }
         let mut failure: Option<io::Error> = None;
         let mut on_event = |event: &Event| {
             let written = match args.format {
                 TraceFormat::Text => write_text(&mut out, event),
-                TraceFormat::Board => write_board(&mut out, event),
+                TraceFormat::Board => board::write_step(&mut out, event),
                 TraceFormat::Json => write_json_line(&mut out, &event_json(event)),
             };
             match written {
@@ -125,13 +129,18 @@ fn write_json_line(out: &mut impl Write, value: &Value) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
-/// Two comment lines saying how to read the snapshots.
-fn write_header(out: &mut impl Write, algorithm: Algorithm, n: usize, all: bool) -> io::Result<()> {
-    let until = if all {
+/// How far the trace goes, for the headers.
+fn until(all: bool) -> &'static str {
+    if all {
         "the whole search"
     } else {
         "up to the first solution"
-    };
+    }
+}
+
+/// Two comment lines saying how to read the snapshots.
+fn write_header(out: &mut impl Write, algorithm: Algorithm, n: usize, all: bool) -> io::Result<()> {
+    let until = until(all);
     writeln!(
         out,
         "# {} on the {n}x{n} board, {until}; squares are (row, column), 0-based from the top left",
@@ -148,68 +157,6 @@ fn write_header(out: &mut impl Write, algorithm: Algorithm, n: usize, all: bool)
             "# positions[r] = column of the queen in row r (-1: none)"
         ),
     }
-}
-
-/// The largest board `--format board` draws after every step.
-pub const BOARD_MAX_N: usize = 32;
-
-/// The comment line that says how to read the boards.
-fn write_board_header(
-    out: &mut impl Write,
-    algorithm: Algorithm,
-    n: usize,
-    all: bool,
-) -> io::Result<()> {
-    let until = if all {
-        "the whole search"
-    } else {
-        "up to the first solution"
-    };
-    writeln!(
-        out,
-        "# {} on the {n}x{n} board, {until}, the board after each step; row 0 at the top",
-        algorithm.name()
-    )?;
-    writeln!(
-        out,
-        "# Q queen, Q? the square tried, R? D? C? the queen it conflicts with along a row, a \
-         diagonal or a column, . empty"
-    )
-}
-
-/// The cell of a square after `event`, two characters: `Q `, `Q?`, `R?`, `D?`, `C?` or `. `.
-fn board_cell(event: &Event, queens: &[Square], square: Square) -> &'static str {
-    if let EventKind::Conflict { with, line } = event.kind {
-        if with == square {
-            return match line {
-                ConflictLine::Row => "R?",
-                ConflictLine::Diagonal => "D?",
-                ConflictLine::Column => "C?",
-            };
-        }
-    }
-    let tried = matches!(event.kind, EventKind::Try | EventKind::Conflict { .. });
-    if tried && event.square() == Some(square) {
-        "Q?"
-    } else if queens.contains(&square) {
-        "Q "
-    } else {
-        ". "
-    }
-}
-
-/// The step's line, then the board after it, then a blank line.
-fn write_board(out: &mut impl Write, event: &Event) -> io::Result<()> {
-    let n = event.positions.len();
-    writeln!(out, "{:>5}  {}", event.step, describe(event))?;
-    let queens = event.queens();
-    for row in 0..n {
-        let cells: Vec<&str> = (0..n)
-            .map(|col| board_cell(event, &queens, Square { row, col }))
-            .collect();
-        writeln!(out, "       {}", cells.join(" ").trim_end())?;
-    }
-    out.write_all(b"\n")
 }
 
 /// One readable line: step, what happened and where, then the snapshot.

@@ -171,19 +171,21 @@ pub async fn index(
     }
 }
 
-/// `GET /api/summary?n=N&algo=A`: the counts of the whole trace up to the first solution.
+/// `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of the whole trace up to the first
+/// solution, or of the whole search with `all=true`.
 pub async fn summary(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let params = Params::new("/api/summary", query.as_deref(), &["n", "algo"])?;
+    let params = Params::new("/api/summary", query.as_deref(), &["n", "algo", "all"])?;
     let n = params.n(TRACE_MAX_N)?;
     let algorithm = params.algorithm(Algorithm::Backtrack)?;
+    let all = params.flag("all")?;
     let _slot = admit(&state, Work::Walk { n }, "a whole counted trace")?;
     tokio::task::spawn_blocking(move || {
-        let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), false, None)
+        let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), all, None)
             .map_err(|e| ApiError::too_much_work(e.to_string()))?;
-        Ok(Json(summary_json(algorithm, n, false, &outcome.summary)))
+        Ok(Json(summary_json(algorithm, n, all, &outcome.summary)))
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?

@@ -9,4 +9,6 @@ mod huge;
 mod limits;
 mod serve;
 mod svg;
+mod svg_large;
 mod trace;
+mod trace_board;
