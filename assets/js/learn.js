@@ -14,9 +14,7 @@ import { api } from "./api.js";
 import { Board, board } from "./board.js";
 import { $, fillOptions, fillSizes, offers } from "./dom.js";
 import { checkText, showArrays, showCode, varsText } from "./learn-state.js";
-import {
-  JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack,
-} from "./learn-track.js";
+import { JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack } from "./learn-track.js";
 
 // What the algorithm select says of each algorithm the server traces (any other: its name).
 const DESCRIPTIONS = {

@@ -11,8 +11,9 @@
 //!   lexicographic list of every solution, or, with `unique=true`, of the symmetry classes'
 //!   representatives (the page asks it for the representative of the board it shows, so the
 //!   unique toggle keeps that board's class in view). Up to [`super::api::UNIQUE_MAX_N`].
-//! - `GET /api/summary?n=N&algo=A`: the counts of a whole trace up to the first solution,
-//!   without its events, for a trace `/api/trace` had to cut (`queens trace --summary`).
+//! - `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of a whole trace up to the first
+//!   solution (or of the whole search with `all=true`), without its events, for a trace
+//!   `/api/trace` had to cut (`queens trace --summary [--all]`).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -261,6 +262,17 @@ mod tests {
         assert_eq!(
             (&body["tries"], &body["placements"]),
             (&Value::from(876), &Value::from(113))
+        );
+        // The whole search: 2,056 placements and 92 solutions.
+        let (status, body) = get(
+            super::super::app(),
+            "/api/summary?n=8&algo=iterative&all=true",
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (&body["placements"], &body["solutions"]),
+            (&Value::from(2056), &Value::from(92))
         );
     }
 

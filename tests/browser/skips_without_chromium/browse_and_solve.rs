@@ -178,3 +178,56 @@ async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
     assert_no_console_errors(client, page.driver_port, "in Solve").await;
     client.clone().close().await.expect("the browser closes");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browse_says_in_words_what_it_cannot_reach_or_count() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    // Solution 7,000,000 of 16x16 (before the middle, where mirror images do not help) is
+    // beyond the server's step budget.
+    open(&page, "/?n=16&i=1").await;
+    wait_for_text(client, "label", "Solution 1 ").await;
+    client
+        .find(Locator::Id("goto"))
+        .await
+        .expect("the field")
+        .send_keys("7000000\u{E007}")
+        .await
+        .expect("the number and Enter are typed");
+    let start = std::time::Instant::now();
+    loop {
+        let note = text(client, "goto-note").await;
+        if note.contains("too far into the list") {
+            assert!(
+                note.contains("queens list 16 --limit 7000000 | tail -n 1"),
+                "{note}"
+            );
+            assert!(!note.contains("offset"), "no jargon: {note}");
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "no word on solution 7,000,000: {note}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    // The board, the label and the caption still agree on solution 1.
+    wait_until(
+        client,
+        "return document.body.dataset.working !== 'true';",
+        "the request ends",
+    )
+    .await;
+    assert!(text(client, "label").await.starts_with("Solution 1 "));
+    assert!(text(client, "board-caption").await.contains("solution 1 "));
+    // 32x32: the label and the counts say why there is no total, and what would count it.
+    open(&page, "/?n=32").await;
+    wait_for_part(client, "counts", "queens count 32").await;
+    let counts = text(client, "counts").await;
+    assert!(counts.contains("27\u{d7}27"), "{counts}");
+    assert!(counts.contains("--estimate"), "{counts}");
+    wait_for_part(client, "label", "too large to count here").await;
+    // (The browser logs the refused request, a 422, as an error of its own: no console check.)
+}
