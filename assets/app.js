@@ -68,33 +68,55 @@ function readUrl() {
   };
 }
 
-// Only where the keys type text do they stay with the control: everywhere else the arrows, Home,
-// End and Space move through the solutions or the steps, whatever was clicked last.
+// The page's keys act only when no form control has the focus: a focused button, box,
+// slider, list or field keeps its own keys (Space presses a button and ticks a box, the arrows
+// move a slider and change a list). `?` shows the list of keys anywhere but in a text field.
+function controlFocused(target) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName.toLowerCase();
+  if (["input", "select", "textarea", "button", "summary", "a", "dialog"].includes(tag)) return true;
+  return target.getAttribute && target.getAttribute("role") === "tab";
+}
+
 function typingIn(target) {
   if (!target || !target.tagName) return false;
   const tag = target.tagName.toLowerCase();
   if (tag === "textarea" || target.isContentEditable) return true;
-  if (tag !== "input") return false;
-  return !["checkbox", "radio", "range", "button", "submit", "reset"].includes(target.type);
+  return tag === "input" && !["checkbox", "radio", "range", "button", "submit", "reset"].includes(target.type);
+}
+
+function toggleKeys() {
+  const dialog = $("keys");
+  if (dialog.open) dialog.close();
+  else dialog.showModal();
 }
 
 function onKey(event) {
-  if (event.altKey || event.ctrlKey || event.metaKey || typingIn(event.target)) return;
-  if (event.target && event.target.getAttribute && event.target.getAttribute("role") === "tab") return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key === "?" && !typingIn(event.target)) {
+    event.preventDefault();
+    toggleKeys();
+    return;
+  }
+  if ($("keys").open || controlFocused(event.target)) return;
   const view = VIEWS[mode];
   if (view.onKey && view.onKey(event)) event.preventDefault();
 }
 
-// A control clicked with the pointer, or a select or box changed, gives the focus back to the
-// page, so the next arrow key moves the board and not the control (keyboard users, whose
-// clicks have no pointer position, keep their place).
+// A control used with the pointer gives the focus back to the page, so the next arrow key
+// moves the board and not the control; a control used from the keyboard keeps the focus (and
+// its keys). `keyed` is the element the last key was pressed on.
+let keyed = null;
+
 function releaseFocus(event) {
   const target = event.target;
   if (!target || !target.tagName) return;
   const tag = target.tagName.toLowerCase();
-  if (event.type === "change" && (tag === "select" || (tag === "input" && ["checkbox", "range"].includes(target.type)))) {
+  if (event.type === "change" && keyed !== target
+    && (tag === "select" || (tag === "input" && ["checkbox", "range"].includes(target.type)))) {
     target.blur();
-  } else if (event.type === "click" && tag === "button" && event.detail > 0) {
+  } else if (event.type === "click" && tag === "button" && event.detail > 0 && !target.closest("dialog")) {
     target.blur();
   } else if (event.type === "pointerup" && tag === "input" && target.type === "range") {
     target.blur();
@@ -134,7 +156,10 @@ async function init() {
     $(`tab-${name}`).addEventListener("click", () => setMode(name));
     $(`tab-${name}`).addEventListener("keydown", onTabKey);
   }
+  document.addEventListener("keydown", (event) => { keyed = event.target; }, true);
+  document.addEventListener("pointerdown", () => { keyed = null; }, true);
   document.addEventListener("keydown", onKey);
+  for (const button of document.querySelectorAll(".keys-button")) button.addEventListener("click", toggleKeys);
   document.addEventListener("change", releaseFocus);
   document.addEventListener("click", releaseFocus);
   document.addEventListener("pointerup", releaseFocus);

@@ -5,11 +5,14 @@
 //! even and dark `#b58863` elsewhere, painted by one checkerboard `<pattern>` (so the file grows
 //! with N, not N²); each queen a `<g class="queen" data-row="r" data-col="c">` holding a `<use>`
 //! of one queen drawing in `<defs>`: a crown and a base bar while a square is at least
-//! [`CROWN_MIN_PIXELS`] pixels wide, else a dot at least [`DOT_MIN_PIXELS`] pixels across, so
-//! queens stay visible at every size. Large boards keep 40 units per square and are scaled down
-//! by the `width`/`height` attributes, so the picture is never wider than 800 pixels. A board of
-//! 10,000 queens is about 1 MB. Boards up to [`COORDINATES_MAX_N`] carry their row and column
-//! numbers in the corners of the edge squares.
+//! [`CROWN_MIN_PIXELS`] pixels wide, else a small square drawn inside the queen's square with an
+//! outline of [`OUTLINE_PIXELS`] screen pixels (`vector-effect="non-scaling-stroke"`): zoomed in,
+//! each queen stays inside its own square; at full view, where a square is a fraction of a
+//! pixel, each queen is still a dot the eye sees, so the permutation's pattern shows. Large
+//! boards keep 40 units per square and are scaled down by the `width`/`height` attributes, so
+//! the picture is never wider than 800 pixels. A board of 10,000 queens is about 1 MB. Boards
+//! up to [`COORDINATES_MAX_N`] carry their row and column numbers in the corners of the edge
+//! squares; larger ones get axes in a margin, numbered at round intervals.
 
 use std::io::{self, Write};
 
@@ -25,8 +28,12 @@ pub const MAX_N: usize = 100_000;
 /// The narrowest square, in pixels, on which a queen is drawn as a crown; below, as a dot.
 pub const CROWN_MIN_PIXELS: usize = 6;
 
-/// The smallest diameter of a queen's dot, in pixels.
-pub const DOT_MIN_PIXELS: usize = 4;
+/// The width of a small queen's outline, in screen pixels whatever the zoom.
+pub const OUTLINE_PIXELS: &str = "1.5";
+
+/// Where a small queen's square sits inside its board square, in units: from `DOT_INSET` to
+/// `SQUARE - DOT_INSET` both ways.
+const DOT_INSET: usize = 10;
 
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
@@ -44,22 +51,33 @@ pub fn write_svg(out: &mut impl Write, queens: &[usize]) -> io::Result<()> {
     let n = queens.len();
     let side = SQUARE * n;
     let pixels = side.min(MAX_PIXELS);
-    writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" width="{pixels}" height="{pixels}" role="img">"#
-    )?;
+    let margin = axes_margin(n);
+    if margin == 0 {
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" width="{pixels}" height="{pixels}" role="img">"#
+        )?;
+    } else {
+        let whole = side + margin;
+        writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="-{margin} -{margin} {whole} {whole}" width="{pixels}" height="{pixels}" role="img">"#
+        )?;
+    }
     write!(out, "<title>{n}-queens solution:")?;
     for c in queens {
         write!(out, " {c}")?;
     }
     writeln!(out, "</title>")?;
-    write_defs(out, n, side, pixels)?;
+    write_defs(out, n)?;
     writeln!(
         out,
         r#"<rect class="board" width="{side}" height="{side}" fill="url(#squares)"/>"#
     )?;
     if n <= COORDINATES_MAX_N {
         write_coordinates(out, n)?;
+    } else {
+        write_axes(out, n, margin)?;
     }
     for (row, &col) in queens.iter().enumerate() {
         write_queen(out, row, col)?;
@@ -68,20 +86,17 @@ pub fn write_svg(out: &mut impl Write, queens: &[usize]) -> io::Result<()> {
 }
 
 /// The checkerboard pattern (two by two squares) and the one queen drawing.
-fn write_defs(out: &mut impl Write, n: usize, side: usize, pixels: usize) -> io::Result<()> {
+fn write_defs(out: &mut impl Write, n: usize) -> io::Result<()> {
     let two = 2 * SQUARE;
     writeln!(
         out,
         r#"<defs><pattern id="squares" width="{two}" height="{two}" patternUnits="userSpaceOnUse"><rect width="{two}" height="{two}" fill="{LIGHT}"/><rect x="{SQUARE}" width="{SQUARE}" height="{SQUARE}" fill="{DARK}"/><rect y="{SQUARE}" width="{SQUARE}" height="{SQUARE}" fill="{DARK}"/></pattern>"#
     )?;
     if uses_dots(n) {
-        // Units per pixel, rounded up, so that the dot is at least DOT_MIN_PIXELS across.
-        let per_pixel = side.div_ceil(pixels);
-        let r = (DOT_MIN_PIXELS * per_pixel).div_ceil(2).max(SQUARE * 2 / 5);
-        let mid = SQUARE / 2;
+        let width = SQUARE - 2 * DOT_INSET;
         writeln!(
             out,
-            r#"<circle id="queen" cx="{mid}" cy="{mid}" r="{r}" fill="{INK}"/></defs>"#
+            r#"<rect id="queen" x="{DOT_INSET}" y="{DOT_INSET}" width="{width}" height="{width}" fill="{INK}" stroke="{INK}" stroke-width="{OUTLINE_PIXELS}" vector-effect="non-scaling-stroke"/></defs>"#
         )
     } else {
         writeln!(
@@ -115,6 +130,57 @@ fn write_coordinates(out: &mut impl Write, n: usize) -> io::Result<()> {
             out,
             r#"<text class="row" x="2" y="{y}">{row}</text>"#,
             y = SQUARE * row + SQUARE - 2
+        )?;
+    }
+    writeln!(out, "</g>")
+}
+
+/// The margin of the axes round a board too large for coordinates in its squares, in units
+/// (about 60 of the picture's 800 pixels, room for five digits), or 0.
+fn axes_margin(n: usize) -> usize {
+    if n <= COORDINATES_MAX_N {
+        0
+    } else {
+        (SQUARE * n).div_ceil(12)
+    }
+}
+
+/// The distance between numbered rows (and columns): 1, 2 or 5 times a power of ten, so that
+/// about ten numbers stand on each axis.
+fn axis_step(n: usize) -> usize {
+    let mut step = 1;
+    loop {
+        for k in [1, 2, 5] {
+            if k * step * 10 >= n {
+                return k * step;
+            }
+        }
+        step *= 10;
+    }
+}
+
+/// Axes in the margin: a tick and the number of every `axis_step`-th column (above the board)
+/// and row (left of it), at the middle of its square.
+fn write_axes(out: &mut impl Write, n: usize, margin: usize) -> io::Result<()> {
+    let font = margin / 4;
+    let tick = margin / 5;
+    write!(
+        out,
+        r##"<g class="axes" font-family="sans-serif" font-size="{font}" fill="#5b5349" stroke="#5b5349" stroke-width="{OUTLINE_PIXELS}" vector-effect="non-scaling-stroke">"##
+    )?;
+    let step = axis_step(n);
+    for i in (0..n).step_by(step) {
+        let mid = SQUARE * i + SQUARE / 2;
+        write!(
+            out,
+            r#"<line x1="{mid}" y1="-{tick}" x2="{mid}" y2="0"/><text class="col" x="{mid}" y="-{y}" text-anchor="middle" stroke="none">{i}</text>"#,
+            y = tick + font / 4
+        )?;
+        write!(
+            out,
+            r#"<line x1="-{tick}" y1="{mid}" x2="0" y2="{mid}"/><text class="row" x="-{x}" y="{y}" text-anchor="end" stroke="none">{i}</text>"#,
+            x = tick + font / 4,
+            y = mid + font / 3
         )?;
     }
     writeln!(out, "</g>")
@@ -223,15 +289,37 @@ mod tests {
     }
 
     #[test]
-    fn queens_become_dots_of_at_least_four_pixels_when_squares_are_small() {
+    fn small_queens_are_squares_inside_their_squares_with_an_outline_in_pixels() {
         assert!(!uses_dots(133), "6 pixels a square: crowns");
         assert!(uses_dots(134));
         let queens: Vec<usize> = (0..10_000).collect();
         let svg = draw(&queens);
         assert!(!svg.contains(CROWN));
-        // 400,000 units over 800 pixels: 500 units a pixel, a radius of 2 pixels.
-        assert!(svg.contains(r##"<circle id="queen" cx="20" cy="20" r="1000" fill="#1d1d1d"/>"##));
+        assert!(svg.contains(
+            r##"<rect id="queen" x="10" y="10" width="20" height="20" fill="#1d1d1d" stroke="#1d1d1d" stroke-width="1.5" vector-effect="non-scaling-stroke"/>"##
+        ));
         assert_eq!(svg.matches("class=\"queen\"").count(), 10_000);
         assert!(svg.len() < 2_000_000, "{} bytes", svg.len());
+    }
+
+    #[test]
+    fn large_boards_get_axes_numbered_at_round_intervals() {
+        assert_eq!(axis_step(65), 10);
+        assert_eq!(axis_step(100), 10);
+        assert_eq!(axis_step(101), 20);
+        assert_eq!(axis_step(10_000), 1000);
+        assert_eq!(axis_step(3), 1);
+        let svg = draw(&(0..100).collect::<Vec<_>>());
+        // 4,000 units and a margin of 334: the axes sit left of and above the board.
+        assert!(svg.contains(r#"viewBox="-334 -334 4334 4334" width="800" height="800""#));
+        assert_eq!(
+            attributes(&svg, "text class=\"col\"", "x"),
+            ["20", "420", "820", "1220", "1620", "2020", "2420", "2820", "3220", "3620"]
+        );
+        assert!(svg.contains(r#"text-anchor="middle" stroke="none">90</text>"#));
+        assert!(
+            !draw(&[1, 3, 0, 2]).contains("axes"),
+            "small boards: coordinates"
+        );
     }
 }

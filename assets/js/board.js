@@ -245,28 +245,38 @@ export class Board {
 export const board = new Board("board");
 
 // The SVG file of a board, character for character what `queens solve N --format svg` writes
-// (src/svg.rs): one checkerboard pattern, one <use> per queen (a crown, or a dot of at least
-// 4 pixels when a square is under 6 pixels), row and column numbers up to 64 x 64. Empty rows
-// (-1 or null) are left empty and named "." in the title.
+// (src/svg.rs): one checkerboard pattern, one <use> per queen (a crown, or when a square is
+// under 6 pixels a small square inside its square with an outline of 1.5 screen pixels), row
+// and column numbers up to 64 x 64, axes in a margin beyond. Empty rows (-1 or null) are left
+// empty and named "." in the title.
 const CROWN_MIN_PIXELS = 6;
-const DOT_MIN_PIXELS = 4;
+const OUTLINE_PIXELS = "1.5";
+const DOT_INSET = 10;
 const COORDINATES_MAX_N = 64;
+
+// Numbers on an axis every 1, 2 or 5 times a power of ten, about ten of them (src/svg.rs).
+function axisStep(n) {
+  for (let step = 1; ; step *= 10) {
+    for (const k of [1, 2, 5]) if (k * step * 10 >= n) return k * step;
+  }
+}
 
 export function svgText(n, queens) {
   const side = SQUARE * n;
   const pixels = Math.min(side, 800);
   const two = 2 * SQUARE;
   const cols = queens.map((c) => (c === null || c === undefined || c < 0 ? "." : String(c)));
-  let s = `<svg xmlns="${SVG_NS}" viewBox="0 0 ${side} ${side}" width="${pixels}" height="${pixels}" role="img">\n`;
+  const margin = n <= COORDINATES_MAX_N ? 0 : Math.ceil(side / 12);
+  const box = margin ? `-${margin} -${margin} ${side + margin} ${side + margin}` : `0 0 ${side} ${side}`;
+  let s = `<svg xmlns="${SVG_NS}" viewBox="${box}" width="${pixels}" height="${pixels}" role="img">\n`;
   s += `<title>${n}-queens solution:${cols.map((c) => " " + c).join("")}</title>\n`;
   s += `<defs><pattern id="squares" width="${two}" height="${two}" patternUnits="userSpaceOnUse">` +
     `<rect width="${two}" height="${two}" fill="${LIGHT}"/>` +
     `<rect x="${SQUARE}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/>` +
     `<rect y="${SQUARE}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/></pattern>\n`;
   if (pixels < CROWN_MIN_PIXELS * n) {
-    const perPixel = Math.ceil(side / pixels);
-    const r = Math.max(Math.ceil((DOT_MIN_PIXELS * perPixel) / 2), Math.floor((SQUARE * 2) / 5));
-    s += `<circle id="queen" cx="${SQUARE / 2}" cy="${SQUARE / 2}" r="${r}" fill="#1d1d1d"/></defs>\n`;
+    const w = SQUARE - 2 * DOT_INSET;
+    s += `<rect id="queen" x="${DOT_INSET}" y="${DOT_INSET}" width="${w}" height="${w}" fill="#1d1d1d" stroke="#1d1d1d" stroke-width="${OUTLINE_PIXELS}" vector-effect="non-scaling-stroke"/></defs>\n`;
   } else {
     s += `<g id="queen"><path d="${QUEEN_PATH}" fill="#1d1d1d" stroke="#ffffff" stroke-width="1.5"/>` +
       `<rect x="8" y="31" width="24" height="4" fill="#1d1d1d"/></g></defs>\n`;
@@ -278,6 +288,16 @@ export function svgText(n, queens) {
       s += `<text class="col" x="${SQUARE * c + SQUARE - 2}" y="9" text-anchor="end">${c}</text>`;
     }
     for (let r = 0; r < n; r++) s += `<text class="row" x="2" y="${SQUARE * r + SQUARE - 2}">${r}</text>`;
+    s += "</g>\n";
+  } else {
+    const font = Math.floor(margin / 4);
+    const tick = Math.floor(margin / 5);
+    s += `<g class="axes" font-family="sans-serif" font-size="${font}" fill="#5b5349" stroke="#5b5349" stroke-width="${OUTLINE_PIXELS}" vector-effect="non-scaling-stroke">`;
+    for (let i = 0; i < n; i += axisStep(n)) {
+      const mid = SQUARE * i + SQUARE / 2;
+      s += `<line x1="${mid}" y1="-${tick}" x2="${mid}" y2="0"/><text class="col" x="${mid}" y="-${tick + Math.floor(font / 4)}" text-anchor="middle" stroke="none">${i}</text>`;
+      s += `<line x1="-${tick}" y1="${mid}" x2="0" y2="${mid}"/><text class="row" x="-${tick + Math.floor(font / 4)}" y="${mid + Math.floor(font / 3)}" text-anchor="end" stroke="none">${i}</text>`;
+    }
     s += "</g>\n";
   }
   queens.forEach((col, row) => {

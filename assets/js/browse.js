@@ -99,7 +99,8 @@ function working(on) {
 function render(index, queens) {
   state.i = index;
   state.queens = queens;
-  const of = state.total !== null ? `of ${state.total}` : "(total not counted yet)";
+  let of = state.total !== null ? `of ${state.total}` : "(total being counted: see below)";
+  if (state.total === null && state.uncounted === state.n) of = "(total too large to count here: see below)";
   const kind = state.unique ? "Distinct solution" : "Solution";
   const label = `${kind} ${index + 1} ${of}`;
   $("label").textContent = label;
@@ -149,9 +150,11 @@ async function load(index, generation) {
       return load(state.target, generation);
     }
     if (error.status === 422 && state.queens) {
-      // Too deep to reach quickly: stay on the board shown and say why.
+      // Too deep to reach quickly: stay on the board shown (label and caption agree with it)
+      // and say in words what can be reached, and how to get the one asked for.
       state.target = state.i;
-      $("label").textContent = `Solution ${index + 1} is out of reach: ${error.message}`;
+      render(state.i, state.queens);
+      $("goto-note").textContent = outOfReach(index);
       return;
     }
     state.i = 0;
@@ -165,6 +168,20 @@ async function load(index, generation) {
     $("board-caption").textContent = "";
     if (error.status === 404) state.total = 0;
   }
+}
+
+// Why solution `index` (0-based) cannot be shown, and how to get it.
+function outOfReach(index) {
+  const n = state.n;
+  const number = (index + 1).toLocaleString("en");
+  const unique = state.unique ? " --unique" : "";
+  const last = state.total !== null
+    ? " and the last ones (Last: the mirror images of the first)"
+    : "";
+  return `Solution ${number} is too far into the list to show here: the server finds it by searching`
+    + ` the ${n}\u00d7${n} board in order, and getting that far takes longer than it may spend on one`
+    + ` answer. The first solutions${last} come quickly. On the command line,`
+    + ` queens list ${n}${unique} --limit ${index + 1} | tail -n 1 prints solution ${number}.`;
 }
 
 function go(index) {
@@ -207,7 +224,14 @@ async function backgroundCount(n) {
     const body = await api(`/api/total?n=${n}`);
     if (n !== state.n) return;
     if (body.counting === false) {
-      $("counts").textContent = `The ${n}\u00d7${n} board is not counted here: ${body.why}.`;
+      state.uncounted = n;
+      const known = n <= 27
+        ? `it has been counted (the largest board ever counted is 27\u00d727), but it takes far longer than a page can wait`
+        : `nobody knows it: the largest board ever counted is 27\u00d727`;
+      $("counts").textContent = `The total of the ${n}\u00d7${n} board is not counted here: ${body.why}, and ${known}.`
+        + ` On the command line, queens count ${n} would count it (queens count ${n} --estimate first says how long`
+        + " that takes; --shard splits the count over many machines).";
+      refreshLabel();
       return;
     }
     if (body.done) {

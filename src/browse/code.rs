@@ -16,12 +16,28 @@ pub struct Listing {
     pub lines: Vec<String>,
     /// The line each kind of step runs (`try`, `conflict`, ..., `nosolution`).
     pub at: HashMap<String, usize>,
+    /// Every line a kind of step runs, where one step runs several (the column-wise loop's
+    /// `place` runs `setPosition(col, row)`, the conflict test and `col ← col + 1`).
+    #[serde(default)]
+    pub runs: HashMap<String, Vec<usize>>,
 }
 
 impl Listing {
     /// The line a step of `kind` runs, if the listing names one.
     pub fn line_of(&self, kind: &str) -> Option<usize> {
         self.at.get(kind).copied().filter(|&l| l < self.lines.len())
+    }
+
+    /// Every line a step of `kind` runs: its `runs`, else its one line of `at`.
+    pub fn lines_of(&self, kind: &str) -> Vec<usize> {
+        match self.runs.get(kind) {
+            Some(lines) => lines
+                .iter()
+                .copied()
+                .filter(|&l| l < self.lines.len())
+                .collect(),
+            None => self.line_of(kind).into_iter().collect(),
+        }
     }
 }
 
@@ -57,5 +73,17 @@ mod tests {
         let backtrack = listing("backtrack").unwrap();
         let conflict = backtrack.line_of("conflict").unwrap();
         assert!(backtrack.lines[conflict].contains("hasConflictCumulative"));
+        // A placement runs the line that writes positions[col] and the one that moves col on.
+        let place: Vec<&str> = backtrack
+            .lines_of("place")
+            .into_iter()
+            .map(|l| backtrack.lines[l].trim())
+            .collect();
+        assert!(place.contains(&"setPosition(col, row)"), "{place:?}");
+        assert!(place.contains(&"col ← col + 1"), "{place:?}");
+        for (kind, lines) in &backtrack.runs {
+            assert!(lines.iter().all(|&l| l < backtrack.lines.len()), "{kind}");
+        }
+        assert_eq!(listing("iterative").unwrap().lines_of("try").len(), 1);
     }
 }

@@ -6,7 +6,10 @@
 //! by [`solutions::Solutions`], a window at a time, so memory stays small whatever N.
 
 pub mod app;
+pub mod board_view;
 pub mod code;
+pub mod layout;
+pub mod panels;
 pub mod playback;
 pub mod recording;
 pub mod solutions;

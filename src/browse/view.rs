@@ -5,152 +5,29 @@
 //! most fonts), and grows with the terminal; row and column numbers frame it. Squares are
 //! coloured like the SVG drawing (light `#f0d9b5`, dark `#b58863`); a queen is the `♛` glyph.
 //! A small terminal gets a compact layout (no title and no border; 40x15 shows the 8x8 board),
-//! and the key line wraps to the width instead of being cut. While a
+//! and a tiny one past that (the essential keys on one line: a played 8x8 search still fits
+//! 40x15); the keys and the legend wrap to the width instead of being cut. While a
 //! search plays, the square of each step is coloured by what happened to it, the queen that
 //! attacks it is marked, and a dot marks every empty square the queens attack.
+//!
+//! The jobs are split: [`super::layout`] measures, [`super::board_view`] draws the board,
+//! [`super::panels`] the text round it; this module puts them on the screen.
 
-use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style, Stylize};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+use ratatui::style::Stylize;
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::app::App;
-use super::playback::{Frame as Step, Mark, Playback, Square};
-use super::solutions::Selection;
-
-/// The light squares.
-pub const LIGHT: Color = Color::Rgb(0xf0, 0xd9, 0xb5);
-/// The dark squares.
-pub const DARK: Color = Color::Rgb(0xb5, 0x88, 0x63);
-/// The queens.
-pub const INK: Color = Color::Rgb(0x1d, 0x1d, 0x1d);
-/// The queen glyph.
-pub const QUEEN: &str = "♛";
-/// The mark of an empty square that a queen attacks.
-pub const ATTACKED: &str = "·";
-/// The queens of a solution reached while a search plays (the page's solution gold).
-pub const SOLVED: Color = Color::Rgb(0xf5, 0xc5, 0x18);
-/// The queen attacking the square tried (the page's attacker red).
-pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
-
-/// The colour of a square marked by a step of the search: the same palette as the web page's
-/// Learn view (`assets/style.css`: `.square.tried`, `.conflict`, `.placed`, `.removed`, and the
-/// backtrack band's amber), so a student sees one code of colours everywhere.
-pub fn mark_colour(mark: Mark) -> Color {
-    match mark {
-        Mark::Tried => Color::Rgb(0x4f, 0x9b, 0xe0),
-        Mark::Attacked => Color::Rgb(0xe0, 0x30, 0x1e),
-        Mark::Placed => Color::Rgb(0x3f, 0xa3, 0x4d),
-        Mark::Removed => Color::Rgb(0x9b, 0x8f, 0xb8),
-        Mark::Backtracked => Color::Rgb(0xe0, 0xa1, 0x00),
-    }
-}
-
-/// Lines of text under the board in the full layout: the placement or step, two lines of
-/// explanation or arrays, the status line (the keys come after, wrapped to the width).
-const TEXT_LINES: u16 = 4;
-
-/// How the screen is laid out for a board: the scale of a square and whether the compact
-/// layout (no title, no border, one line of explanation) is used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Geometry {
-    /// Terminal rows per square (a square is twice as many cells wide).
-    pub scale: u16,
-    /// The compact layout, for small terminals.
-    pub compact: bool,
-    /// Whether the title line fits above the board.
-    pub title: bool,
-}
-
-impl Geometry {
-    /// The width of one square, in cells.
-    pub fn square_width(self) -> u16 {
-        2 * self.scale
-    }
-
-    /// Where in a square its glyph stands: cells right of and lines below its top-left cell.
-    pub fn glyph_offset(self) -> (u16, u16) {
-        (
-            self.scale - 1 + u16::from(self.scale > 1),
-            (self.scale - 1) / 2,
-        )
-    }
-}
-
-/// The width of the row numbers left of the board, with their space.
-fn label_width(n: usize) -> u16 {
-    (n.saturating_sub(1)).to_string().len() as u16 + 1
-}
-
-/// The keys wrapped to `width` cells: whole entries per line, never cut.
-fn wrap_keys(keys: &[(&'static str, &'static str)], width: u16) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    let mut spans: Vec<Span<'static>> = Vec::new();
-    let mut used = 0usize;
-    for &(key, what) in keys {
-        let entry = key.chars().count() + 1 + what.chars().count();
-        if used > 0 && used + 2 + entry > usize::from(width) {
-            lines.push(Line::from(std::mem::take(&mut spans)));
-            used = 0;
-        }
-        if used > 0 {
-            spans.push(Span::from("  "));
-            used += 2;
-        }
-        spans.push(Span::from(key).add_modifier(Modifier::BOLD));
-        spans.push(Span::from(format!(" {what}")).dim());
-        used += entry;
-    }
-    if !spans.is_empty() {
-        lines.push(Line::from(spans));
-    }
-    lines
-}
-
-/// The largest layout in which the `n` x `n` board and its text fit `area`: the full layout
-/// at the largest scale that fits, else the compact one at scale 1, else `None`.
-pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> Option<Geometry> {
-    let side = u16::try_from(n).ok()?;
-    // While a search plays, the legend of its colours takes one more line.
-    let legend = u16::from(std::ptr::eq(keys, TRACE_KEYS.as_slice()));
-    let keys_height = wrap_keys(keys, area.width).len() as u16 + legend;
-    let labels = label_width(n);
-    // Full: column numbers, the bordered board, the text lines, the keys; the title above them
-    // when a line is left.
-    let full_fixed = 1 + 2 + TEXT_LINES + keys_height;
-    let by_height = area.height.saturating_sub(full_fixed) / side.max(1);
-    let by_width = area.width.saturating_sub(labels + 2) / (2 * side.max(1));
-    let scale = by_height.min(by_width).min(8);
-    if scale >= 1 {
-        return Some(Geometry {
-            scale,
-            compact: false,
-            title: area.height > full_fixed + scale * side,
-        });
-    }
-    // Compact: column numbers, the board without a border, the step or placement, one line of
-    // explanation, the status line, the keys.
-    let compact_fixed = 1 + 3 + keys_height;
-    let fits = area.height >= side.saturating_add(compact_fixed)
-        && area.width >= side.saturating_mul(2).saturating_add(labels);
-    fits.then_some(Geometry {
-        scale: 1,
-        compact: true,
-        title: false,
-    })
-}
-
-/// The smallest terminal that shows the `n` x `n` board in the full layout at scale 1 (the
-/// compact layout needs less).
-pub fn needed_size(n: usize) -> (u16, u16) {
-    let side = u16::try_from(n).unwrap_or(u16::MAX);
-    (
-        side.saturating_mul(2).saturating_add(2 + label_width(n)),
-        side.saturating_add(3 + TEXT_LINES + 1),
-    )
-}
+use super::board_view::{legend_lines, BoardWidget, CoordinatesWidget, Geometry, RowNumbersWidget};
+use super::layout::{
+    essential_keys, geometry, label_width, needed_size, wrap_keys, BROWSE_KEYS, TRACE_KEYS,
+};
+use super::panels::{
+    array_lines, code_panel, placement_line, status_line, title_line, trace_status_line,
+    CODE_MIN_WIDTH,
+};
+use super::playback::{Playback, Square};
 
 /// Draws the whole screen.
 pub fn render(frame: &mut Frame, app: &mut App) {
@@ -166,17 +43,32 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         return;
     };
     let side = n as u16 * geometry.scale;
-    let mut key_lines = wrap_keys(keys, area.width);
+    let mut key_lines = if geometry.tiny {
+        wrap_keys(&essential_keys(keys, area.width), area.width)
+    } else {
+        wrap_keys(keys, area.width)
+    };
     if app.playback().is_some() {
-        key_lines.insert(0, legend_line());
+        let legend = legend_lines(area.width);
+        let room = area
+            .height
+            .saturating_sub(side + 3 + key_lines.len() as u16);
+        if !geometry.tiny || legend.len() as u16 <= room {
+            key_lines.splice(0..0, legend);
+        }
     }
     let border = if geometry.compact { 0 } else { 2 };
+    let second_height = match (geometry.compact, geometry.tiny) {
+        (_, true) => 0,
+        (true, false) => 1,
+        (false, false) => 2,
+    };
     let [title, columns, board, first, second, status, keys_area] = Layout::vertical([
         Constraint::Length(u16::from(geometry.title)),
         Constraint::Length(1),
         Constraint::Length(side + border),
         Constraint::Length(1),
-        Constraint::Length(if geometry.compact { 1 } else { 2 }),
+        Constraint::Length(second_height),
         Constraint::Length(1),
         Constraint::Length(key_lines.len() as u16),
     ])
@@ -188,7 +80,6 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let listing = app
         .playback()
         .and_then(|p| super::code::listing(p.algorithm));
-    let code_height = listing.map_or(0, |l| l.lines.len() as u16 + 1);
     let longest_code = listing.map_or(0, |l| {
         l.lines
             .iter()
@@ -197,10 +88,10 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             .max()
             .unwrap_or(0)
     });
-    // Beside the board only: the panel must fit the board's height (with its border lines).
+    // Beside the board only, as tall as the board with its border (a long listing is shortened
+    // round the running lines).
     let with_code = app.playback().is_some()
         && !geometry.compact
-        && code_height <= side + border
         && board_width + 2 + CODE_MIN_WIDTH.max(longest_code.min(60)) <= area.width;
     let left = if with_code {
         let spare = area.width.saturating_sub(board_width + 2 + longest_code);
@@ -261,7 +152,10 @@ pub fn render(frame: &mut Frame, app: &mut App) {
                 height: board.height + 2,
             };
             if let Some(step) = playback.frame() {
-                frame.render_widget(code_panel(playback.algorithm, step.kind), code_area);
+                frame.render_widget(
+                    code_panel(playback.algorithm, step.kind, usize::from(code_area.height)),
+                    code_area,
+                );
             }
         }
     } else {
@@ -271,47 +165,6 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         Paragraph::new(key_lines).alignment(ratatui::layout::Alignment::Center),
         keys_area,
     );
-}
-
-/// The column numbers above the board, one per square, at the square's left cell.
-struct CoordinatesWidget {
-    n: usize,
-    geometry: Geometry,
-    left: u16,
-}
-
-impl Widget for CoordinatesWidget {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        for col in 0..self.n {
-            let x = self.left
-                + col as u16 * self.geometry.square_width()
-                + self.geometry.glyph_offset().0;
-            if x >= area.right() {
-                break;
-            }
-            buf.set_string(x, area.y, col.to_string(), Style::new().dim());
-        }
-    }
-}
-
-/// The row numbers left of the board, right-aligned, on each square's first line.
-struct RowNumbersWidget {
-    n: usize,
-    geometry: Geometry,
-    top: u16,
-}
-
-impl Widget for RowNumbersWidget {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let width = usize::from(area.width.saturating_sub(1));
-        for row in 0..self.n {
-            let y = self.top + row as u16 * self.geometry.scale + self.geometry.glyph_offset().1;
-            if y >= area.bottom() {
-                break;
-            }
-            buf.set_string(area.x, y, format!("{row:>width$}"), Style::new().dim());
-        }
-    }
 }
 
 fn render_browse(
@@ -380,184 +233,6 @@ fn render_trace(
     frame.render_widget(trace_status_line(playback), status);
 }
 
-/// The solver's arrays as a teacher draws them: a line of indices, then each array as a row of
-/// cells under them, the entry the step changed (or concerns) reversed. `None` when they do not
-/// fit `width` (the plain text is shown instead).
-fn array_lines(step: &Step, width: u16) -> Option<Vec<Line<'static>>> {
-    if step.positions.is_empty() {
-        return None;
-    }
-    let n = step.positions.len();
-    let cell = n.saturating_sub(1).to_string().len().max(2) + 1;
-    let label = "positions ";
-    let untried_label = "   first untried ";
-    let row_width = |cells: usize| cells * cell;
-    let wanted = label.len()
-        + row_width(n)
-        + step
-            .untried
-            .as_ref()
-            .map_or(0, |u| untried_label.len() + row_width(u.len()));
-    if wanted > usize::from(width) {
-        return None;
-    }
-    let marked = Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD);
-    let cells = |values: Vec<String>| -> Vec<Span<'static>> {
-        values
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let text = format!("{v:>cell$}");
-                if Some(i) == step.changed {
-                    Span::styled(text, marked)
-                } else {
-                    Span::from(text)
-                }
-            })
-            .collect()
-    };
-    let index: Vec<String> = (0..n).map(|i| i.to_string()).collect();
-    let mut header = vec![Span::from(format!("{:>w$}", step.axis, w = label.len() - 1)).dim()];
-    header.push(Span::from(" "));
-    header.extend(
-        index
-            .iter()
-            .map(|i| Span::from(format!("{i:>cell$}")).dim()),
-    );
-    let mut values = vec![Span::from(label)];
-    values.extend(cells(
-        step.positions.iter().map(|p| p.to_string()).collect(),
-    ));
-    if let Some(untried) = &step.untried {
-        header.push(Span::from(format!("{:w$}", "", w = untried_label.len())));
-        header.extend(
-            index
-                .iter()
-                .map(|i| Span::from(format!("{i:>cell$}")).dim()),
-        );
-        values.push(Span::from(untried_label));
-        values.extend(cells(untried.iter().map(|u| u.to_string()).collect()));
-    }
-    Some(vec![Line::from(header), Line::from(values)])
-}
-
-/// The colours of a played search, each on its own swatch: the legend under the board.
-fn legend_line() -> Line<'static> {
-    let mut spans = Vec::new();
-    for (colour, what) in [
-        (mark_colour(Mark::Tried), "tried"),
-        (mark_colour(Mark::Attacked), "conflict"),
-        (ATTACKER, "attacker"),
-        (mark_colour(Mark::Placed), "placed"),
-        (mark_colour(Mark::Removed), "removed"),
-        (mark_colour(Mark::Backtracked), "backtrack"),
-        (SOLVED, "solution"),
-    ] {
-        spans.push(Span::styled("  ", Style::new().bg(colour)));
-        spans.push(Span::from(format!(" {what}  ")).dim());
-    }
-    Line::from(spans)
-}
-
-/// The narrowest code panel drawn beside the board.
-const CODE_MIN_WIDTH: u16 = 36;
-
-/// The algorithm's pseudo-code with the line the step runs highlighted (▶ and reversed).
-fn code_panel(algorithm: &str, kind: &str) -> Paragraph<'static> {
-    let Some(listing) = super::code::listing(algorithm) else {
-        return Paragraph::new("");
-    };
-    let current = listing.line_of(kind);
-    let mut lines = vec![Line::from(Span::from(listing.title.clone()).bold())];
-    for (i, text) in listing.lines.iter().enumerate() {
-        if Some(i) == current {
-            lines.push(Line::from(vec![
-                Span::from("▶ ").bold(),
-                Span::from(text.clone()).add_modifier(Modifier::REVERSED | Modifier::BOLD),
-            ]));
-        } else {
-            lines.push(Line::from(format!("  {text}")).dim());
-        }
-    }
-    Paragraph::new(lines)
-}
-
-fn title_line(app: &App) -> Paragraph<'static> {
-    let what = match (app.playback(), app.selection()) {
-        (Some(p), _) => format!("the {} search", p.algorithm),
-        (None, Selection::All) => "every solution".to_string(),
-        (None, Selection::Unique) => "one solution per symmetry class".to_string(),
-    };
-    Paragraph::new(Line::from(vec![
-        Span::from("queens browse").bold(),
-        Span::from(format!(" · {0}×{0} · {what}", app.n())),
-    ]))
-    .centered()
-}
-
-fn placement_line(queens: &[Square]) -> Paragraph<'static> {
-    let text: Vec<String> = queens.iter().map(|(_, c)| c.to_string()).collect();
-    Paragraph::new(text.join(" ")).centered()
-}
-
-fn status_line(app: &App) -> Paragraph<'static> {
-    let text = if let Some(typed) = app.typed() {
-        format!(
-            "go to solution {typed}_ of {} (Enter: go, Esc: cancel)",
-            app.total()
-        )
-    } else if app.total() == 0 {
-        format!("the {0}×{0} board has no solution", app.n())
-    } else {
-        format!("solution {} of {}", app.index() + 1, app.total())
-    };
-    Paragraph::new(Span::from(text).bold()).centered()
-}
-
-fn trace_status_line(playback: &Playback) -> Paragraph<'static> {
-    if playback.is_empty() {
-        return Paragraph::new("the search recorded no step").centered();
-    }
-    let mut text = format!(
-        "step {} of {} · {} · {} ms a step",
-        playback.position() + 1,
-        playback.len(),
-        if playback.is_playing() {
-            "playing"
-        } else {
-            "paused"
-        },
-        playback.delay().as_millis()
-    );
-    if playback.cut {
-        text.push_str(" · recording cut here");
-    }
-    Paragraph::new(Span::from(text).bold()).centered()
-}
-
-/// The keys of the solution browser, in the order shown.
-const BROWSE_KEYS: [(&str, &str); 7] = [
-    ("↓ j", "next"),
-    ("↑ k", "previous"),
-    ("g G", "first/last"),
-    ("123⏎", "go to"),
-    ("u", "unique"),
-    ("t", "trace"),
-    ("q", "quit"),
-];
-
-/// The keys while a search plays.
-const TRACE_KEYS: [(&str, &str); 8] = [
-    ("space", "play/pause"),
-    ("→ ←", "step"),
-    ("n b S", "next place/backtrack/solution"),
-    ("End", "end"),
-    ("+ -", "speed"),
-    ("a", "solver"),
-    ("t", "solutions"),
-    ("q", "quit"),
-];
-
 fn render_too_small(frame: &mut Frame, area: Rect, n: usize, (width, height): (u16, u16)) {
     let text = format!(
         "The {n}×{n} board needs a terminal of at least {width}×{height} cells \
@@ -567,84 +242,15 @@ fn render_too_small(frame: &mut Frame, area: Rect, n: usize, (width, height): (u
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
 
-/// The board: `n` x `n` squares of two cells, a queen glyph on each queen's square.
-pub struct BoardWidget<'a> {
-    /// The board size.
-    pub n: usize,
-    /// The queens, as (row, column).
-    pub queens: &'a [Square],
-    /// A square to colour, and how.
-    pub mark: Option<(Square, Mark)>,
-    /// A queen to colour as the attacker of the marked square.
-    pub attacker: Option<Square>,
-    /// Whether to dot the empty squares that the queens attack.
-    pub show_attacks: bool,
-    /// Whether the queens form a solution (they are then coloured).
-    pub solved: bool,
-    /// Terminal rows per square; a square is `2 * scale` cells wide.
-    pub scale: u16,
-}
-
-impl BoardWidget<'_> {
-    fn attacked(&self, (row, col): Square) -> bool {
-        self.queens.iter().any(|&(r, c)| {
-            (r, c) != (row, col) && (r == row || c == col || r.abs_diff(row) == c.abs_diff(col))
-        })
-    }
-}
-
-impl Widget for BoardWidget<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let scale = self.scale.max(1);
-        for row in 0..self.n {
-            for col in 0..self.n {
-                let (x, y) = (area.x + 2 * scale * col as u16, area.y + scale * row as u16);
-                if x + 2 * scale > area.right() || y + scale > area.bottom() {
-                    continue;
-                }
-                let square = (row, col);
-                let mut bg = if (row + col) % 2 == 0 { LIGHT } else { DARK };
-                if self.attacker == Some(square) {
-                    bg = ATTACKER;
-                }
-                match self.mark {
-                    Some((marked, mark)) if marked == square => bg = mark_colour(mark),
-                    _ => {}
-                }
-                if self.solved && self.queens.contains(&square) {
-                    bg = SOLVED;
-                }
-                let glyph = if self.queens.contains(&square) {
-                    QUEEN
-                } else if self.show_attacks && self.attacked(square) {
-                    ATTACKED
-                } else {
-                    " "
-                };
-                let style = Style::new().bg(bg).fg(INK);
-                for dy in 0..scale {
-                    for dx in 0..2 * scale {
-                        buf[(x + dx, y + dy)].set_symbol(" ").set_style(style);
-                    }
-                }
-                // The glyph in the middle of the square (its top-left cell at scale 1).
-                let (dx, dy) = Geometry {
-                    scale,
-                    compact: false,
-                    title: false,
-                }
-                .glyph_offset();
-                let (gx, gy) = (x + dx, y + dy);
-                buf[(gx, gy)].set_symbol(glyph);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::browse::board_view::*;
+    use crate::browse::playback::Mark;
+    use crate::browse::solutions::Selection;
     use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
+    use ratatui::style::{Color, Modifier};
     use ratatui::Terminal;
 
     fn browser(n: usize) -> App {
@@ -978,9 +584,12 @@ mod tests {
             text.iter().any(|l| l.contains("COMP 333 solve loop")),
             "{text:#?}"
         );
+        // A conflict runs setPosition(col, row), the test and setPosition(col, −1).
         let marked: Vec<&String> = text.iter().filter(|l| l.contains('▶')).collect();
-        assert_eq!(marked.len(), 1, "{text:#?}");
-        assert!(marked[0].contains("hasConflictCumulative"), "{text:#?}");
+        assert_eq!(marked.len(), 3, "{text:#?}");
+        assert!(marked[0].contains("setPosition(col, row)"), "{text:#?}");
+        assert!(marked[1].contains("hasConflictCumulative"), "{text:#?}");
+        assert!(marked[2].contains("setPosition(col, −1)"), "{text:#?}");
         // Too narrow for the panel: the board alone.
         let buf = draw(&mut app, 60, 30);
         assert!(!screen(&buf).iter().any(|l| l.contains('▶')));
@@ -1028,5 +637,100 @@ mod tests {
         }
         let text: String = lines.iter().map(|l| l.to_string()).collect();
         assert!(text.contains("q quit"));
+    }
+
+    /// The backtrack search of 8x8, `steps` steps in.
+    fn played(steps: usize) -> App {
+        let mut app = browser(8);
+        app.open_trace(
+            crate::browse::recording::record(8, queens_core::Algorithm::Backtrack).unwrap(),
+        );
+        for _ in 0..steps {
+            app.handle_key(ratatui::crossterm::event::KeyEvent::from(
+                ratatui::crossterm::event::KeyCode::Right,
+            ));
+        }
+        app
+    }
+
+    #[test]
+    fn at_80_by_24_a_played_search_keeps_a_shortened_listing_and_the_whole_legend() {
+        // Step 4: the row conflict of (0, 1) with (0, 0).
+        let mut app = played(3);
+        let buf = draw(&mut app, 80, 24);
+        let text = screen(&buf);
+        assert!(
+            text.iter().any(|l| l.contains("COMP 333 solve loop")),
+            "{text:#?}"
+        );
+        let marked: Vec<&String> = text.iter().filter(|l| l.contains('▶')).collect();
+        assert!(
+            marked.iter().any(|l| l.contains("hasConflictCumulative")),
+            "{text:#?}"
+        );
+        assert!(
+            text.iter().any(|l| l.trim_end().ends_with('…')),
+            "17 lines shortened: {text:#?}"
+        );
+        let code_lines = text.iter().filter(|l| l.contains("col")).count();
+        assert!(code_lines < 17, "{text:#?}");
+        // Every entry of the legend, whole.
+        let all: String = text.join("\n");
+        for what in [
+            "tried",
+            "conflict",
+            "attacker",
+            "placed",
+            "removed",
+            "backtrack",
+            "solution",
+        ] {
+            assert!(all.contains(&format!(" {what}")), "{what}: {text:#?}");
+        }
+        for lines in [legend_lines(80), legend_lines(30)] {
+            for l in &lines {
+                assert!(l.width() <= 80, "{l:?}");
+            }
+        }
+        assert!(legend_lines(30).len() > 1, "wrapped, not cut");
+        let (x0, y0) = origin(&buf);
+        assert_eq!(
+            buf[(x0, y0)].symbol(),
+            QUEEN,
+            "the queen of column 0 on row 0"
+        );
+    }
+
+    #[test]
+    fn a_40_by_15_terminal_plays_the_search_on_an_8x8_board_with_the_essential_keys() {
+        let mut app = played(3);
+        let buf = draw(&mut app, 40, 15);
+        let text = screen(&buf);
+        assert!(
+            !text.iter().any(|l| l.contains("needs a terminal")),
+            "{text:#?}"
+        );
+        let g = geometry(8, buf.area, &TRACE_KEYS).expect("a tiny layout");
+        assert!(g.tiny && g.compact, "{g:?}");
+        // The board: 8 rows of squares two cells wide, right of the row numbers.
+        let y0 = (0..15)
+            .find(|&y| (0..40).any(|x| buf[(x, y)].symbol() == QUEEN))
+            .expect("a queen on screen");
+        let x0 = (0..40).find(|&x| buf[(x, y0)].bg != Color::Reset).unwrap();
+        let squares: Vec<u16> = (0..40)
+            .filter(|&x| buf[(x, y0 + 7)].bg != Color::Reset)
+            .collect();
+        assert!(squares.len() >= 16, "row 7 of the board: {text:#?}");
+        assert_eq!(
+            buf[(x0, y0)].symbol(),
+            QUEEN,
+            "(0, 0) holds the first queen"
+        );
+        assert!(text.iter().any(|l| l.contains("step 4 of")), "{text:#?}");
+        assert!(text.iter().any(|l| l.contains("q quit")), "{text:#?}");
+        assert!(text.iter().any(|l| l.contains("space play")), "{text:#?}");
+        // Smaller still: the message.
+        let buf = draw(&mut app, 30, 10);
+        assert!(screen(&buf).join("").contains("needs a terminal"));
     }
 }

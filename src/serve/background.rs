@@ -11,8 +11,9 @@
 //!   lexicographic list of every solution, or, with `unique=true`, of the symmetry classes'
 //!   representatives (the page asks it for the representative of the board it shows, so the
 //!   unique toggle keeps that board's class in view). Up to [`super::api::UNIQUE_MAX_N`].
-//! - `GET /api/summary?n=N&algo=A`: the counts of a whole trace up to the first solution,
-//!   without its events, for a trace `/api/trace` had to cut (`queens trace --summary`).
+//! - `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of a whole trace up to the first
+//!   solution (or of the whole search with `all=true`), without its events, for a trace
+//!   `/api/trace` had to cut (`queens trace --summary [--all]`).
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -171,19 +172,21 @@ pub async fn index(
     }
 }
 
-/// `GET /api/summary?n=N&algo=A`: the counts of the whole trace up to the first solution.
+/// `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of the whole trace up to the first
+/// solution, or of the whole search with `all=true`.
 pub async fn summary(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let params = Params::new("/api/summary", query.as_deref(), &["n", "algo"])?;
+    let params = Params::new("/api/summary", query.as_deref(), &["n", "algo", "all"])?;
     let n = params.n(TRACE_MAX_N)?;
     let algorithm = params.algorithm(Algorithm::Backtrack)?;
+    let all = params.flag("all")?;
     let _slot = admit(&state, Work::Walk { n }, "a whole counted trace")?;
     tokio::task::spawn_blocking(move || {
-        let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), false, None)
+        let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), all, None)
             .map_err(|e| ApiError::too_much_work(e.to_string()))?;
-        Ok(Json(summary_json(algorithm, n, false, &outcome.summary)))
+        Ok(Json(summary_json(algorithm, n, all, &outcome.summary)))
     })
     .await
     .map_err(|e| ApiError::internal(format!("the search failed: {e}")))?
@@ -259,6 +262,17 @@ mod tests {
         assert_eq!(
             (&body["tries"], &body["placements"]),
             (&Value::from(876), &Value::from(113))
+        );
+        // The whole search: 2,056 placements and 92 solutions.
+        let (status, body) = get(
+            super::super::app(),
+            "/api/summary?n=8&algo=iterative&all=true",
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            (&body["placements"], &body["solutions"]),
+            (&Value::from(2056), &Value::from(92))
         );
     }
 

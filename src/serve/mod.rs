@@ -131,13 +131,21 @@ const SCRIPT: &str = include_str!("../../assets/app.js");
 const STYLE: &str = include_str!("../../assets/style.css");
 
 /// The ES modules `app.js` imports, served at `/js/<name>`; any other name there is a 404.
-const MODULES: [(&str, &str); 7] = [
+const MODULES: [(&str, &str); 9] = [
     ("api.js", include_str!("../../assets/js/api.js")),
     ("board.js", include_str!("../../assets/js/board.js")),
     ("browse.js", include_str!("../../assets/js/browse.js")),
     ("code.js", include_str!("../../assets/js/code.js")),
     ("dom.js", include_str!("../../assets/js/dom.js")),
     ("learn.js", include_str!("../../assets/js/learn.js")),
+    (
+        "learn-state.js",
+        include_str!("../../assets/js/learn-state.js"),
+    ),
+    (
+        "learn-track.js",
+        include_str!("../../assets/js/learn-track.js"),
+    ),
     ("solve.js", include_str!("../../assets/js/solve.js")),
 ];
 

@@ -11,4 +11,6 @@ mod limits;
 mod serve;
 mod snapshots;
 mod svg;
+mod svg_large;
 mod trace;
+mod trace_board;

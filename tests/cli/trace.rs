@@ -284,54 +284,80 @@ fn traced_solutions_are_the_listed_solutions() {
 }
 
 /// `--format board`: the first six steps of backtracking on 4x4 in the COMP 333 notation,
-/// checked by hand against the text trace (try and place (0, 0); the row conflict of (0, 1) with
-/// (0, 0); the diagonal conflict of (1, 1) with (0, 0)).
+/// checked by hand against the text trace: try and place (0, 0); the try of (0, 1), whose row
+/// holds the queen (0, 0) (`R!`) and whose diagonal the empty (1, 0) (`D?`); the try of (1, 1),
+/// with the queen (0, 0) on its diagonal (`D!`). `CC` stands under the column tried, and the
+/// two arrays follow each board.
 #[test]
 fn trace_four_as_boards_uses_the_comp_333_notation() {
     let out = stdout_of(&["trace", "4", "--format", "board", "--limit", "6"]);
     // The string starts with a line break so that its first line keeps its indent.
     let expected = "
     1  try       (0, 0)
-       Q? .  .  .
-       .  .  .  .
-       .  .  .  .
-       .  .  .  .
+         0  1  2  3
+      0  Q? .  .  .
+      1  .  .  .  .
+      2  .  .  .  .
+      3  .  .  .  .
+         CC
+         positions[col] [-1, -1, -1, -1]
+         untried[col]   [ 1,  0,  0,  0]
 
     2  place     (0, 0)
-       Q  .  .  .
-       .  .  .  .
-       .  .  .  .
-       .  .  .  .
+         0  1  2  3
+      0  Q  .  .  .
+      1  .  .  .  .
+      2  .  .  .  .
+      3  .  .  .  .
+         CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  0,  0,  0]
 
     3  try       (0, 1)
-       Q  Q? .  .
-       .  .  .  .
-       .  .  .  .
-       .  .  .  .
+         0  1  2  3
+      0  R! Q? .  .
+      1  D? .  .  .
+      2  .  .  .  .
+      3  .  .  .  .
+            CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  1,  0,  0]
 
     4  conflict  (0, 1) same row as (0, 0)
-       R? Q? .  .
-       .  .  .  .
-       .  .  .  .
-       .  .  .  .
+         0  1  2  3
+      0  R! Q? .  .
+      1  D? .  .  .
+      2  .  .  .  .
+      3  .  .  .  .
+            CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  1,  0,  0]
 
     5  try       (1, 1)
-       Q  .  .  .
-       .  Q? .  .
-       .  .  .  .
-       .  .  .  .
+         0  1  2  3
+      0  D! .  .  .
+      1  R? Q? .  .
+      2  D? .  .  .
+      3  .  .  .  .
+            CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  2,  0,  0]
 
     6  conflict  (1, 1) same diagonal as (0, 0)
-       D? .  .  .
-       .  Q? .  .
-       .  .  .  .
-       .  .  .  .
+         0  1  2  3
+      0  D! .  .  .
+      1  R? Q? .  .
+      2  D? .  .  .
+      3  .  .  .  .
+            CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  2,  0,  0]
 
 ";
     let body: String = out
         .lines()
         .skip(2)
-        .take(36)
+        .take(60)
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(format!("\n{body}"), expected);
@@ -341,7 +367,7 @@ fn trace_four_as_boards_uses_the_comp_333_notation() {
         .unwrap()
         .starts_with("# backtrack on the 4x4 board"));
     assert!(out.contains("cut: the trace stops after 6 events"));
-    // A row-wise solver's conflicts are along columns: C? marks the attacker.
+    // A row-wise solver's conflicts are along columns: C! marks the attacker, RR the row.
     let recursive = stdout_of(&[
         "trace",
         "4",
@@ -352,7 +378,11 @@ fn trace_four_as_boards_uses_the_comp_333_notation() {
         "--limit",
         "4",
     ]);
-    assert!(recursive.contains("C?"), "{recursive}");
+    assert!(recursive.contains("      0  C! D? .  .\n"), "{recursive}");
+    assert!(
+        recursive.contains("      1  Q? .  .  .  RR\n"),
+        "{recursive}"
+    );
     queens()
         .args(["trace", "33", "--format", "board"])
         .assert()

@@ -22,9 +22,10 @@ pub enum TraceFormat {
     Text,
     /// One JSON object per line: {"event":"place","step":2,"row":0,"col":0,"positions":[...],...}.
     Json,
-    /// The board drawn after each step in the COMP 333 description's notation: Q a queen, Q? the
-    /// square being tried, R? / D? / C? the queen it conflicts with along a row, a diagonal or a
-    /// column, . an empty square (N up to 32).
+    /// The board drawn after each step in the COMP 333 description's notation, with row and
+    /// column numbers: Q a queen, Q? the square being tried, R? (C? row-wise) and D? every square
+    /// the conflict test checks along its row (column) and diagonals, R! C! D! a queen there, CC
+    /// under the current column (RR after the current row), then the arrays (N up to 32).
     Board,
 }
 

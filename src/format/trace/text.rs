@@ -100,7 +100,7 @@ pub(super) fn write_text(out: &mut dyn Write, event: &Event) -> io::Result<()> {
 }
 
 /// `[ 0, -1,  2]`: the entries right-aligned in `cell` characters.
-fn write_array<D: std::fmt::Display>(
+pub(super) fn write_array<D: std::fmt::Display>(
     out: &mut dyn Write,
     items: impl Iterator<Item = D>,
     cell: usize,

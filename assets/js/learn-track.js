@@ -1,0 +1,246 @@
+// A trace as Learn keeps it: the events of /api/trace (`queens trace --format json`), a closing
+// step where the search ends, the counts and the loop variables after each step, the words that
+// explain a step, and how two traces of the same board compare. No drawing here.
+
+const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
+export const plural = (k, one, many) => `${fmt(k)} ${k === 1 ? one : many || `${one}s`}`;
+
+// The kinds of step each jump button goes to.
+export const JUMPS = {
+  "learn-next-place": ["place", "enqueue"],
+  "learn-next-back": ["backtrack"],
+  "learn-next-solution": ["solution", "nosolution", "end"],
+};
+
+// The queens of an event's board as columns by row (-1 for an empty row).
+export function eventQueens(ev, n) {
+  const positions = Array.isArray(ev.positions) ? ev.positions : new Array(n).fill(-1);
+  if (ev.positions_by !== "column") return positions.slice();
+  const byRow = new Array(n).fill(-1);
+  positions.forEach((row, col) => {
+    if (row >= 0 && row < n) byRow[row] = col;
+  });
+  return byRow;
+}
+
+function square(r, c) {
+  return `row ${r}, column ${c}`;
+}
+
+export function explain(ev, n) {
+  const at = ev.row !== null && ev.col !== null ? square(ev.row, ev.col) : "";
+  const byColumn = ev.positions_by === "column";
+  switch (ev.event) {
+    case "try":
+      return byColumn
+        ? `Try the first untried row of column ${ev.col}: ${at} (row \u2190 getUntried(${ev.col}) = ${ev.row}; setPositionTried: untried[${ev.col}] becomes ${ev.untried ? ev.untried[ev.col] : ev.row + 1}).`
+        : `Try the square at ${at}.`;
+    case "conflict":
+      return byColumn
+        ? `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; hasConflictCumulative finds the queen at ${square(ev.with.row, ev.with.col)} on its ${ev.kind}, so setPosition(${ev.col}, \u22121) takes it off again.`
+        : `The square at ${at} is attacked by the queen at ${square(ev.with.row, ev.with.col)} along their ${ev.kind}: skip it.`;
+    case "place":
+      return byColumn
+        ? `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; no earlier queen attacks it, so keep it and go on to column ${ev.col + 1}.`
+        : `No queen attacks ${at}: place a queen there.`;
+    case "remove":
+      return byColumn
+        ? `Back in column ${ev.col}: take its queen off ${at} (setPosition(${ev.col}, \u22121)) and try its next untried row.`
+        : `Take the queen off ${at} and look further along its row.`;
+    case "backtrack":
+      if (byColumn && ev.col !== null) {
+        return `Every row of column ${ev.col} has been tried: mark them all untried again (setAllPositionsUntried(${ev.col})) and back up to column ${ev.col - 1}.`;
+      }
+      if (ev.row !== null) {
+        return ev.row > 0
+          ? `Every square of row ${ev.row} has been tried: back up to row ${ev.row - 1}.`
+          : "Every square of row 0 has been tried: nothing is left to back up to.";
+      }
+      return "Nothing left to try here: back up.";
+    case "solution":
+      return byColumn
+        ? "A queen in every column and none attacks another: a solution! (To look for the next one, the search backs up into the last column.)"
+        : "A queen on every row and none attacks another: a solution!";
+    case "nosolution":
+      return byColumn
+        ? `Every row of column 0 has been tried: setAllPositionsUntried(0), col becomes \u22121 and the search ends. The ${n}\u00d7${n} board has no solution.`
+        : `Every placement has been tried: the ${n}\u00d7${n} board has no solution.`;
+    case "end":
+      return byColumn
+        ? `Every row of column 0 has been tried: setAllPositionsUntried(0), col becomes \u22121 and the search ends, with ${plural(ev.solutions, "solution")}.`
+        : `Every placement has been tried: the search ends, with ${plural(ev.solutions, "solution")}.`;
+    case "enqueue":
+      return at
+        ? `Queue the board with a new queen at ${at} (${plural(ev.queue, "board")} waiting).`
+        : `Queue the empty board (${plural(ev.queue, "board")} waiting).`;
+    case "dequeue":
+      if (ev.row === null || ev.row >= n) {
+        return `Take the next board off the queue: every row is filled (${plural(ev.queue, "board")} left waiting).`;
+      }
+      return `Take the next board off the queue to fill row ${ev.row} (${plural(ev.queue, "board")} left waiting).`;
+    default:
+      return `${ev.event} ${at}`;
+  }
+}
+
+// The loop variables of the column-wise search after each step: `col` (the column worked on)
+// and `row` (the row last taken from getUntried), as the COMP 333 loop keeps them.
+function columnVars(events, n) {
+  const vars = [];
+  let col = 0;
+  let row = null;
+  for (const ev of events) {
+    switch (ev.event) {
+      case "try":
+      case "conflict":
+        col = ev.col;
+        row = ev.row;
+        break;
+      case "place":
+        col = ev.col + 1;
+        row = ev.row;
+        break;
+      case "backtrack":
+      case "remove":
+        col = ev.col;
+        break;
+      case "solution":
+        col = n;
+        break;
+      case "nosolution":
+      case "end":
+        col = -1;
+        break;
+      default:
+        break;
+    }
+    vars.push({ col, row });
+  }
+  return vars;
+}
+
+// A trace as the page keeps it: its events (and a closing step when the search ran to its end:
+// "nosolution", or "end" after every solution), the counts up to each event, and what the
+// server says of it. The search's last act, resetting column 0 (setAllPositionsUntried(0)), has
+// no event of its own: the closing step shows it.
+export function makeTrack(algo, n, body, all) {
+  const events = body.events.slice();
+  const solutions = body.summary ? body.summary.solutions : 0;
+  if (!body.cut && body.summary && (solutions === 0 || all)) {
+    const last = events[events.length - 1];
+    const untried = last && Array.isArray(last.untried) ? last.untried.map(() => 0) : undefined;
+    events.push({
+      event: solutions === 0 ? "nosolution" : "end",
+      step: (last ? last.step : 0) + 1,
+      row: null,
+      col: null,
+      positions: last ? last.positions : new Array(n).fill(-1),
+      positions_by: body.positions_by,
+      untried,
+      solutions,
+    });
+  }
+  const counts = [];
+  const c = { tries: 0, conflicts: 0, placements: 0, backtracks: 0, solutions: 0 };
+  for (const ev of events) {
+    if (ev.event === "try") c.tries++;
+    else if (ev.event === "conflict") c.conflicts++;
+    else if (ev.event === "place" || (ev.event === "enqueue" && ev.row !== null)) c.placements++;
+    else if (ev.event === "backtrack") c.backtracks++;
+    else if (ev.event === "solution") c.solutions++;
+    counts.push({ ...c });
+  }
+  // Where each jump can land: the indexes of its kinds of step, in order.
+  const marks = {};
+  for (const [id, kinds] of Object.entries(JUMPS)) {
+    marks[id] = [];
+    events.forEach((ev, i) => {
+      if (kinds.includes(ev.event) && !(ev.event === "enqueue" && ev.row === null)) marks[id].push(i);
+    });
+  }
+  const byColumn = body.positions_by === "column";
+  return {
+    algo,
+    n,
+    all,
+    events,
+    counts,
+    marks,
+    vars: byColumn ? columnVars(events, n) : null,
+    cut: Boolean(body.cut),
+    summary: body.summary,
+    byColumn,
+    full: null,
+  };
+}
+
+export function countsText(track, index) {
+  const c = index >= 0 ? track.counts[Math.min(index, track.counts.length - 1)] : null;
+  const k = c || { tries: 0, conflicts: 0, placements: 0, backtracks: 0, solutions: 0 };
+  const placed = track.algo === "bfs" ? "boards queued" : "placements";
+  const found = track.all ? `, ${plural(k.solutions, "solution")}` : "";
+  return `${plural(k.tries, "try", "tries")}, ${plural(k.conflicts, "conflict")}, `
+    + `${fmt(k.placements)} ${k.placements === 1 ? placed.replace(/s$/, "").replace("boards", "board") : placed}, `
+    + `${plural(k.backtracks, "backtrack")}${found}`;
+}
+
+export function describeSummary(s, algo, n, all) {
+  const parts = [plural(s.tries, "square") + " tried"];
+  if (s.conflicts) parts.push(plural(s.conflicts, "conflict"));
+  if (algo !== "bfs") parts.push(`${plural(s.placements, "queen")} placed`);
+  if (s.removals) parts.push(`${fmt(s.removals)} removed`);
+  if (s.backtracks) parts.push(plural(s.backtracks, "backtrack"));
+  if (s.enqueues) parts.push(`${plural(s.enqueues, "board")} queued`);
+  let end = s.solutions ? "up to its first solution" : "to its end (no solution)";
+  if (all && s.solutions) end = `to its end (${plural(s.solutions, "solution")})`;
+  return `The ${algo} search of the ${n}\u00d7${n} board ${end}: ${parts.join(", ")}.`;
+}
+
+// How step `a` of one search relates to step `b` of another: "same" (the same kind on the same
+// square), "mirror" (the same kind on the square mirrored in the main diagonal), or null.
+function relation(a, b) {
+  if (!a || !b || a.event !== b.event) return null;
+  const same = a.row === b.row && a.col === b.col;
+  const mirror = a.row === b.col && a.col === b.row;
+  if (same && mirror) return "both";
+  if (same) return "same";
+  return mirror ? "mirror" : null;
+}
+
+// Where two traces of one board part: { kind: "same" | "mirror", firstDiff: index or null }.
+// They agree step for step while each step relates to the other's the same way; `firstDiff`
+// is the first step where they do not (null when they agree to their ends).
+export function compareTracks(one, other) {
+  const length = Math.min(one.events.length, other.events.length);
+  let kind = null;
+  for (let i = 0; i < length; i++) {
+    const r = relation(one.events[i], other.events[i]);
+    if (r === null || (r !== "both" && kind !== null && r !== kind)) return { kind: kind || "same", firstDiff: i };
+    if (r !== "both") kind = r;
+  }
+  const firstDiff = one.events.length === other.events.length ? null : length;
+  return { kind: kind || "same", firstDiff };
+}
+
+// The page's sentence on two compared searches.
+export function compareText(one, other, result) {
+  const a = one.algo;
+  const b = other.algo;
+  const c = one.counts[one.counts.length - 1];
+  if (result.firstDiff === null) {
+    const counts = `${plural(c.tries, "try", "tries")} and ${plural(c.conflicts, "conflict")} each`;
+    if (result.kind === "mirror") {
+      return `${a} and ${b} make the same tries in the same order (${counts}), each on the other's square mirrored in the main diagonal: one fills the board column by column, the other row by row, with the same test, so reflecting the board in that diagonal turns one search into the other.`;
+    }
+    return `${a} and ${b} make the same steps in the same order (${counts}): both scan a line's squares in order and back up the same way; they differ only in how they keep their state and test a square.`;
+  }
+  const at = result.firstDiff + 1;
+  const what = (track) => {
+    const ev = track.events[result.firstDiff];
+    if (!ev) return `${track.algo} has already ended`;
+    const where = ev.row !== null && ev.col !== null ? ` at (${ev.row}, ${ev.col})` : "";
+    return `${track.algo} does ${ev.event}${where}`;
+  };
+  const mirrored = result.kind === "mirror" ? " (until then each on the other's square mirrored in the main diagonal)" : "";
+  return `The two searches first differ at step ${fmt(at)}${mirrored}: ${what(one)}, ${what(other)}.`;
+}

@@ -1,0 +1,241 @@
+//! The board in the terminal: the squares in the SVG drawing's colours, the queen glyph, the
+//! marks of a played step, the row and column numbers round it, the legend of the colours, and
+//! the geometry of a square. It depends on no other part of the browser's drawing;
+//! [`super::layout`] chooses the geometry and [`super::view`] places the widgets.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::playback::{Mark, Square};
+
+/// The light squares.
+pub const LIGHT: Color = Color::Rgb(0xf0, 0xd9, 0xb5);
+
+/// The dark squares.
+pub const DARK: Color = Color::Rgb(0xb5, 0x88, 0x63);
+
+/// The queens.
+pub const INK: Color = Color::Rgb(0x1d, 0x1d, 0x1d);
+
+/// The queen glyph.
+pub const QUEEN: &str = "♛";
+
+/// The mark of an empty square that a queen attacks.
+pub const ATTACKED: &str = "·";
+
+/// The queens of a solution reached while a search plays (the page's solution gold).
+pub const SOLVED: Color = Color::Rgb(0xf5, 0xc5, 0x18);
+
+/// The queen attacking the square tried (the page's attacker red).
+pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
+
+/// The colour of a square marked by a step of the search: the same palette as the web page's
+/// Learn view (`assets/style.css`: `.square.tried`, `.conflict`, `.placed`, `.removed`, and the
+/// backtrack band's amber), so a student sees one code of colours everywhere.
+pub fn mark_colour(mark: Mark) -> Color {
+    match mark {
+        Mark::Tried => Color::Rgb(0x4f, 0x9b, 0xe0),
+        Mark::Attacked => Color::Rgb(0xe0, 0x30, 0x1e),
+        Mark::Placed => Color::Rgb(0x3f, 0xa3, 0x4d),
+        Mark::Removed => Color::Rgb(0x9b, 0x8f, 0xb8),
+        Mark::Backtracked => Color::Rgb(0xe0, 0xa1, 0x00),
+    }
+}
+
+/// The column numbers above the board, one per square, at the square's left cell.
+pub(super) struct CoordinatesWidget {
+    pub(super) n: usize,
+    pub(super) geometry: Geometry,
+    pub(super) left: u16,
+}
+
+impl Widget for CoordinatesWidget {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        for col in 0..self.n {
+            let x = self.left
+                + col as u16 * self.geometry.square_width()
+                + self.geometry.glyph_offset().0;
+            if x >= area.right() {
+                break;
+            }
+            buf.set_string(x, area.y, col.to_string(), Style::new().dim());
+        }
+    }
+}
+
+/// The row numbers left of the board, right-aligned, on each square's first line.
+pub(super) struct RowNumbersWidget {
+    pub(super) n: usize,
+    pub(super) geometry: Geometry,
+    pub(super) top: u16,
+}
+
+impl Widget for RowNumbersWidget {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let width = usize::from(area.width.saturating_sub(1));
+        for row in 0..self.n {
+            let y = self.top + row as u16 * self.geometry.scale + self.geometry.glyph_offset().1;
+            if y >= area.bottom() {
+                break;
+            }
+            buf.set_string(area.x, y, format!("{row:>width$}"), Style::new().dim());
+        }
+    }
+}
+
+/// The board: `n` x `n` squares of two cells, a queen glyph on each queen's square.
+pub struct BoardWidget<'a> {
+    /// The board size.
+    pub n: usize,
+    /// The queens, as (row, column).
+    pub queens: &'a [Square],
+    /// A square to colour, and how.
+    pub mark: Option<(Square, Mark)>,
+    /// A queen to colour as the attacker of the marked square.
+    pub attacker: Option<Square>,
+    /// Whether to dot the empty squares that the queens attack.
+    pub show_attacks: bool,
+    /// Whether the queens form a solution (they are then coloured).
+    pub solved: bool,
+    /// Terminal rows per square; a square is `2 * scale` cells wide.
+    pub scale: u16,
+}
+
+impl BoardWidget<'_> {
+    fn attacked(&self, (row, col): Square) -> bool {
+        self.queens.iter().any(|&(r, c)| {
+            (r, c) != (row, col) && (r == row || c == col || r.abs_diff(row) == c.abs_diff(col))
+        })
+    }
+}
+
+impl Widget for BoardWidget<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let scale = self.scale.max(1);
+        for row in 0..self.n {
+            for col in 0..self.n {
+                let (x, y) = (area.x + 2 * scale * col as u16, area.y + scale * row as u16);
+                if x + 2 * scale > area.right() || y + scale > area.bottom() {
+                    continue;
+                }
+                let square = (row, col);
+                let mut bg = if (row + col) % 2 == 0 { LIGHT } else { DARK };
+                if self.attacker == Some(square) {
+                    bg = ATTACKER;
+                }
+                match self.mark {
+                    Some((marked, mark)) if marked == square => bg = mark_colour(mark),
+                    _ => {}
+                }
+                if self.solved && self.queens.contains(&square) {
+                    bg = SOLVED;
+                }
+                let glyph = if self.queens.contains(&square) {
+                    QUEEN
+                } else if self.show_attacks && self.attacked(square) {
+                    ATTACKED
+                } else {
+                    " "
+                };
+                let style = Style::new().bg(bg).fg(INK);
+                for dy in 0..scale {
+                    for dx in 0..2 * scale {
+                        buf[(x + dx, y + dy)].set_symbol(" ").set_style(style);
+                    }
+                }
+                // The glyph in the middle of the square (its top-left cell at scale 1).
+                let (dx, dy) = Geometry {
+                    scale,
+                    compact: false,
+                    title: false,
+                    tiny: false,
+                }
+                .glyph_offset();
+                let (gx, gy) = (x + dx, y + dy);
+                buf[(gx, gy)].set_symbol(glyph);
+            }
+        }
+    }
+}
+
+/// How the screen is laid out for a board: the scale of a square and whether the compact
+/// layout (no title, no border, one line of explanation) is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    /// Terminal rows per square (a square is twice as many cells wide).
+    pub scale: u16,
+    /// The compact layout, for small terminals.
+    pub compact: bool,
+    /// Whether the title line fits above the board.
+    pub title: bool,
+    /// The tiny layout: the compact one with a single line of keys (the essential ones) and
+    /// no line of arrays, so that an 8x8 search still fits 40x15.
+    pub tiny: bool,
+}
+
+impl Geometry {
+    /// The width of one square, in cells.
+    pub fn square_width(self) -> u16 {
+        2 * self.scale
+    }
+
+    /// Where in a square its glyph stands: cells right of and lines below its top-left cell.
+    pub fn glyph_offset(self) -> (u16, u16) {
+        (
+            self.scale - 1 + u16::from(self.scale > 1),
+            (self.scale - 1) / 2,
+        )
+    }
+}
+
+/// Entries (each a pair of spans) laid out in lines of at most `width` cells, two spaces
+/// apart, whole entries per line: never cut.
+pub(super) fn wrap_entries(
+    entries: impl IntoIterator<Item = [Span<'static>; 2]>,
+    width: u16,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut used = 0usize;
+    for entry in entries {
+        let size = entry[0].width() + entry[1].width();
+        if used > 0 && used + 2 + size > usize::from(width) {
+            lines.push(Line::from(std::mem::take(&mut spans)));
+            used = 0;
+        }
+        if used > 0 {
+            spans.push(Span::from("  "));
+            used += 2;
+        }
+        spans.extend(entry);
+        used += size;
+    }
+    if !spans.is_empty() {
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+/// The colours of a played search, each on its own swatch: the legend under the board,
+/// wrapped to `width` cells with whole entries per line (never cut).
+pub(super) fn legend_lines(width: u16) -> Vec<Line<'static>> {
+    let entries = [
+        (mark_colour(Mark::Tried), "tried"),
+        (mark_colour(Mark::Attacked), "conflict"),
+        (ATTACKER, "attacker"),
+        (mark_colour(Mark::Placed), "placed"),
+        (mark_colour(Mark::Removed), "removed"),
+        (mark_colour(Mark::Backtracked), "backtrack"),
+        (SOLVED, "solution"),
+    ]
+    .map(|(colour, what)| {
+        [
+            Span::styled("  ", Style::new().bg(colour)),
+            Span::from(format!(" {what}")).dim(),
+        ]
+    });
+    wrap_entries(entries, width)
+}

@@ -1,0 +1,250 @@
+//! Learn: the address, the steps, the jumps, the code line, compare, the phone.
+
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+use crate::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    open(&page, "/?mode=learn&n=8&algo=iterative&step=25").await;
+    wait_for_text(client, "learn-step-label", "Step 25 of 1963").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Try the square at row 4, column 1."
+    );
+    assert_eq!(
+        code_line(client).await,
+        "for j \u{2190} start to N \u{2212} 1:"
+    );
+    // Coordinates: a number for each row and each column.
+    let numbers = js(
+        client,
+        "return document.querySelectorAll('#board .coord').length;",
+    )
+    .await;
+    assert_eq!(numbers, json!(16));
+
+    // Step, then the address keeps the step.
+    click(client, "learn-step").await;
+    wait_for_text(client, "learn-step-label", "Step 26 of 1963").await;
+    assert!(address(client)
+        .await
+        .ends_with("/?mode=learn&n=8&algo=iterative&step=26"));
+
+    // Space after clicking Step plays (the button gave the focus back), Space again pauses.
+    press(client, SPACE).await;
+    wait_until(
+        client,
+        "return document.getElementById('learn-play').getAttribute('aria-pressed') === 'true';",
+        "Space after Step plays",
+    )
+    .await;
+    press(client, SPACE).await;
+    wait_until(
+        client,
+        "return document.getElementById('learn-play').getAttribute('aria-pressed') === 'false';",
+        "Space again pauses",
+    )
+    .await;
+
+    // The jumps.
+    click(client, "learn-start").await;
+    click(client, "learn-next-place").await;
+    wait_for_text(client, "learn-step-label", "Step 2 of").await;
+    assert_eq!(code_line(client).await, "queens[k] \u{2190} j");
+    click(client, "learn-next-back").await;
+    wait_for_part(client, "learn-explain", "Every square of row").await;
+    assert_eq!(code_line(client).await, "k \u{2190} k \u{2212} 1");
+    click(client, "learn-next-solution").await;
+    wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "A queen on every row and none attacks another: a solution! Tick \u{201c}Every solution\u{201d} (or press Next solution) to go on to the next one."
+    );
+    click(client, "learn-back").await;
+    wait_for_text(client, "learn-step-label", "Step 1962 of 1963").await;
+
+    // Arrow keys after choosing in a select step the search; they leave the select alone.
+    client
+        .find(Locator::Css("#learn-algo option[value='wirth']"))
+        .await
+        .expect("the wirth option")
+        .click()
+        .await
+        .expect("wirth is chosen");
+    wait_for_text(client, "learn-code-title", "Wirth").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    press(client, &ARROW_RIGHT.repeat(3)).await;
+    wait_for_text(client, "learn-step-label", "Step 3 of").await;
+    let algo = js(
+        client,
+        "return document.getElementById('learn-algo').value;",
+    )
+    .await;
+    assert_eq!(algo, json!("wirth"));
+    assert_eq!(code_line(client).await, "for j \u{2190} 0 to N \u{2212} 1:");
+
+    // The line run at a known step of every algorithm (4x4: see `queens trace 4`).
+    let known = [
+        (
+            "backtrack",
+            17,
+            "if getUntried(col) = N: | setAllPositionsUntried(col)",
+        ),
+        (
+            "backtrack",
+            1,
+            "row \u{2190} getUntried(col) | setPositionTried(col)",
+        ),
+        ("iterative", 4, "return false"),
+        ("recursive", 2, "x[k] \u{2190} i"),
+        ("recursive", 17, "return"),
+        (
+            "wirth",
+            4,
+            "if a[j] and b[i+j] and c[i\u{2212}j+N\u{2212}1]:",
+        ),
+        ("bfs", 2, "board \u{2190} dequeue()"),
+        ("bfs", 4, "enqueue(board + queen at (k, j))"),
+        ("bitboard", 5, "return"),
+        ("bitboard", 2, "queen[k] \u{2190} log2(bit)"),
+    ];
+    for (algo, step, line) in known {
+        open(&page, &format!("/?mode=learn&n=4&algo={algo}&step={step}")).await;
+        wait_for_text(client, "learn-step-label", &format!("Step {step} of")).await;
+        assert_eq!(code_line(client).await, line, "{algo} at step {step}");
+    }
+    // The first-untried array from step 0: every row untried.
+    open(&page, "/?mode=learn&n=4&algo=backtrack").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    wait_for_part(client, "learn-arrays", "untried[col]").await;
+    let untried = js(
+        client,
+        "return [...document.querySelectorAll('#learn-arrays table')[1].querySelectorAll('td')].map((td) => td.textContent).join(' ');",
+    )
+    .await;
+    assert_eq!(untried, json!("0 0 0 0"));
+
+    // Honest ends: no solution for 2x2, and a board beyond the limit says so.
+    open(&page, "/?mode=learn&n=2&algo=iterative&step=end").await;
+    wait_for_part(
+        client,
+        "learn-explain",
+        "the 2\u{d7}2 board has no solution",
+    )
+    .await;
+    open(&page, "/?mode=learn&n=20").await;
+    wait_for_text(
+        client,
+        "learn-explain",
+        "N = 20 is above the Learn limit of 12.",
+    )
+    .await;
+    let boards = js(
+        client,
+        "return document.querySelectorAll('#board svg').length;",
+    )
+    .await;
+    assert_eq!(boards, json!(0), "no other board instead of the 20x20 one");
+    assert_no_console_errors(client, page.driver_port, "in Learn").await;
+    client.clone().close().await.expect("the browser closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compare_shows_two_boards_with_the_textbook_counts() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    open(&page, "/?mode=learn&n=8&algo=iterative&compare=wirth").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of 1963").await;
+    click(client, "learn-end").await;
+    wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
+    let counts = text(client, "learn-counts").await;
+    assert_eq!(
+        counts,
+        "iterative: 876 tries, 763 conflicts, 113 placements, 105 backtracks"
+    );
+    let other = text(client, "learn-counts2").await;
+    assert_eq!(
+        other,
+        "wirth: 876 tries, 763 conflicts, 113 placements, 105 backtracks"
+    );
+    let queens = js(
+        client,
+        "return [document.querySelectorAll('#board svg .queen').length, document.querySelectorAll('#board2 svg .queen').length];",
+    )
+    .await;
+    assert_eq!(queens, json!([8, 8]), "two boards, each with its solution");
+    // The bitmask search gets there with fewer tries and no conflicts at all.
+    open(
+        &page,
+        "/?mode=learn&n=8&algo=recursive&compare=bitboard&step=end",
+    )
+    .await;
+    wait_for_part(client, "learn-counts", "876 tries").await;
+    wait_for_part(client, "learn-counts2", "0 conflicts").await;
+    assert!(address(client).await.contains("compare=bitboard"));
+    assert_no_console_errors(client, page.driver_port, "in Compare").await;
+    client.clone().close().await.expect("the browser closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
+    let Some(page) = open_page().await else {
+        return;
+    };
+    let client = &page.client;
+    client
+        .set_window_size(390, 844)
+        .await
+        .expect("a phone-sized window");
+    open(&page, "/?mode=learn&n=8&algo=backtrack&step=4").await;
+    wait_for_text(client, "learn-step-label", "Step 4 of").await;
+    let boxes = js(
+        client,
+        "const b = document.querySelector('#board svg').getBoundingClientRect();
+         const e = document.getElementById('learn-explain').getBoundingClientRect();
+         return { width: innerWidth, height: innerHeight, board: [b.left, b.top, b.right, b.bottom],
+                  explain: [e.left, e.top, e.right, e.bottom], text: e.height };",
+    )
+    .await;
+    let num = |v: &Value| v.as_f64().expect("a number");
+    let (width, height) = (num(&boxes["width"]), num(&boxes["height"]));
+    let b: Vec<f64> = boxes["board"]
+        .as_array()
+        .expect("a box")
+        .iter()
+        .map(num)
+        .collect();
+    let e: Vec<f64> = boxes["explain"]
+        .as_array()
+        .expect("a box")
+        .iter()
+        .map(num)
+        .collect();
+    assert!(width <= 400.0, "a phone's width: {boxes}");
+    assert!(
+        b[0] >= 0.0 && b[2] <= width && b[1] >= 0.0,
+        "the board fits across: {boxes}"
+    );
+    assert!(
+        b[2] - b[0] >= 300.0,
+        "the board is large enough to read: {boxes}"
+    );
+    assert!(
+        e[1] >= b[3],
+        "the explanation comes under the board: {boxes}"
+    );
+    assert!(
+        e[3] <= height && num(&boxes["text"]) > 10.0,
+        "the explanation is on screen: {boxes}"
+    );
+    assert_no_console_errors(client, page.driver_port, "on a phone").await;
+    client.clone().close().await.expect("the browser closes");
+}
