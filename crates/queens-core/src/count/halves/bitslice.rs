@@ -1,0 +1,394 @@
+//! The bit-sliced join of the half-board engine: the number of pairs of an upper and a lower
+//! group of halves whose masks share no bit, by tables of 512 halves at a time (one row per
+//! 4-bit piece of a mask), large groups first sorted by one piece; a portable copy and an AVX2
+//! one of the table building. It calls only `group.rs` (where a half's key sits in its word).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::group::KEY_AT;
+
+/// The bits of a mask each table piece covers.
+pub(super) const PIECE: usize = 4;
+
+/// How many 64-bit words of halves one table tile covers (512 halves).
+const TILE: usize = 8;
+
+/// The buffers of [`join_groups`], kept between subproblems.
+#[derive(Default)]
+pub(super) struct JoinBuffers {
+    table: Vec<u64>,
+    split: Split,
+}
+
+/// Matches every group of upper halves with the group of lower halves of the complementary
+/// columns; `P` is the number of 4-bit pieces of a mask.
+#[inline(always)]
+pub(super) fn join_groups<const P: usize, const FAST: bool>(
+    full: u32,
+    (upper_start, upper_masks): (&[u32], &[u64]),
+    (lower_start, lower_masks): (&[u32], &[u64]),
+    s: &mut JoinBuffers,
+    cancel: &AtomicBool,
+) -> Option<u64> {
+    let mut total = 0u64;
+    let mut done = 0usize;
+    s.table.resize(P * 16 * TILE, 0);
+    let piece = busiest_piece(upper_masks, lower_masks, P);
+    let table = &mut s.table[..];
+    for key in 0..=full {
+        let (a, b) = (upper_start[key as usize], upper_start[key as usize + 1]);
+        if a == b {
+            continue;
+        }
+        let other = (full & !key) as usize;
+        let (c, d) = (lower_start[other], lower_start[other + 1]);
+        if c == d {
+            continue;
+        }
+        let ups = &upper_masks[a as usize..b as usize];
+        let lows = &lower_masks[c as usize..d as usize];
+        let (big, small) = if ups.len() >= lows.len() {
+            (ups, lows)
+        } else {
+            (lows, ups)
+        };
+        total += if big.len() >= SPLIT_FROM && small.len() >= 64 {
+            match_split::<P, FAST>(big, small, piece, table, &mut s.split)
+        } else {
+            match_group::<P, FAST>(big, small, table)
+        };
+        done += big.len() * small.len();
+        if done > 1 << 26 {
+            done = 0;
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+        }
+    }
+    Some(total)
+}
+
+/// The number of pairs of `big` x `small` whose masks share no bit, by tables of `big` (or
+/// one test per pair when the groups are too small to pay for a table).
+#[inline(always)]
+fn match_group<const P: usize, const FAST: bool>(
+    big: &[u64],
+    small: &[u64],
+    table: &mut [u64],
+) -> u64 {
+    if small.len() < 24 || big.len() < 32 {
+        let mut count = 0u64;
+        for &x in small {
+            let mut lanes = [0u64; 4];
+            let chunks = big.chunks_exact(4);
+            let rest = chunks.remainder();
+            for chunk in chunks {
+                for (lane, &y) in lanes.iter_mut().zip(chunk) {
+                    *lane += u64::from(x & y == 0);
+                }
+            }
+            count += lanes.iter().sum::<u64>();
+            count += rest.iter().filter(|&&y| x & y == 0).count() as u64;
+        }
+        return count;
+    }
+    let mut count = 0u64;
+    for tile in big.chunks(64 * TILE) {
+        count += match tile.len().div_ceil(64) {
+            1 => match_tile::<P, 1, FAST>(tile, small, table),
+            2 => match_tile::<P, 2, FAST>(tile, small, table),
+            3 | 4 => match_tile::<P, 4, FAST>(tile, small, table),
+            _ => match_tile::<P, TILE, FAST>(tile, small, table),
+        };
+    }
+    count
+}
+
+/// [`match_group`] for one tile of at most `64 W` halves of the big group.
+#[inline(always)]
+fn match_tile<const P: usize, const W: usize, const FAST: bool>(
+    tile: &[u64],
+    small: &[u64],
+    table: &mut [u64],
+) -> u64 {
+    build::<P, W, FAST>(tile, table);
+    probe::<P, W>(table, small)
+}
+
+/// Builds the table of a tile of at most `64 W` halves: for piece p and value v, the halves
+/// of the tile with a bit of v in piece p, W words from (p * 16 + v) * W. Padding halves
+/// (past the tile's end) conflict with everything.
+#[inline(always)]
+fn build<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table: &mut [u64]) {
+    let stride = 16 * W;
+    let table = &mut table[..P * stride];
+    table.fill(0);
+    slices::<P, W, FAST>(tile, table);
+    for p in 0..P {
+        let rows = &mut table[p * stride..(p + 1) * stride];
+        for v in 3..16usize {
+            if v & (v - 1) == 0 {
+                continue;
+            }
+            let low = v & v.wrapping_neg();
+            for w in 0..W {
+                rows[v * W + w] = rows[(v ^ low) * W + w] | rows[low * W + w];
+            }
+        }
+    }
+    let used = tile.len();
+    for w in 0..W {
+        let pad = if used >= 64 * (w + 1) {
+            0
+        } else if used <= 64 * w {
+            u64::MAX
+        } else {
+            u64::MAX << (used - 64 * w)
+        };
+        for v in 0..16 {
+            table[v * W + w] |= pad;
+        }
+    }
+}
+
+/// How many pairs of (a tile whose table is `table`) x `small` share no bit.
+#[inline(always)]
+fn probe<const P: usize, const W: usize>(table: &[u64], small: &[u64]) -> u64 {
+    let mut count = 0u64;
+    for &x in small {
+        let mut acc = [0u64; W];
+        for p in 0..P {
+            let v = (x >> (PIECE * p)) as usize & 15;
+            let at = (p * 16 + v) * W;
+            for (a, &r) in acc.iter_mut().zip(&table[at..at + W]) {
+                *a |= r;
+            }
+        }
+        count += acc
+            .iter()
+            .map(|a| u64::from((!a).count_ones()))
+            .sum::<u64>();
+    }
+    count
+}
+
+/// Groups of at least this many halves are split by the value of one piece first.
+pub(super) const SPLIT_FROM: usize = 512;
+
+/// The buffers of [`match_split`].
+#[derive(Default)]
+struct Split {
+    big: Vec<u64>,
+    small: Vec<u64>,
+}
+
+/// Sorts `items` into `out` by the value of the piece at `shift` (16 buckets); returns the
+/// buckets' starts.
+#[inline(always)]
+fn sort16(items: &[u64], shift: u32, out: &mut Vec<u64>) -> [u32; 17] {
+    let mut start = [0u32; 17];
+    for &x in items {
+        start[(x >> shift) as usize % 16 + 1] += 1;
+    }
+    for v in 0..16 {
+        start[v + 1] += start[v];
+    }
+    let mut at = start;
+    out.clear();
+    out.resize(items.len(), 0);
+    for &x in items {
+        let v = (x >> shift) as usize % 16;
+        out[at[v] as usize] = x;
+        at[v] += 1;
+    }
+    start
+}
+
+/// [`match_group`] for large groups: both sides are sorted by their value `v` in one piece
+/// (the one where the halves of this subproblem meet most), and each tile of big halves of
+/// value `v` is matched only with the small halves whose value shares no bit with `v`, about
+/// a third of them.
+#[inline(always)]
+fn match_split<const P: usize, const FAST: bool>(
+    big: &[u64],
+    small: &[u64],
+    piece: usize,
+    table: &mut [u64],
+    split: &mut Split,
+) -> u64 {
+    let shift = (PIECE * piece) as u32;
+    let big_start = sort16(big, shift, &mut split.big);
+    let small_start = sort16(small, shift, &mut split.small);
+    let mut count = 0u64;
+    for vb in 0..16 {
+        let bucket = &split.big[big_start[vb] as usize..big_start[vb + 1] as usize];
+        let free = !vb & 15;
+        for tile in bucket.chunks(64 * TILE) {
+            count += match tile.len().div_ceil(64) {
+                1 => tile_split::<P, 1, FAST>(tile, &split.small, &small_start, free, table),
+                2 => tile_split::<P, 2, FAST>(tile, &split.small, &small_start, free, table),
+                3 | 4 => tile_split::<P, 4, FAST>(tile, &split.small, &small_start, free, table),
+                _ => tile_split::<P, TILE, FAST>(tile, &split.small, &small_start, free, table),
+            };
+        }
+    }
+    count
+}
+
+/// One tile of [`match_split`]: its table, probed by the small halves of every value within
+/// `free`.
+#[inline(always)]
+fn tile_split<const P: usize, const W: usize, const FAST: bool>(
+    tile: &[u64],
+    small: &[u64],
+    start: &[u32; 17],
+    free: usize,
+    table: &mut [u64],
+) -> u64 {
+    let mut any = false;
+    let mut sub = free;
+    loop {
+        if start[sub] != start[sub + 1] {
+            any = true;
+            break;
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & free;
+    }
+    if !any {
+        return 0;
+    }
+    build::<P, W, FAST>(tile, table);
+    let mut count = 0u64;
+    let mut sub = free;
+    loop {
+        let part = &small[start[sub] as usize..start[sub + 1] as usize];
+        if !part.is_empty() {
+            count += probe::<P, W>(table, part);
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & free;
+    }
+    count
+}
+
+/// The piece of the masks where the halves in `a` and `b` meet most often (by a sample):
+/// the one to split large groups by.
+fn busiest_piece(a: &[u64], b: &[u64], pieces: usize) -> usize {
+    let count = |items: &[u64]| {
+        let mut bits = [0u64; 64];
+        for &x in items.iter().step_by(8) {
+            let mut x = x & ((1u64 << KEY_AT) - 1);
+            while x != 0 {
+                bits[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+        bits
+    };
+    let (ca, cb) = (count(a), count(b));
+    (0..pieces)
+        .max_by_key(|&p| {
+            (PIECE * p..PIECE * (p + 1))
+                .map(|bit| u128::from(ca[bit]) * u128::from(cb[bit]))
+                .sum::<u128>()
+        })
+        .unwrap_or(0)
+}
+
+/// Sets, for each bit `b` of the masks, bit `j` of word `j / 64` of table row
+/// `(b / 4) * 16 + (1 << b % 4)` when half `j` of the tile has bit `b`.
+#[inline(always)]
+fn slices<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if FAST {
+        // SAFETY: FAST is only set on the path chosen after checking for AVX2.
+        unsafe { slices_avx2::<P, W>(tile, table) };
+        return;
+    }
+    for (j, &m) in tile.iter().enumerate() {
+        let (w, bit) = (j / 64, 1u64 << (j % 64));
+        // Only the mask bits the pieces cover (not the group key above them).
+        let mut m = m & ((1u64 << (P * PIECE)) - 1);
+        while m != 0 {
+            let b = m.trailing_zeros() as usize;
+            m &= m - 1;
+            table[((b / PIECE) * 16 + (1 << (b % PIECE))) * W + w] |= bit;
+        }
+    }
+}
+
+/// [`slices`] with AVX2: the masks are cut into byte planes, and each plane gives the bits of
+/// 32 halves at a time by one `movemask` per bit.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn slices_avx2<const P: usize, const W: usize>(tile: &[u64], table: &mut [u64]) {
+    use std::arch::x86_64::{__m256i, _mm256_add_epi8, _mm256_loadu_si256, _mm256_movemask_epi8};
+    let bytes = (P * PIECE).div_ceil(8);
+    let mut planes = [[0u8; 64 * TILE]; 6];
+    for (j, &m) in tile.iter().enumerate() {
+        for (k, plane) in planes.iter_mut().enumerate().take(bytes) {
+            plane[j] = (m >> (8 * k)) as u8;
+        }
+    }
+    for (k, plane) in planes.iter().enumerate().take(bytes) {
+        for q in 0..2 * W {
+            // SAFETY: 32 bytes from 32 q, inside the plane of 64 TILE >= 64 W bytes.
+            let mut x = unsafe { _mm256_loadu_si256(plane.as_ptr().add(32 * q).cast::<__m256i>()) };
+            for i in (0..8).rev() {
+                let b = 8 * k + i;
+                let bits = _mm256_movemask_epi8(x) as u32;
+                if b < P * PIECE {
+                    table[((b / PIECE) * 16 + (1 << (b % PIECE))) * W + q / 2] |=
+                        u64::from(bits) << (32 * (q % 2));
+                }
+                x = _mm256_add_epi8(x, x);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_match_and_the_pair_tests_agree() {
+        let mut table = Vec::new();
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & x >> 3 & ((1 << 36) - 1)
+        };
+        for (nb, ns) in [
+            (64, 32),
+            (600, 40),
+            (1500, 100),
+            (513, 33),
+            (100, 30),
+            (150, 50),
+            (250, 25),
+            (40, 30),
+        ] {
+            let big: Vec<u64> = (0..nb).map(|_| next()).collect();
+            let small: Vec<u64> = (0..ns).map(|_| next()).collect();
+            let want: u64 = small
+                .iter()
+                .map(|&s| big.iter().filter(|&&b| b & s == 0).count() as u64)
+                .sum();
+            table.resize(9 * 16 * TILE, 0);
+            assert_eq!(match_group::<9, false>(&big, &small, &mut table), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                assert_eq!(match_group::<9, true>(&big, &small, &mut table), want);
+            }
+        }
+    }
+}

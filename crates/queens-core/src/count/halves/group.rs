@@ -1,0 +1,50 @@
+//! A half's group key: the columns that name its group within a pattern, stored above its
+//! diagonal mask, and the counting sort that groups the halves of one side by it. It calls
+//! nothing.
+
+/// Where a half's group key goes in its stored word: above the `2N <= 48` mask bits.
+pub(super) const KEY_AT: u32 = 48;
+
+/// How a half's columns name its group within a pattern: `bits` columns from `shift`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Key {
+    pub(super) shift: u32,
+    pub(super) bits: u32,
+}
+
+impl Key {
+    /// The stored word of a half: its mask, and its group key above [`KEY_AT`]. The keys of
+    /// an upper and a lower half that fit are complementary, so they share no bit either.
+    #[inline(always)]
+    pub(super) fn word(self, cols: u32, mask: u64) -> u64 {
+        let k = (cols >> self.shift) & ((1u32 << self.bits) - 1);
+        mask | u64::from(k) << KEY_AT
+    }
+}
+
+/// Groups `items` by key (a counting sort on the `2^bits` keys): the words of key `c` end up
+/// in `masks[start[c]..start[c + 1]]`.
+pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut Vec<u64>) {
+    let size = 1usize << bits;
+    start.clear();
+    start.resize(size + 1, 0);
+    for &m in items {
+        start[(m >> KEY_AT) as usize + 1] += 1;
+    }
+    for i in 0..size {
+        start[i + 1] += start[i];
+    }
+    masks.clear();
+    masks.resize(items.len(), 0);
+    // Scatter with a moving cursor per key (start[c] is advanced, then restored).
+    for &m in items {
+        let slot = &mut start[(m >> KEY_AT) as usize];
+        masks[*slot as usize] = m;
+        *slot += 1;
+    }
+    // start[c] now holds the end of key c, which is the start of key c + 1: shift back.
+    for i in (1..=size).rev() {
+        start[i] = start[i - 1];
+    }
+    start[0] = 0;
+}

@@ -1,0 +1,123 @@
+//! The count of one subproblem of the half-board engine: list the upper and the lower halves of
+//! its pattern (`list.rs`), group each side by its columns (`group.rs`) and join every group
+//! with the complementary one (`bitslice.rs`), in per-thread buffers kept between subproblems;
+//! the AVX2 copy is chosen here, once per subproblem, when the processor has it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::bitslice::{join_groups, JoinBuffers, PIECE};
+use super::group::{bucket, Key};
+use super::list::{list_lowers, list_uppers};
+
+/// The widest board this engine counts: its masks are two `N`-bit words in a `u64`, and its
+/// group tables have `2^N` entries (64 MiB at N = 24).
+pub const MAX_N: usize = 24;
+
+/// The per-thread buffers, kept between subproblems.
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) uppers: Vec<u64>,
+    pub(super) lowers: Vec<u64>,
+    pub(super) upper_masks: Vec<u64>,
+    pub(super) lower_masks: Vec<u64>,
+    pub(super) upper_start: Vec<u32>,
+    pub(super) lower_start: Vec<u32>,
+    join: JoinBuffers,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// The number of solutions of the `n` x `n` board whose upper half (rows `0..n/2`) uses
+/// exactly the columns `upper` among the pattern columns `cols`, and whose row `n/2` has its
+/// queen on a column of `first`. `None` when cancelled.
+pub fn count_pattern(
+    n: usize,
+    cols: u32,
+    upper: u32,
+    first: u32,
+    cancel: &AtomicBool,
+) -> Option<u64> {
+    assert!((1..=MAX_N).contains(&n));
+    SCRATCH.with(|s| {
+        let s = &mut s.borrow_mut();
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+        {
+            // SAFETY: the features `count_avx2` is compiled for were checked just above.
+            return unsafe { count_avx2(n, cols, upper, first, s, cancel) };
+        }
+        count_with::<false>(n, cols, upper, first, s, cancel)
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+fn count_avx2(
+    n: usize,
+    cols: u32,
+    upper: u32,
+    first: u32,
+    s: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Option<u64> {
+    count_with::<true>(n, cols, upper, first, s, cancel)
+}
+
+#[inline(always)]
+pub(super) fn count_with<const FAST: bool>(
+    n: usize,
+    cols: u32,
+    upper: u32,
+    first: u32,
+    s: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Option<u64> {
+    let h = n / 2;
+    let full = (1u32 << n) - 1;
+    let lower = cols & !upper;
+    // The pattern columns are the k/2 leftmost and rightmost: within a pattern, a half's
+    // group is named by its columns in the middle, `n - k` bits from column k/2.
+    let key = Key {
+        shift: cols.trailing_ones(),
+        bits: n as u32 - cols.count_ones(),
+    };
+    list_uppers(n, h, full & !lower, upper, key, cancel, &mut s.uppers);
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    list_lowers(
+        n,
+        h,
+        full & !upper,
+        lower,
+        first,
+        key,
+        cancel,
+        &mut s.lowers,
+    );
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    bucket(key.bits, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
+    bucket(key.bits, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
+    let full = (1u32 << key.bits) - 1;
+    macro_rules! join {
+        ($($p:literal)*) => {
+            match (2 * n).div_ceil(PIECE) {
+                $($p => join_groups::<$p, FAST>(
+                    full,
+                    (&s.upper_start, &s.upper_masks),
+                    (&s.lower_start, &s.lower_masks),
+                    &mut s.join,
+                    cancel,
+                ),)*
+                _ => unreachable!("N is at most {MAX_N}"),
+            }
+        };
+    }
+    join!(1 2 3 4 5 6 7 8 9 10 11 12)
+}

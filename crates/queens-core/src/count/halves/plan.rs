@@ -1,0 +1,281 @@
+//! The plan of a half-board count: the pattern columns `K`, one subproblem per orbit of the
+//! board's symmetries on the patterns (and, on odd boards, on the middle queen's column), each
+//! with its weight (the orbit's size) and its estimated cost, and the fixed-point subproblem
+//! that gives the classes by Burnside's lemma. It may call `pattern.rs` (to count a
+//! subproblem), `memory.rs` (to fit a budget) and the fixed-point searches of `count::fixed`.
+
+use std::sync::atomic::AtomicBool;
+
+use super::memory::bytes_per_thread;
+use super::pattern::count_pattern;
+use crate::count::fixed::{half_turn_until, quarter_turn_until};
+use crate::count::{CountError, Counts};
+
+/// The most pattern columns a plan has (2^22 patterns, about 775,000 subproblems for N = 24:
+/// what two threads of N = 24 need to fit in 1 GiB by [`bytes_per_thread`]).
+pub const MAX_PATTERN_COLUMNS: usize = 22;
+
+/// The plan of a half-board count: the pattern columns and the subproblems.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    n: usize,
+    /// The pattern columns `K`, as a column mask.
+    pub pattern_columns: u32,
+    /// The subproblems; the first is the fixed-point count, the others patterns.
+    pub parts: Vec<Part>,
+}
+
+/// One subproblem of a half-board count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The solutions fixed by the half and the quarter turns (for the classes).
+    Fixed,
+    /// The solutions whose upper half uses exactly the columns `upper` among the pattern
+    /// columns, and whose row `N/2` (the lower half's first) has its queen on a column of
+    /// `first`, counted `weight` times (the size of their orbit).
+    Pattern {
+        /// The pattern: the pattern columns the upper half uses.
+        upper: u32,
+        /// The columns allowed to the queen of row `N/2`: all of them on even boards; on odd
+        /// ones, that row is the middle one, which the up-down flip maps to itself.
+        first: u32,
+        /// How many subproblems of its orbit it stands for.
+        weight: u64,
+    },
+}
+
+/// The number of pattern columns the engine uses for an `n` x `n` board when memory allows:
+/// enough subproblems to share among threads and to resume from, few enough that restricting
+/// the searches to a pattern costs little.
+pub fn default_pattern_columns(n: usize) -> usize {
+    match n {
+        0..=7 => 0,
+        8..=11 => 2,
+        12..=13 => 4,
+        14..=16 => 6,
+        // N = 24 with 20 columns has subproblems of up to 105 s of one core (docs/performance.md),
+        // past the minute a subproblem may take (issue 12); 22 cut them to 15 s or less.
+        24.. => 22,
+        _ => 8,
+    }
+}
+
+/// The name of the split of an `n` x `n` board with `k` pattern columns (carried by shards
+/// and checkpoints: results of different splits are never summed).
+pub fn split_name(k: usize) -> String {
+    format!("halves{k}-v1")
+}
+
+impl Plan {
+    /// The plan of the `n` x `n` board with `k` pattern columns (`k` even, at most `n`; 0 for
+    /// a single pattern).
+    pub fn new(n: usize, k: usize) -> Plan {
+        // The group key of a half (its columns outside the pattern) has 16 bits at most.
+        let k = k.max((n.saturating_sub(16) + 1) & !1).min(n & !1);
+        let half = k / 2;
+        let mut cols = 0u32;
+        for i in 0..half {
+            cols |= 1 << i | 1 << (n - 1 - i);
+        }
+        let members: Vec<u32> = (0..n as u32).filter(|c| cols >> c & 1 == 1).collect();
+        let h = n / 2;
+        let full = (1u32 << n) - 1;
+        let mut parts = vec![Part::Fixed];
+        for bits in 0u32..1 << k {
+            let p = spread(bits, &members);
+            if !feasible(n, h, cols, p) {
+                continue;
+            }
+            if n.is_multiple_of(2) {
+                let orbit = orbit(n, cols, p);
+                if orbit.iter().any(|&q| q < p) {
+                    continue;
+                }
+                let mut distinct = orbit.to_vec();
+                distinct.sort_unstable();
+                distinct.dedup();
+                parts.push(Part::Pattern {
+                    upper: p,
+                    first: full,
+                    weight: distinct.len() as u64,
+                });
+                continue;
+            }
+            // Odd boards: the middle row's queen is on a pattern column m of the lower
+            // half's, or off the pattern (m = 0). The flip maps (p, m) to (cols - p - m, m),
+            // the mirror to the mirror images; one pair per orbit is counted, the pairs of
+            // one pattern and one orbit size in one subproblem.
+            let mut by_weight = [0u32; 5];
+            let middles = std::iter::once(0).chain(
+                (0..n as u32)
+                    .filter(|c| (cols & !p) >> c & 1 == 1)
+                    .map(|c| 1 << c),
+            );
+            for m in middles {
+                let image = |p: u32, m: u32| u64::from(p) << 32 | u64::from(m);
+                let q = cols & !p & !m;
+                let mut orbit = [
+                    image(p, m),
+                    image(mirror(n, p), mirror(n, m)),
+                    image(q, m),
+                    image(mirror(n, q), mirror(n, m)),
+                ];
+                if orbit.iter().any(|&o| o < orbit[0]) {
+                    continue;
+                }
+                orbit.sort_unstable();
+                let weight = 1 + orbit.windows(2).filter(|w| w[0] != w[1]).count();
+                by_weight[weight] |= if m == 0 { full & !cols } else { m };
+            }
+            for (weight, &first) in by_weight.iter().enumerate() {
+                if first != 0 {
+                    parts.push(Part::Pattern {
+                        upper: p,
+                        first,
+                        weight: weight as u64,
+                    });
+                }
+            }
+        }
+        Plan {
+            n,
+            pattern_columns: cols,
+            parts,
+        }
+    }
+
+    /// The plan the engine uses for `n` on `threads` threads within `budget` bytes: the
+    /// default number of pattern columns, or more when the subproblems would not fit.
+    pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
+        let threads = threads.max(1) as u64;
+        let mut k = default_pattern_columns(n);
+        loop {
+            let need = threads * bytes_per_thread(n, k);
+            if need <= budget {
+                return Ok(Plan::new(n, k));
+            }
+            if k + 2 > n.min(MAX_PATTERN_COLUMNS) {
+                return Err(CountError::MemoryBudget {
+                    n,
+                    need: bytes_per_thread(n, k) * threads,
+                    budget,
+                });
+            }
+            k += 2;
+        }
+    }
+
+    /// The split's name.
+    pub fn split(&self) -> String {
+        split_name(self.pattern_columns.count_ones() as usize)
+    }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// How many subproblems.
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Whether the plan is empty (never: it always has the fixed-point part).
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// The relative cost of subproblem `i`, estimated: the pairs of halves of its pattern if
+    /// the columns were used independently, each by an upper half with probability `h / n`.
+    pub fn cost(&self, i: usize) -> f64 {
+        match self.parts[i] {
+            // Counted first: a single search (1.5 s for N = 20) that must not be the tail.
+            Part::Fixed => f64::INFINITY,
+            Part::Pattern { upper, .. } => {
+                let k = self.pattern_columns.count_ones() as i32;
+                let used = upper.count_ones() as i32;
+                let rho = (self.n / 2) as f64 / self.n as f64;
+                let share = rho.powi(used) * (1.0 - rho).powi(k - used);
+                share * share
+            }
+        }
+    }
+
+    /// The number of classes from the sum of eighths of a complete run.
+    pub fn classes(&self, eighths: u128) -> u128 {
+        if self.n == 1 {
+            1
+        } else {
+            eighths / 8
+        }
+    }
+
+    /// The contribution of subproblem `i` (total, and eighths of classes), or `None` when
+    /// `cancel` was raised.
+    pub fn solve(&self, i: usize, cancel: &AtomicBool) -> Option<Counts> {
+        let n = self.n;
+        match self.parts[i] {
+            Part::Fixed if n == 1 => Some(Counts {
+                // The one solution of the 1 x 1 board is its own class: 8 eighths in all.
+                total: 0,
+                unique: 7,
+            }),
+            Part::Fixed => {
+                let half = u128::from(half_turn_until(n, cancel).ok()??);
+                let quarter = u128::from(quarter_turn_until(n, cancel).ok()??);
+                Some(Counts {
+                    total: 0,
+                    unique: half + 2 * quarter,
+                })
+            }
+            Part::Pattern {
+                upper,
+                first,
+                weight,
+            } => {
+                let found = u128::from(count_pattern(
+                    n,
+                    self.pattern_columns,
+                    upper,
+                    first,
+                    cancel,
+                )?);
+                let total = found * u128::from(weight);
+                Some(Counts {
+                    total,
+                    unique: total,
+                })
+            }
+        }
+    }
+}
+
+/// Places the low bits of `bits` on the columns `members`.
+pub(super) fn spread(bits: u32, members: &[u32]) -> u32 {
+    members
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| bits >> i & 1 == 1)
+        .fold(0, |acc, (_, &c)| acc | 1 << c)
+}
+
+/// Whether an upper half of `h` rows can use exactly `p` of the pattern columns `cols`, and a
+/// lower half of `n - h` rows the others.
+pub(super) fn feasible(n: usize, h: usize, cols: u32, p: u32) -> bool {
+    p.count_ones() as usize <= h && (cols & !p).count_ones() as usize <= n - h
+}
+
+fn mirror(n: usize, mask: u32) -> u32 {
+    mask.reverse_bits() >> (32 - n)
+}
+
+/// The patterns whose counts equal that of `p`: its mirror image, and on even boards the
+/// patterns of the flipped board (the complement in `cols`) and their mirror image.
+fn orbit(n: usize, cols: u32, p: u32) -> [u32; 4] {
+    let m = if n == 0 { 0 } else { mirror(n, p) };
+    if n.is_multiple_of(2) {
+        [p, m, cols & !p, cols & !m]
+    } else {
+        [p, m, p, m]
+    }
+}

@@ -1,0 +1,144 @@
+//! The reading and checking of one shard result: its syntax (`json.rs`), its checksum
+//! (`write.rs`), its board, counts, time and shard, and its split against the plans this
+//! binary makes; a [`Parser`] builds each split's plan once.
+
+use super::error::{cut, ShardResultError};
+use super::json::fields;
+use super::write::{result_checksum, ShardResult};
+use crate::count::{split_subproblems, unique_in_eighths, Counts, Shard, MAX_N, MAX_SHARDS};
+
+impl ShardResult {
+    /// Reads and checks one line, named `name` in errors (see [`Parser::parse`]).
+    ///
+    /// # Example
+    /// ```
+    /// use queens_core::count::shard_result::{result_line, ShardResult, ShardResultError};
+    /// use queens_core::count::{split_subproblems, Counts, Shard, SPLIT};
+    ///
+    /// let plan = split_subproblems(8, SPLIT).unwrap();
+    /// let counts = Counts { total: 92, unique: 12 };
+    /// let line = result_line(8, counts, 0.5, Some(Shard::WHOLE), SPLIT, plan);
+    /// let part = ShardResult::parse("part.json", &line)?;
+    /// assert_eq!((part.counts, part.shard), (counts, Shard::WHOLE));
+    /// // The same count, edited.
+    /// let edited = line.replace("\"total\":92", "\"total\":93");
+    /// let err = ShardResult::parse("part.json", &edited).unwrap_err();
+    /// assert!(matches!(err, ShardResultError::Checksum { .. }));
+    /// # Ok::<(), ShardResultError>(())
+    /// ```
+    pub fn parse(name: &str, line: &str) -> Result<ShardResult, ShardResultError> {
+        Parser::new().parse(name, line)
+    }
+}
+
+/// A reader of many result lines: it remembers the splits it has checked, so that the plan of
+/// each is built once (there are a few hundred known splits, so the memory stays small).
+#[derive(Debug, Default)]
+pub struct Parser {
+    pub(super) known: Vec<(usize, String, usize)>,
+}
+
+impl Parser {
+    /// A reader that has checked no split yet.
+    pub fn new() -> Parser {
+        Parser::default()
+    }
+
+    /// Reads one line (surrounding whitespace allowed) and checks it, in this order: its
+    /// syntax, its checksum, its N, classes against solutions, its time, its shard, its split.
+    pub fn parse(&mut self, name: &str, line: &str) -> Result<ShardResult, ShardResultError> {
+        let f = fields(line).map_err(|syntax| ShardResultError::Malformed {
+            name: name.to_string(),
+            syntax,
+        })?;
+        let name = || name.to_string();
+        let counts = Counts {
+            total: f.total,
+            unique: f.unique,
+        };
+        let Some(claimed) = &f.checksum else {
+            return Err(ShardResultError::NoChecksum { name: name() });
+        };
+        let actual = result_checksum(
+            f.n,
+            counts,
+            f.seconds,
+            f.shard,
+            f.shards,
+            &f.split,
+            f.subproblems,
+        );
+        if *claimed != actual {
+            return Err(ShardResultError::Checksum {
+                name: name(),
+                claimed: cut(claimed),
+                actual,
+            });
+        }
+        if !(1..=MAX_N).contains(&f.n) {
+            return Err(ShardResultError::Size {
+                name: name(),
+                n: f.n,
+            });
+        }
+        // (The half-board engine's shards and those of pieces report eighths of classes, which
+        // may exceed the total.)
+        if f.unique > f.total && !unique_in_eighths(&f.split) {
+            return Err(ShardResultError::MoreClasses {
+                name: name(),
+                unique: f.unique,
+                total: f.total,
+            });
+        }
+        if !(f.seconds.is_finite() && f.seconds >= 0.0) {
+            return Err(ShardResultError::Time { name: name() });
+        }
+        let shard = match (f.shard, f.shards) {
+            (Some(index), Some(count)) if index < count && count <= MAX_SHARDS => {
+                Shard { index, count }
+            }
+            (Some(_), Some(shards)) if shards > MAX_SHARDS => {
+                return Err(ShardResultError::TooManyShards {
+                    name: name(),
+                    shards,
+                })
+            }
+            _ => return Err(ShardResultError::NotSharded { name: name() }),
+        };
+        let plan = self
+            .plan(f.n, &f.split)
+            .ok_or_else(|| ShardResultError::UnknownSplit {
+                name: name(),
+                split: cut(&f.split),
+                n: f.n,
+            })?;
+        if plan != f.subproblems {
+            return Err(ShardResultError::Plan {
+                name: name(),
+                split: f.split,
+                subproblems: f.subproblems,
+                n: f.n,
+                plan,
+            });
+        }
+        Ok(ShardResult {
+            n: f.n,
+            counts,
+            seconds: f.seconds,
+            shard,
+            split: f.split,
+            subproblems: f.subproblems,
+        })
+    }
+
+    /// The subproblems of the split `split` of N = `n`, built once per known split.
+    fn plan(&mut self, n: usize, split: &str) -> Option<usize> {
+        if let Some(&(_, _, plan)) = self.known.iter().find(|k| k.0 == n && k.1 == split) {
+            return Some(plan);
+        }
+        // Only known splits are remembered, and there are finitely many.
+        let plan = split_subproblems(n, split)?;
+        self.known.push((n, split.to_string(), plan));
+        Some(plan)
+    }
+}

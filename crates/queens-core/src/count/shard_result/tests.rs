@@ -1,0 +1,232 @@
+//! The shard results written and read back, each check's own error, and arbitrary or mutated
+//! lines refused with a typed error, never a panic.
+
+use super::json::fields;
+use super::*;
+use crate::count::{split_subproblems, Counts, Shard, SPLIT};
+
+/// A right result of shard `index` of `count` of N = 8 on the frame split.
+fn good(index: u64, count: u64) -> String {
+    let plan = split_subproblems(8, SPLIT).unwrap();
+    let counts = Counts {
+        total: 40,
+        unique: 5,
+    };
+    let shard = Shard::new(index, count).unwrap();
+    result_line(8, counts, 0.021, Some(shard), SPLIT, plan)
+}
+
+/// The line with `from` replaced by `to`, its checksum recomputed: damage the checksum
+/// does not catch, so that the checks after it are reached.
+fn resummed(line: &str, from: &str, to: &str) -> String {
+    let edited = line.replace(from, to);
+    assert_ne!(edited, line, "{from} is not in {line}");
+    let start = edited.find(",\"checksum\"").unwrap();
+    let f = fields(&format!("{}}}", &edited[..start])).unwrap();
+    let sum = result_checksum(
+        f.n,
+        Counts {
+            total: f.total,
+            unique: f.unique,
+        },
+        f.seconds,
+        f.shard,
+        f.shards,
+        &f.split,
+        f.subproblems,
+    );
+    format!("{},\"checksum\":\"{sum}\"}}", &edited[..start])
+}
+
+fn refusal(line: &str) -> ShardResultError {
+    ShardResult::parse("p", line).unwrap_err()
+}
+
+#[test]
+fn a_written_line_reads_back_as_the_same_result() {
+    let line = good(2, 3);
+    let part = ShardResult::parse("p", &line).unwrap();
+    assert_eq!(part.shard, Shard::new(2, 3).unwrap());
+    assert_eq!((part.counts.total, part.counts.unique), (40, 5));
+    assert_eq!(part.seconds, 0.021);
+    assert_eq!(part.to_line(), line);
+    // Spaces, another order and escapes do not change what is read.
+    let spaced = format!(
+        " {{ \"checksum\" : {} , {} }} ",
+        &line[line.find("\"fnv").unwrap()..line.len() - 1],
+        &line[1..line.find(",\"checksum").unwrap()].replace("frame", "fr\\u0061me")
+    );
+    assert_eq!(ShardResult::parse("p", &spaced).unwrap(), part);
+}
+
+#[test]
+fn the_line_matches_what_serde_json_wrote_before() {
+    // As `queens count 12 --engine frame --shard 0/3 --json` printed it through serde.
+    let plan = split_subproblems(12, SPLIT).unwrap();
+    let counts = Counts {
+        total: 4748,
+        unique: 601,
+    };
+    let line = result_line(12, counts, 1.0, Shard::new(0, 3).ok(), SPLIT, plan);
+    assert!(
+        line.starts_with(
+            "{\"n\":12,\"total\":4748,\"unique\":601,\"seconds\":1.0,\"shard\":0,\
+             \"shards\":3,\"split\":\"frame1-v1\",\"subproblems\":"
+        ),
+        "{line}"
+    );
+    // A whole count has no shard fields, and is no shard result.
+    let whole = result_line(12, counts, 1.0, None, SPLIT, plan);
+    assert!(!whole.contains("shard\""), "{whole}");
+    assert!(matches!(
+        refusal(&whole),
+        ShardResultError::NotSharded { .. }
+    ));
+}
+
+#[test]
+fn each_check_refuses_with_its_own_error() {
+    let line = good(0, 2);
+    let cases: Vec<(String, &str)> = vec![
+        ("hello".into(), "expected `{` at byte 1"),
+        (
+            line.replace("\"total\":40", "\"total\":41"),
+            "checksum says",
+        ),
+        (
+            line.replace(",\"checksum\"", ",\"extra\":1,\"checksum\""),
+            "unknown field `extra`",
+        ),
+        (
+            line.replace("{\"n\":8,", "{\"n\":8,\"n\":8,"),
+            "duplicate field `n`",
+        ),
+        (line.replace("\"n\":8,", ""), "missing field `n`"),
+        (line.replace("\"n\":8", "\"n\":8.0"), "`n` must be a whole"),
+        (line.replace("\"n\":8", "\"n\":[8]"), "expected a number"),
+        (
+            line.replace("\"total\":40", &format!("\"total\":{}0", u128::MAX)),
+            "`total` is out of range",
+        ),
+        (format!("{line}x"), "trailing characters"),
+        (
+            format!("{line:<width$}", width = MAX_LINE + 1),
+            "more than the 4096",
+        ),
+        (
+            line.replace(",\"checksum\":\"fnv1a64:", ",\"checksum\":null,\"x\":\""),
+            "unknown field",
+        ),
+        (resummed(&line, "\"n\":8", "\"n\":33"), "N from 1 to 32"),
+        (resummed(&line, "\"n\":8", "\"n\":0"), "N from 1 to 32"),
+        (
+            resummed(&line, "\"unique\":5", "\"unique\":50"),
+            "more classes (50) than solutions (40)",
+        ),
+        (
+            resummed(&line, "\"seconds\":0.021", "\"seconds\":-1"),
+            "negative or infinite time",
+        ),
+        (
+            resummed(&line, "\"shards\":2", "\"shards\":2000000"),
+            "more than the 1048576",
+        ),
+        (
+            resummed(&line, "\"shard\":0", "\"shard\":2"),
+            "no valid \"shard\"",
+        ),
+        (
+            resummed(&line, "\"shard\":0", "\"shard\":null"),
+            "no valid \"shard\"",
+        ),
+        (
+            resummed(&line, "frame1-v1", "frame2-v1"),
+            "split frame2-v1, which this binary does not make of N = 8",
+        ),
+        (
+            resummed(&line, "\"subproblems\":", "\"subproblems\":9"),
+            "this binary splits N = 8 that way into",
+        ),
+    ];
+    for (bad, message) in cases {
+        let err = refusal(&bad).to_string();
+        assert!(
+            err.starts_with('p') && err.contains(message),
+            "{bad}: {err}"
+        );
+        assert!(err.len() < 400, "{err}");
+    }
+    let no_sum = &line[..line.find(",\"checksum").unwrap()];
+    assert!(matches!(
+        refusal(&format!("{no_sum}}}")),
+        ShardResultError::NoChecksum { .. }
+    ));
+}
+
+#[test]
+fn a_parser_builds_each_split_once() {
+    let mut parser = Parser::new();
+    for i in 0..5 {
+        parser.parse("p", &good(i, 5)).unwrap();
+    }
+    assert_eq!(parser.known.len(), 1);
+}
+
+/// A byte of `line` changed, a byte inserted or a range removed.
+fn mutate(line: &str, at: usize, byte: u8, how: u8) -> Vec<u8> {
+    let mut bytes = line.as_bytes().to_vec();
+    let at = at % (bytes.len() + 1);
+    match how % 3 {
+        0 if at < bytes.len() => bytes[at] = byte,
+        1 => bytes.insert(at, byte),
+        _ => {
+            let end = (at + usize::from(byte % 8) + 1).min(bytes.len());
+            bytes.drain(at.min(end)..end);
+        }
+    }
+    bytes
+}
+
+proptest::proptest! {
+    #[test]
+    fn arbitrary_bytes_give_a_result_or_a_typed_error(
+        bytes in proptest::collection::vec(proptest::prop_oneof![
+            proptest::prelude::any::<u8>(),
+            proptest::sample::select(b"{}[]\",:0123456789.eE-+ \\unlx".to_vec()),
+        ], 0..300),
+    ) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(err) = ShardResult::parse("p", &text) {
+            proptest::prop_assert!(err.to_string().len() < 400, "{err}");
+        }
+    }
+
+    #[test]
+    fn a_mutated_line_whose_checksum_no_longer_matches_is_refused(
+        index in 0u64..4,
+        mutations in proptest::collection::vec((0usize..400, proptest::prelude::any::<u8>(), 0u8..3), 1..4),
+    ) {
+        let line = good(index, 4);
+        let original = ShardResult::parse("p", &line).unwrap();
+        let mut bytes = line.clone().into_bytes();
+        for &(at, byte, how) in &mutations {
+            bytes = mutate(&String::from_utf8_lossy(&bytes), at, byte, how);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        match ShardResult::parse("p", &text) {
+            // Only a change that keeps the content (spacing, an escape) is accepted.
+            Ok(part) => proptest::prop_assert_eq!(part, original.clone(), "{}", text),
+            Err(err) => proptest::prop_assert!(err.to_string().len() < 400, "{err}"),
+        }
+        // Whatever the syntax, content that differs from what the checksum covers is refused.
+        if let Ok(f) = fields(&text) {
+            let counts = Counts { total: f.total, unique: f.unique };
+            let same = f.checksum.as_deref() == Some(&result_checksum(
+                f.n, counts, f.seconds, f.shard, f.shards, &f.split, f.subproblems,
+            )[..]);
+            if !same {
+                proptest::prop_assert!(ShardResult::parse("p", &text).is_err(), "{}", text);
+            }
+        }
+    }
+}

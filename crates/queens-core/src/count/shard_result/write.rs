@@ -1,0 +1,128 @@
+//! The writing of a shard result: its JSON line, with the checksum of its content (the same
+//! line whatever the JSON's spacing), as `queens count --json` prints it. It calls only the
+//! engine's checksum.
+
+use std::fmt::{self, Write as _};
+
+use crate::count::{checksum, Counts, Shard};
+
+/// One shard's result, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShardResult {
+    /// The board size.
+    pub n: usize,
+    /// The shard's share of the solutions and of the classes (eighths of classes for the
+    /// half-board engine's shards of more than one).
+    pub counts: Counts,
+    /// The seconds the shard took.
+    pub seconds: f64,
+    /// Which shard.
+    pub shard: Shard,
+    /// The name of the split (see [`SPLIT`]).
+    pub split: String,
+    /// How many subproblems the split makes of the whole board.
+    pub subproblems: usize,
+}
+
+/// The checksum of a result's content (see the module's documentation): `shard` and `shards`
+/// as written, `None` when absent.
+pub fn result_checksum(
+    n: usize,
+    counts: Counts,
+    seconds: f64,
+    shard: Option<u64>,
+    shards: Option<u64>,
+    split: &str,
+    subproblems: usize,
+) -> String {
+    let or_dash = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
+    let line = format!(
+        "queens-count-result 2 n={n} total={} unique={} seconds={seconds} shard={} shards={} \
+         split={split} subproblems={subproblems}",
+        counts.total,
+        counts.unique,
+        or_dash(shard),
+        or_dash(shards)
+    );
+    checksum(line.as_bytes())
+}
+
+/// The JSON line of a count's result, with its checksum and without a newline: what
+/// `queens count --json` prints, `shard` `None` for a whole count (whose line has no `shard`
+/// nor `shards`).
+pub fn result_line(
+    n: usize,
+    counts: Counts,
+    seconds: f64,
+    shard: Option<Shard>,
+    split: &str,
+    subproblems: usize,
+) -> String {
+    let (index, count) = (shard.map(|s| s.index), shard.map(|s| s.count));
+    let sum = result_checksum(n, counts, seconds, index, count, split, subproblems);
+    let mut line = format!(
+        "{{\"n\":{n},\"total\":{},\"unique\":{},\"seconds\":{}",
+        counts.total,
+        counts.unique,
+        Seconds(seconds)
+    );
+    if let Some(s) = shard {
+        let _ = write!(line, ",\"shard\":{},\"shards\":{}", s.index, s.count);
+    }
+    let _ = write!(
+        line,
+        ",\"split\":{},\"subproblems\":{subproblems},\"checksum\":{}}}",
+        JsonString(split),
+        JsonString(&sum)
+    );
+    line
+}
+
+impl ShardResult {
+    /// This result's line (see [`result_line`]).
+    pub fn to_line(&self) -> String {
+        result_line(
+            self.n,
+            self.counts,
+            self.seconds,
+            Some(self.shard),
+            &self.split,
+            self.subproblems,
+        )
+    }
+}
+
+/// Seconds as JSON: the shortest text that reads back as the same number, with a `.0` on whole
+/// numbers; a number that is not finite as `null` (both as `serde_json` writes them).
+struct Seconds(f64);
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{:?}", self.0)
+        } else {
+            f.write_str("null")
+        }
+    }
+}
+
+/// A string as JSON, in quotes, with `"`, `\` and control characters escaped.
+struct JsonString<'a>(&'a str);
+
+impl fmt::Display for JsonString<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                c if c < ' ' => write!(f, "\\u{:04x}", c as u32)?,
+                c => f.write_char(c)?,
+            }
+        }
+        f.write_char('"')
+    }
+}
