@@ -34,7 +34,9 @@ pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut
     for i in 0..size {
         start[i + 1] += start[i];
     }
-    masks.clear();
+    // Every word of `masks` is written below: only what it grows by is zeroed first (the
+    // buffer is kept between subproblems, so that is seldom anything).
+    masks.truncate(items.len());
     masks.resize(items.len(), 0);
     // Scatter with a moving cursor per key (start[c] is advanced, then restored).
     for &m in items {
