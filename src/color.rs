@@ -1,8 +1,10 @@
 //! Colour in what `queens` writes for people: `--color auto|always|never` (a global flag) and
 //! the `NO_COLOR` convention (no-color.org). Auto colours a stream only when it is a terminal,
 //! `NO_COLOR` is unset or empty and `TERM` is not `dumb`. Clap's help and usage errors follow
-//! the same choice; so do the binary's own error lines (`queens: error:` in bold red). Data on
-//! standard output is never coloured, and progress is never drawn on a pipe or a file.
+//! the same choice; so do the binary's own error lines (`queens: error:` in bold red) and the
+//! terminal browser (without colour it draws with reverse video and signs: see
+//! `browse::board_view::Palette`). Data on standard output is never coloured, and progress is
+//! never drawn on a pipe or a file.
 //!
 //! May call: the standard library and the flag's type in [`crate::cli`].
 
@@ -52,9 +54,19 @@ pub fn set(choice: ColorChoice) {
 
 /// Whether to colour standard error.
 pub fn on_stderr() -> bool {
+    on_stream(std::io::stderr().is_terminal())
+}
+
+/// Whether to colour standard output (the terminal browser draws there).
+pub fn on_stdout() -> bool {
+    on_stream(std::io::stdout().is_terminal())
+}
+
+/// The run's choice for a stream that is (or is not) a terminal.
+fn on_stream(terminal: bool) -> bool {
     colour(
         CHOICE.get().copied().unwrap_or(ColorChoice::Auto),
-        std::io::stderr().is_terminal(),
+        terminal,
         std::env::var_os("NO_COLOR"),
         std::env::var_os("TERM"),
     )

@@ -2,6 +2,11 @@
 //! marks of a played step, the row and column numbers round it, the legend of the colours, and
 //! the geometry of a square. It depends on no other part of the browser's drawing;
 //! [`super::layout`] chooses the geometry and [`super::view`] places the widgets.
+//!
+//! Without colour (`--color never`, or `NO_COLOR` under `auto`: see [`Palette`]) nothing is
+//! coloured: the dark squares are drawn in reverse video, and what a colour said is said by a
+//! sign in the square beside the glyph (`?` tried, `x` conflict, `!` attacker, `+` placed, `-`
+//! removed, `<` backtrack, `*` solution), which the legend lists in place of the swatches.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -31,6 +36,34 @@ pub const SOLVED: Color = Color::Rgb(0xf5, 0xc5, 0x18);
 
 /// The queen attacking the square tried (the page's attacker red).
 pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
+
+/// How the board and the browser's text are drawn: in colour, or with text attributes only
+/// (reverse video, bold, dim: what the `NO_COLOR` convention leaves allowed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Palette {
+    /// The squares and marks in the SVG drawing's and the web page's colours.
+    #[default]
+    Colour,
+    /// No colour: reverse video for the dark squares, a sign for each mark.
+    Mono,
+}
+
+/// The sign that stands for a mark without colour, in the cell right of the square's glyph.
+pub fn mark_sign(mark: Mark) -> &'static str {
+    match mark {
+        Mark::Tried => "?",
+        Mark::Attacked => "x",
+        Mark::Placed => "+",
+        Mark::Removed => "-",
+        Mark::Backtracked => "<",
+    }
+}
+
+/// The sign of the queen attacking the square tried, without colour.
+pub const ATTACKER_SIGN: &str = "!";
+
+/// The sign of a solution's queens, without colour.
+pub const SOLVED_SIGN: &str = "*";
 
 /// The colour of a square marked by a step of the search: the same palette as the web page's
 /// Learn view (`assets/style.css`: `.square.tried`, `.conflict`, `.placed`, `.removed`, and the
@@ -102,6 +135,8 @@ pub struct BoardWidget<'a> {
     pub solved: bool,
     /// Terminal rows per square; a square is `2 * scale` cells wide.
     pub scale: u16,
+    /// Colours, or text attributes and signs only.
+    pub palette: Palette,
 }
 
 impl BoardWidget<'_> {
@@ -109,6 +144,34 @@ impl BoardWidget<'_> {
         self.queens.iter().any(|&(r, c)| {
             (r, c) != (row, col) && (r == row || c == col || r.abs_diff(row) == c.abs_diff(col))
         })
+    }
+}
+
+impl BoardWidget<'_> {
+    /// The style of a square, and the sign that says its mark when there is no colour. The
+    /// last that applies wins: the square's shade, the attacker, the step's mark, a solution.
+    fn look(&self, square: Square) -> (Style, Option<&'static str>) {
+        let (row, col) = square;
+        let light = (row + col) % 2 == 0;
+        let mut colour = if light { LIGHT } else { DARK };
+        let mut sign = None;
+        if self.attacker == Some(square) {
+            (colour, sign) = (ATTACKER, Some(ATTACKER_SIGN));
+        }
+        match self.mark {
+            Some((marked, mark)) if marked == square => {
+                (colour, sign) = (mark_colour(mark), Some(mark_sign(mark)));
+            }
+            _ => {}
+        }
+        if self.solved && self.queens.contains(&square) {
+            (colour, sign) = (SOLVED, Some(SOLVED_SIGN));
+        }
+        match self.palette {
+            Palette::Colour => (Style::new().bg(colour).fg(INK), None),
+            Palette::Mono if light => (Style::new(), sign),
+            Palette::Mono => (Style::new().reversed(), sign),
+        }
     }
 }
 
@@ -122,17 +185,7 @@ impl Widget for BoardWidget<'_> {
                     continue;
                 }
                 let square = (row, col);
-                let mut bg = if (row + col) % 2 == 0 { LIGHT } else { DARK };
-                if self.attacker == Some(square) {
-                    bg = ATTACKER;
-                }
-                match self.mark {
-                    Some((marked, mark)) if marked == square => bg = mark_colour(mark),
-                    _ => {}
-                }
-                if self.solved && self.queens.contains(&square) {
-                    bg = SOLVED;
-                }
+                let (style, sign) = self.look(square);
                 let glyph = if self.queens.contains(&square) {
                     QUEEN
                 } else if self.show_attacks && self.attacked(square) {
@@ -140,13 +193,13 @@ impl Widget for BoardWidget<'_> {
                 } else {
                     " "
                 };
-                let style = Style::new().bg(bg).fg(INK);
                 for dy in 0..scale {
                     for dx in 0..2 * scale {
                         buf[(x + dx, y + dy)].set_symbol(" ").set_style(style);
                     }
                 }
-                // The glyph in the middle of the square (its top-left cell at scale 1).
+                // The glyph in the middle of the square (its top-left cell at scale 1), and
+                // the sign of a mark without colour in the cell right of it.
                 let (dx, dy) = Geometry {
                     scale,
                     compact: false,
@@ -156,6 +209,9 @@ impl Widget for BoardWidget<'_> {
                 .glyph_offset();
                 let (gx, gy) = (x + dx, y + dy);
                 buf[(gx, gy)].set_symbol(glyph);
+                if let Some(sign) = sign {
+                    buf[(gx + 1, gy)].set_symbol(sign);
+                }
             }
         }
     }
@@ -219,23 +275,26 @@ pub(super) fn wrap_entries(
     lines
 }
 
-/// The colours of a played search, each on its own swatch: the legend under the board,
-/// wrapped to `width` cells with whole entries per line (never cut).
-pub(super) fn legend_lines(width: u16) -> Vec<Line<'static>> {
+/// The colours of a played search, each on its own swatch (or, without colour, its sign): the
+/// legend under the board, wrapped to `width` cells with whole entries per line (never cut).
+/// A sign takes the two cells of a swatch, so both palettes wrap alike.
+pub(super) fn legend_lines(width: u16, palette: Palette) -> Vec<Line<'static>> {
+    let mark = |m: Mark| (mark_colour(m), mark_sign(m));
     let entries = [
-        (mark_colour(Mark::Tried), "tried"),
-        (mark_colour(Mark::Attacked), "conflict"),
-        (ATTACKER, "attacker"),
-        (mark_colour(Mark::Placed), "placed"),
-        (mark_colour(Mark::Removed), "removed"),
-        (mark_colour(Mark::Backtracked), "backtrack"),
-        (SOLVED, "solution"),
+        (mark(Mark::Tried), "tried"),
+        (mark(Mark::Attacked), "conflict"),
+        ((ATTACKER, ATTACKER_SIGN), "attacker"),
+        (mark(Mark::Placed), "placed"),
+        (mark(Mark::Removed), "removed"),
+        (mark(Mark::Backtracked), "backtrack"),
+        ((SOLVED, SOLVED_SIGN), "solution"),
     ]
-    .map(|(colour, what)| {
-        [
-            Span::styled("  ", Style::new().bg(colour)),
-            Span::from(format!(" {what}")).dim(),
-        ]
+    .map(|((colour, sign), what)| {
+        let swatch = match palette {
+            Palette::Colour => Span::styled("  ", Style::new().bg(colour)),
+            Palette::Mono => Span::from(format!("{sign} ")).bold(),
+        };
+        [swatch, Span::from(format!(" {what}")).dim()]
     });
     wrap_entries(entries, width)
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Stylize};
 use ratatui::text::{Line, Span};
 
-use super::board_view::{legend_lines, wrap_entries, Geometry};
+use super::board_view::{legend_lines, wrap_entries, Geometry, Palette};
 
 /// Lines of text under the board in the full layout: the placement or step, two lines of
 /// explanation or arrays, the status line (the keys come after, wrapped to the width).
@@ -35,8 +35,9 @@ pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> 
     let side = u16::try_from(n).ok()?;
     // While a search plays, the legend of its colours takes a line or more, never cut.
     let tracing = *keys == TRACE_KEYS;
+    // Both palettes wrap the legend alike (a sign takes a swatch's two cells).
     let legend = if tracing {
-        legend_lines(area.width).len() as u16
+        legend_lines(area.width, Palette::Colour).len() as u16
     } else {
         0
     };
@@ -145,7 +146,7 @@ mod tests {
         let keys = TRACE_KEYS.to_vec();
         let area = Rect::new(0, 0, 80, 16);
         let g = geometry(6, area, &keys).unwrap();
-        let legend = legend_lines(80).len() as u16;
+        let legend = legend_lines(80, Palette::Colour).len() as u16;
         let keys_height = wrap_keys(&keys, 80).len() as u16 + legend;
         let used = if g.compact {
             1 + 3 + keys_height + 6

@@ -16,6 +16,7 @@ use ratatui::crossterm::terminal::{
 use ratatui::Terminal;
 
 use super::app::App;
+use super::board_view::Palette;
 use super::view;
 
 /// How long to wait for a key before looking at the clock again.
@@ -62,8 +63,8 @@ fn install_panic_hook() {
     });
 }
 
-/// Runs the browser on the terminal until the user quits.
-pub fn run(app: &mut App) -> anyhow::Result<()> {
+/// Runs the browser on the terminal until the user quits, drawn with `palette`.
+pub fn run(app: &mut App, palette: Palette) -> anyhow::Result<()> {
     install_panic_hook();
     let _guard = Guard;
     TAKEN.store(true, Ordering::SeqCst);
@@ -71,16 +72,17 @@ pub fn run(app: &mut App) -> anyhow::Result<()> {
     execute!(io::stdout(), EnterAlternateScreen)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.hide_cursor()?;
-    event_loop(&mut terminal, app)
+    event_loop(&mut terminal, app, palette)
 }
 
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
+    palette: Palette,
 ) -> anyhow::Result<()> {
     let mut last_tick = Instant::now();
     while !app.should_quit() {
-        terminal.draw(|frame| view::render(frame, app))?;
+        terminal.draw(|frame| view::render(frame, app, palette))?;
         let wait = app
             .tick_interval()
             .map_or(IDLE, |every| every.saturating_sub(last_tick.elapsed()));

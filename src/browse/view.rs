@@ -19,7 +19,9 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::app::App;
-use super::board_view::{legend_lines, BoardWidget, CoordinatesWidget, Geometry, RowNumbersWidget};
+use super::board_view::{
+    legend_lines, BoardWidget, CoordinatesWidget, Geometry, Palette, RowNumbersWidget,
+};
 use super::layout::{
     essential_keys, geometry, label_width, needed_size, wrap_keys, BROWSE_KEYS, TRACE_KEYS,
 };
@@ -29,8 +31,8 @@ use super::panels::{
 };
 use super::playback::{Playback, Square};
 
-/// Draws the whole screen.
-pub fn render(frame: &mut Frame, app: &mut App) {
+/// Draws the whole screen, in colour or (with [`Palette::Mono`]) with text attributes only.
+pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
     let area = frame.area();
     let n = app.n();
     let keys: &[(&str, &str)] = if app.playback().is_some() {
@@ -49,7 +51,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         wrap_keys(keys, area.width)
     };
     if app.playback().is_some() {
-        let legend = legend_lines(area.width);
+        let legend = legend_lines(area.width, palette);
         let room = area
             .height
             .saturating_sub(side + 3 + key_lines.len() as u16);
@@ -138,9 +140,10 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         frame.render_widget(title_line(app), title);
     }
     if let Some(playback) = app.playback() {
-        render_trace(frame, playback, n, geometry, [board, first, second, status]);
+        let look = Look { geometry, palette };
+        render_trace(frame, playback, n, look, [board, first, second, status]);
         if let Some(message) = app.message() {
-            frame.render_widget(Paragraph::new(message.to_string()).red().centered(), status);
+            frame.render_widget(warning(message, palette).centered(), status);
         }
         // The algorithm's code beside the board, where the terminal is wide enough.
         let right = board.right() + 2;
@@ -159,7 +162,8 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             }
         }
     } else {
-        render_browse(frame, app, geometry, [board, first, second, status]);
+        let look = Look { geometry, palette };
+        render_browse(frame, app, look, [board, first, second, status]);
     }
     frame.render_widget(
         Paragraph::new(key_lines).alignment(ratatui::layout::Alignment::Center),
@@ -167,10 +171,26 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     );
 }
 
+/// How the board is drawn: its geometry and its palette.
+#[derive(Clone, Copy)]
+struct Look {
+    geometry: Geometry,
+    palette: Palette,
+}
+
+/// A note for the user: in red, or in bold without colour.
+fn warning(message: &str, palette: Palette) -> Paragraph<'static> {
+    let text = Paragraph::new(message.to_string());
+    match palette {
+        Palette::Colour => text.red(),
+        Palette::Mono => text.bold(),
+    }
+}
+
 fn render_browse(
     frame: &mut Frame,
     app: &mut App,
-    geometry: Geometry,
+    Look { geometry, palette }: Look,
     [board, first, second, status]: [Rect; 4],
 ) {
     let queens: Vec<Square> = app
@@ -186,14 +206,14 @@ fn render_browse(
             show_attacks: false,
             solved: false,
             scale: geometry.scale,
+            palette,
         },
         board,
     );
     frame.render_widget(placement_line(&queens), first);
     if let Some(message) = app.message() {
         frame.render_widget(
-            Paragraph::new(message.to_string())
-                .red()
+            warning(message, palette)
                 .centered()
                 .wrap(Wrap { trim: true }),
             second,
@@ -206,7 +226,7 @@ fn render_trace(
     frame: &mut Frame,
     playback: &Playback,
     n: usize,
-    geometry: Geometry,
+    Look { geometry, palette }: Look,
     [board, first, second, status]: [Rect; 4],
 ) {
     if let Some(step) = playback.frame() {
@@ -219,6 +239,7 @@ fn render_trace(
                 show_attacks: true,
                 solved: step.solved,
                 scale: geometry.scale,
+                palette,
             },
             board,
         );
@@ -258,8 +279,12 @@ mod tests {
     }
 
     fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
+        draw_in(app, width, height, Palette::Colour)
+    }
+
+    fn draw_in(app: &mut App, width: u16, height: u16, palette: Palette) -> Buffer {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        terminal.draw(|frame| render(frame, app)).unwrap();
+        terminal.draw(|frame| render(frame, app, palette)).unwrap();
         terminal.backend().buffer().clone()
     }
 
@@ -393,6 +418,78 @@ mod tests {
         let text: String = (0..10).map(|y| line(&buf, y)).collect();
         assert!(text.contains("needs a terminal"), "{text}");
         assert!(!text.contains(QUEEN));
+    }
+
+    /// `--color never` and `NO_COLOR`: not one cell has a colour, the dark squares are in
+    /// reverse video, and each mark is a sign beside the glyph that the legend explains.
+    #[test]
+    fn without_colour_the_board_uses_reverse_video_and_signs() {
+        use crate::browse::playback::{Frame, Playback};
+        let mut app = browser(4);
+        let browse = draw_in(&mut app, 70, 24, Palette::Mono);
+        let (x0, y0) = origin(&browse);
+        let reversed = |x: u16, y: u16| browse[(x, y)].modifier.contains(Modifier::REVERSED);
+        // The width of a square: the run of cells as light as the first.
+        let width = (x0..x0 + 16).take_while(|&x| !reversed(x, y0)).count() as u16;
+        let scale = width / 2;
+        assert!(scale >= 1, "a square is at least two cells wide");
+        for row in 0..4u16 {
+            for col in 0..4u16 {
+                let cell = &browse[(x0 + width * col, y0 + scale * row)];
+                let dark = (row + col) % 2 == 1;
+                assert_eq!(
+                    cell.modifier.contains(Modifier::REVERSED),
+                    dark,
+                    "{row},{col}"
+                );
+            }
+        }
+        let frames = vec![Frame {
+            step: 7,
+            kind: "conflict",
+            queens: vec![(0, 1)],
+            mark: Some(((1, 2), Mark::Attacked)),
+            attacker: Some((0, 1)),
+            text: "row 1, column 2 is attacked by the queen on row 0, column 1".into(),
+            arrays: "positions [1, -1, -1, -1]".into(),
+            ..Default::default()
+        }];
+        app.open_trace(Playback::new("recursive", frames, false));
+        // 16 lines: squares of one line, as in the coloured test below.
+        let buf = draw_in(&mut app, 70, 16, Palette::Mono);
+        for y in 0..buf.area.height {
+            for x in 0..buf.area.width {
+                let cell = &buf[(x, y)];
+                assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{x},{y}");
+            }
+        }
+        let (x0, y0) = origin(&buf);
+        let cell = |row: u16, col: u16, dx: u16| buf[(x0 + 2 * col + dx, y0 + row)].symbol();
+        assert_eq!((cell(0, 1, 0), cell(0, 1, 1)), (QUEEN, ATTACKER_SIGN));
+        assert_eq!(cell(1, 2, 1), mark_sign(Mark::Attacked));
+        assert_eq!(cell(1, 1, 0), ATTACKED, "the attacked dots stay");
+        let text: String = (0..16).map(|y| line(&buf, y) + "\n").collect();
+        for (sign, what) in [
+            (mark_sign(Mark::Tried), "tried"),
+            (mark_sign(Mark::Attacked), "conflict"),
+            (ATTACKER_SIGN, "attacker"),
+            (mark_sign(Mark::Placed), "placed"),
+            (mark_sign(Mark::Removed), "removed"),
+            (mark_sign(Mark::Backtracked), "backtrack"),
+            (SOLVED_SIGN, "solution"),
+        ] {
+            assert!(text.contains(&format!("{sign}  {what}")), "{what}: {text}");
+        }
+        // Both palettes wrap the legend to the same lines, so the layout is the same.
+        for width in [30, 40, 80] {
+            let widths = |p| {
+                legend_lines(width, p)
+                    .iter()
+                    .map(|l| l.width())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(widths(Palette::Mono), widths(Palette::Colour), "{width}");
+        }
     }
 
     #[test]
@@ -688,12 +785,18 @@ mod tests {
         ] {
             assert!(all.contains(&format!(" {what}")), "{what}: {text:#?}");
         }
-        for lines in [legend_lines(80), legend_lines(30)] {
+        for lines in [
+            legend_lines(80, Palette::Colour),
+            legend_lines(30, Palette::Colour),
+        ] {
             for l in &lines {
                 assert!(l.width() <= 80, "{l:?}");
             }
         }
-        assert!(legend_lines(30).len() > 1, "wrapped, not cut");
+        assert!(
+            legend_lines(30, Palette::Colour).len() > 1,
+            "wrapped, not cut"
+        );
         let (x0, y0) = origin(&buf);
         assert_eq!(
             buf[(x0, y0)].symbol(),

@@ -5,9 +5,11 @@ use std::io::{self, IsTerminal};
 use anyhow::bail;
 
 use crate::browse::app::App;
+use crate::browse::board_view::Palette;
 use crate::browse::solutions::Selection;
 use crate::browse::{terminal, MAX_N};
 use crate::cli::BrowseArgs;
+use crate::color;
 use crate::status::Status;
 
 /// Runs `queens browse`.
@@ -31,6 +33,11 @@ pub fn run(args: &BrowseArgs) -> anyhow::Result<Status> {
         Selection::All
     };
     let mut app = App::new(n, selection, args.algo.algorithm())?;
-    terminal::run(&mut app)?;
+    let palette = if color::on_stdout() {
+        Palette::Colour
+    } else {
+        Palette::Mono
+    };
+    terminal::run(&mut app, palette)?;
     Ok(Status::Success)
 }
