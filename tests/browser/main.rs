@@ -49,6 +49,9 @@ impl Drop for Killed {
     }
 }
 
+#[path = "../support/serve.rs"]
+mod serving;
+
 fn tool(env: &str, default: &str) -> PathBuf {
     std::env::var_os(env).map_or_else(|| PathBuf::from(default), PathBuf::from)
 }
@@ -85,23 +88,14 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
 /// the server prints on standard error.
 fn start_server() -> (Killed, String) {
     let mut server = Killed::spawn(
-        Command::new(env!("CARGO_BIN_EXE_queens"))
-            .args(["serve", "--port", "0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped()),
+        serving::on_a_free_port(&mut Command::new(env!("CARGO_BIN_EXE_queens"))),
         "queens serve",
     );
-    let stderr = server.0.stderr.take().expect("stderr is piped");
-    let mut line = String::new();
-    BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("queens serve prints its address");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no address in '{line}'"))
-        .to_string();
+    let url = serving::announced_url(&mut server.0);
+    assert!(
+        url.starts_with("http://127.0.0.1:"),
+        "not on loopback: {url}"
+    );
     (server, url)
 }
 

@@ -1,11 +1,12 @@
 //! `queens serve`: the real binary on a free loopback port, spoken to with plain HTTP/1.0.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
 use crate::common::{fails_with, is_solution, queens};
+use crate::serving::{announced_url, on_a_free_port};
 
 struct Server {
     child: Child,
@@ -32,29 +33,12 @@ fn serve_with(flags: &[&str]) -> Server {
 /// Runs `command` (the binary, or a wrapper whose last argument is the binary) with
 /// `serve --port 0` and `flags`, and waits for the address it prints.
 fn started(mut command: Command, flags: &[&str]) -> Server {
-    let child = command
-        .args(["serve", "--port", "0"])
+    let mut child = on_a_free_port(&mut command)
         .args(flags)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{command:?} starts: {e}"));
-    listening(child)
-}
-
-/// The server `child` once it prints its address on standard error.
-fn listening(mut child: Child) -> Server {
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().expect("stderr is piped"))
-        .read_line(&mut line)
-        .expect("a first line on stderr");
-    let address = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no address in '{line}'"))
-        .trim_end_matches('/')
-        .to_string();
+    let url = announced_url(&mut child);
+    let address = url["http://".len()..].trim_end_matches('/').to_string();
     Server { child, address }
 }
 
