@@ -277,12 +277,12 @@ async fn compare_runs_two_code_panels_and_says_where_the_searches_differ() {
     let page = page_or_skip!();
     let client = &page.client;
     // backtrack and iterative: the same tries, transposed.
-    open(
+    open_learn(
         &page,
-        "/?mode=learn&n=6&algo=backtrack&compare=iterative&step=10",
+        "n=6&algo=backtrack&compare=iterative&step=10",
+        "Step 10 of",
     )
     .await;
-    wait_for_text(client, "learn-step-label", "Step 10 of").await;
     wait_for_part(client, "learn-compare-note", "the same tries").await;
     let note = text(client, "learn-compare-note").await;
     assert!(note.contains("171 tries and 140 conflicts each"), "{note}");
