@@ -49,6 +49,9 @@ impl Drop for Killed {
     }
 }
 
+#[path = "../support/serve.rs"]
+mod serving;
+
 fn tool(env: &str, default: &str) -> PathBuf {
     std::env::var_os(env).map_or_else(|| PathBuf::from(default), PathBuf::from)
 }
@@ -85,23 +88,14 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
 /// the server prints on standard error.
 fn start_server() -> (Killed, String) {
     let mut server = Killed::spawn(
-        Command::new(env!("CARGO_BIN_EXE_queens"))
-            .args(["serve", "--port", "0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped()),
+        serving::on_a_free_port(&mut Command::new(env!("CARGO_BIN_EXE_queens"))),
         "queens serve",
     );
-    let stderr = server.0.stderr.take().expect("stderr is piped");
-    let mut line = String::new();
-    BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("queens serve prints its address");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no address in '{line}'"))
-        .to_string();
+    let url = serving::announced_url(&mut server.0);
+    assert!(
+        url.starts_with("http://127.0.0.1:"),
+        "not on loopback: {url}"
+    );
     (server, url)
 }
 
@@ -188,20 +182,33 @@ pub async fn board(client: &Client) -> Vec<usize> {
     queens.into_iter().map(|(_, c)| c).collect()
 }
 
-/// Waits until the board shows `expected`, or fails after a while with what it shows.
-pub async fn wait_for_board(client: &Client, expected: &[usize]) {
+/// Looks again and again with `look` until it says `Ok`, and returns what it found; fails after
+/// `limit` with the last `Err`, which says what was seen instead.
+pub async fn eventually<T>(limit: Duration, mut look: impl AsyncFnMut() -> Result<T, String>) -> T {
     let start = Instant::now();
     loop {
+        match look().await {
+            Ok(found) => return found,
+            Err(seen) => assert!(start.elapsed() < limit, "{seen}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// How long a page is given to show what a test waits for.
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Waits until the board shows `expected`, or fails after a while with what it shows.
+pub async fn wait_for_board(client: &Client, expected: &[usize]) {
+    eventually(PATIENCE, async || {
         let shown = board(client).await;
         if shown == expected {
-            return;
+            Ok(())
+        } else {
+            Err(format!("the board shows {shown:?}, not {expected:?}"))
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the board shows {shown:?}, not {expected:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    })
+    .await;
 }
 
 /// The messages the browser logged (console and failed loads) since the last call, from
@@ -263,26 +270,24 @@ pub async fn assert_no_console_errors(client: &Client, driver_port: u16, when: &
     assert!(errors.is_empty(), "console errors {when}: {errors:#?}");
 }
 
+/// Waits until the text of the element `id` passes `shows`; fails after a while with the text
+/// and what it `lacks`.
+async fn wait_for_shown(client: &Client, id: &str, shows: impl Fn(&str) -> bool, lacks: &str) {
+    eventually(PATIENCE, async || {
+        let shown = text(client, id).await;
+        if shows(&shown) {
+            Ok(())
+        } else {
+            Err(format!("#{id} says '{shown}', {lacks}"))
+        }
+    })
+    .await;
+}
+
 /// Waits until the text of the element `id` starts with `prefix`.
 pub async fn wait_for_text(client: &Client, id: &str, prefix: &str) {
-    let start = Instant::now();
-    loop {
-        let text = client
-            .find(Locator::Id(id))
-            .await
-            .expect("the element")
-            .text()
-            .await
-            .expect("its text");
-        if text.starts_with(prefix) {
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "#{id} says '{text}', not '{prefix}...'"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let lacks = format!("not '{prefix}...'");
+    wait_for_shown(client, id, |shown| shown.starts_with(prefix), &lacks).await;
 }
 
 /// The values of the options of the select `id`.
@@ -337,25 +342,23 @@ pub async fn js(client: &Client, script: &str) -> Value {
         .unwrap_or_else(|e| panic!("the script '{script}' runs: {e}"))
 }
 
-/// The text of the element `id`.
-pub async fn text(client: &Client, id: &str) -> String {
+/// The element `id`, which must be on the page.
+async fn element(client: &Client, id: &str) -> fantoccini::elements::Element {
     client
         .find(Locator::Id(id))
         .await
         .unwrap_or_else(|_| panic!("#{id} is on the page"))
-        .text()
-        .await
-        .expect("its text")
 }
 
+/// The text of the element `id`.
+pub async fn text(client: &Client, id: &str) -> String {
+    element(client, id).await.text().await.expect("its text")
+}
+
+/// Clicks the element `id`.
 pub async fn click(client: &Client, id: &str) {
-    client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|_| panic!("#{id} is on the page"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("#{id} is clicked: {e}"));
+    let clicked = element(client, id).await.click().await;
+    clicked.unwrap_or_else(|e| panic!("#{id} is clicked: {e}"));
 }
 
 /// Presses `keys` (WebDriver key codes) on whatever element has the focus, as a user would.
@@ -371,30 +374,66 @@ pub async fn press(client: &Client, keys: &str) {
 
 /// Waits until `script` returns true, or fails after a while saying `what`.
 pub async fn wait_until(client: &Client, script: &str, what: &str) {
-    let start = Instant::now();
-    loop {
+    eventually(PATIENCE, async || {
         if js(client, script).await == json!(true) {
-            return;
+            Ok(())
+        } else {
+            Err(what.to_string())
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "{what}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    })
+    .await;
 }
 
 /// Waits until the text of `id` contains `part`.
 pub async fn wait_for_part(client: &Client, id: &str, part: &str) {
-    let start = Instant::now();
-    loop {
-        let shown = text(client, id).await;
-        if shown.contains(part) {
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "#{id} says '{shown}', without '{part}'"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let lacks = format!("without '{part}'");
+    wait_for_shown(client, id, |shown| shown.contains(part), &lacks).await;
+}
+
+/// Waits until Learn's Play button is pressed (`true`: playing) or not, or fails saying `what`.
+pub async fn wait_for_playing(client: &Client, playing: bool, what: &str) {
+    let script = format!(
+        "return document.getElementById('learn-play').getAttribute('aria-pressed') === '{playing}';"
+    );
+    wait_until(client, &script, what).await;
+}
+
+/// Types `keys` (WebDriver key codes: `\u{E007}` is Enter) into the field `id`.
+pub async fn type_into(client: &Client, id: &str, keys: &str) {
+    let typed = element(client, id).await.send_keys(keys).await;
+    typed.unwrap_or_else(|e| panic!("{keys:?} is typed into #{id}: {e}"));
+}
+
+/// Chooses the option `value` of the select `id`, as a click on it would.
+pub async fn choose(client: &Client, id: &str, value: &str) {
+    client
+        .find(Locator::Css(&format!("#{id} option[value='{value}']")))
+        .await
+        .unwrap_or_else(|_| panic!("#{id} has an option {value}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("{value} is chosen in #{id}: {e}"));
+}
+
+/// How many boards are drawn in `#board`.
+pub async fn boards_drawn(client: &Client) -> u64 {
+    js(
+        client,
+        "return document.querySelectorAll('#board svg').length;",
+    )
+    .await
+    .as_u64()
+    .expect("a count")
+}
+
+/// Fails on any console error since the last look, saying `when`; then closes the browser.
+pub async fn finish(page: &Page, when: &str) {
+    assert_no_console_errors(&page.client, page.driver_port, when).await;
+    page.client
+        .clone()
+        .close()
+        .await
+        .expect("the browser closes");
 }
 
 /// Opens `path` of the page's server and waits until the page is ready.
@@ -411,6 +450,12 @@ pub async fn open(page: &Page, path: &str) {
         .for_element(Locator::Css("body[data-ready='true']"))
         .await
         .expect("the page finishes loading");
+}
+
+/// Opens Learn at `/?mode=learn&QUERY` and waits until its step label starts with `step`.
+pub async fn open_learn(page: &Page, query: &str, step: &str) {
+    open(page, &format!("/?mode=learn&{query}")).await;
+    wait_for_text(&page.client, "learn-step-label", step).await;
 }
 
 /// The lines of the code panel the step runs, joined by ` | `.
@@ -458,6 +503,17 @@ pub fn representative(queens: &[usize]) -> Vec<usize> {
         })
         .min()
         .expect("eight images")
+}
+
+/// The page [`open_page`] opened, or, when there is no browser (outside CI), a return from
+/// the test that asks for it.
+macro_rules! page_or_skip {
+    () => {
+        match open_page().await {
+            Some(page) => page,
+            None => return,
+        }
+    };
 }
 
 /// Every test opens the page in headless Chromium. Without Chromium and chromedriver a test

@@ -6,29 +6,15 @@ use crate::common::*;
 
 #[test]
 fn browse_refuses_to_run_when_standard_output_is_not_a_terminal() {
-    queens()
-        .args(["browse", "8"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("needs a terminal"));
+    fails_with("browse 8", 2, &["needs a terminal"]).stdout_is("");
 }
 
 #[test]
 fn browse_refuses_boards_above_its_limit_naming_the_size() {
-    queens()
-        .args(["browse", "15"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("N = 15"));
+    fails_with("browse 15", 2, &["N = 15"]).stdout_is("");
 }
 
 #[test]
 fn browse_refuses_a_size_of_zero() {
-    queens()
-        .args(["browse", "0"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("at least 1"));
+    fails_with("browse 0", 2, &["at least 1"]);
 }

@@ -44,3 +44,128 @@ pub fn known() -> Vec<(usize, u128, u128)> {
         .map(|k| (k.n, k.total, k.unique))
         .collect()
 }
+
+/// Every search algorithm `solve`, `list` and `trace` take, in the order `--help` lists them.
+pub const ALGORITHMS: [&str; 6] = [
+    "backtrack",
+    "iterative",
+    "recursive",
+    "wirth",
+    "bfs",
+    "bitboard",
+];
+
+/// What one run of `queens` did: the command line, the exit status and both outputs as text.
+/// Each check names the command line and shows both outputs when it fails.
+#[derive(Debug)]
+pub struct Ran {
+    pub command: String,
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `queens` with `args`, standard input empty.
+pub fn run_args(args: &[&str]) -> Ran {
+    ran(args, queens().args(args).output())
+}
+
+/// Runs `queens LINE`: the command line split at spaces (so no argument has a space in it; a
+/// path from a temporary folder goes through [`run_args`]).
+pub fn run(line: &str) -> Ran {
+    run_args(&words(line))
+}
+
+/// Runs `queens LINE` with `input` on standard input.
+pub fn run_with_input(line: &str, input: &str) -> Ran {
+    let args = words(line);
+    ran(&args, queens().args(&args).write_stdin(input).output())
+}
+
+fn words(line: &str) -> Vec<&str> {
+    line.split(' ').filter(|w| !w.is_empty()).collect()
+}
+
+fn ran(args: &[&str], output: std::io::Result<std::process::Output>) -> Ran {
+    let command = format!("queens {}", args.join(" "));
+    let out = output.unwrap_or_else(|e| panic!("{command} runs: {e}"));
+    Ran {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        command,
+    }
+}
+
+impl Ran {
+    /// Checks that the run ended with exit status `code`.
+    pub fn status(self, code: i32) -> Ran {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "the exit status of {}: {self:#?}",
+            self.command
+        );
+        self
+    }
+
+    /// Checks that the run ended with exit status 0.
+    pub fn succeeds(self) -> Ran {
+        self.status(0)
+    }
+
+    /// Checks that standard output is `expected`, to the byte.
+    pub fn stdout_is(self, expected: &str) -> Ran {
+        assert_eq!(self.stdout, expected, "the standard output of {self:#?}");
+        self
+    }
+
+    /// Checks that standard error is `expected`, to the byte.
+    pub fn stderr_is(self, expected: &str) -> Ran {
+        assert_eq!(self.stderr, expected, "the standard error of {self:#?}");
+        self
+    }
+
+    /// Checks that standard output holds each of `needles`.
+    pub fn stdout_has(self, needles: &[&str]) -> Ran {
+        self.assert_holds("standard output", &self.stdout, needles);
+        self
+    }
+
+    /// Checks that standard error holds each of `needles`.
+    pub fn stderr_has(self, needles: &[&str]) -> Ran {
+        self.assert_holds("standard error", &self.stderr, needles);
+        self
+    }
+
+    fn assert_holds(&self, stream: &str, text: &str, needles: &[&str]) {
+        for needle in needles {
+            assert!(
+                text.contains(needle),
+                "no {needle:?} on the {stream} of {self:#?}"
+            );
+        }
+    }
+}
+
+/// Checks that `queens LINE` succeeds and prints `expected`, to the byte.
+pub fn assert_prints(line: &str, expected: &str) {
+    run(line).succeeds().stdout_is(expected);
+}
+
+/// Checks that `queens LINE` ends with exit status `code` and names each of `needles` on
+/// standard error; the run, for more checks.
+pub fn fails_with(line: &str, code: i32, needles: &[&str]) -> Ran {
+    run(line).status(code).stderr_has(needles)
+}
+
+/// Checks that `queens LINE`, given `input` on standard input, ends with exit status `code` and
+/// names each of `needles` on standard error; the run, for more checks.
+pub fn fails_with_input(line: &str, input: &str, code: i32, needles: &[&str]) -> Ran {
+    run_with_input(line, input).status(code).stderr_has(needles)
+}
+
+/// The standard output of `queens LINE`, checked to succeed.
+pub fn printed(line: &str) -> String {
+    run(line).succeeds().stdout
+}

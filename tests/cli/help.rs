@@ -1,7 +1,7 @@
 //! Help texts that agree with behaviour, shell completions and the manual page generated from
 //! the clap definitions, and `--color` / `NO_COLOR`.
 
-use crate::common::{queens, stdout_of};
+use crate::common::{fails_with, queens, run, stdout_of};
 
 /// The text after `queens COMMAND --help`.
 fn help_of(command: &str) -> String {
@@ -68,12 +68,7 @@ fn every_shell_gets_a_completion_script_that_names_every_subcommand() {
 
 #[test]
 fn an_unknown_shell_is_refused_with_the_list_of_shells() {
-    queens()
-        .args(["completions", "tcsh"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("bash"))
-        .stderr(predicates::str::contains("powershell"));
+    fails_with("completions tcsh", 2, &["bash", "powershell"]);
 }
 
 #[test]
@@ -155,49 +150,36 @@ fn the_man_page_is_roff_with_a_title_and_every_subcommand() {
 
 #[test]
 fn errors_and_help_are_coloured_only_when_asked_or_on_a_terminal() {
-    let escape = |bytes: &[u8]| bytes.contains(&0x1b);
+    let escape = |text: &str| text.contains('\x1b');
     // Into a pipe: no colour by default, with NO_COLOR, or with never.
-    for args in [
-        vec!["count", "0"],
-        vec!["--color", "never", "count", "0"],
-        vec!["--color=auto", "solve", "27", "--format", "algebraic"],
+    for line in [
+        "count 0",
+        "--color never count 0",
+        "--color=auto solve 27 --format algebraic",
     ] {
-        let out = queens().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(!escape(&out.stderr), "{args:?}: {out:?}");
+        let ran = run(line).status(2);
+        assert!(!escape(&ran.stderr), "{ran:#?}");
     }
-    let out = queens()
-        .args(["solve", "27", "--format", "algebraic", "--color", "always"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let ran = run("solve 27 --format algebraic --color always").status(2);
     assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with("queens: \x1b[1;31merror:\x1b[0m the"),
-        "{out:?}"
+        ran.stderr
+            .starts_with("queens: \x1b[1;31merror:\x1b[0m the"),
+        "{ran:#?}"
     );
-    let help = queens()
-        .args(["--color", "always", "--help"])
-        .output()
-        .unwrap();
-    assert!(escape(&help.stdout), "{help:?}");
-    let help = queens()
-        .args(["--color", "never", "--help"])
-        .output()
-        .unwrap();
-    assert!(!escape(&help.stdout), "{help:?}");
+    let help = run("--color always --help");
+    assert!(escape(&help.stdout), "{help:#?}");
+    let help = run("--color never --help");
+    assert!(!escape(&help.stdout), "{help:#?}");
     // Data is never coloured.
-    let out = queens()
-        .args(["--color", "always", "solve", "8"])
-        .output()
-        .unwrap();
-    assert!(!escape(&out.stdout), "{out:?}");
+    let ran = run("--color always solve 8");
+    assert!(!escape(&ran.stdout), "{ran:#?}");
     // NO_COLOR wins over a forced colour of clap's (CLICOLOR_FORCE) in auto mode too.
     let out = queens()
         .env("NO_COLOR", "1")
         .args(["solve", "27", "--format", "algebraic"])
         .output()
         .unwrap();
-    assert!(!escape(&out.stderr), "{out:?}");
+    assert!(!escape(&String::from_utf8_lossy(&out.stderr)), "{out:?}");
 }
 
 #[test]
@@ -220,17 +202,6 @@ fn a_progress_bar_asked_for_is_never_drawn_on_a_pipe_or_a_file() {
         String::from_utf8_lossy(&written)
     );
     // `--progress lines` is made for logs: plain lines, no escape codes.
-    let out = queens()
-        .args([
-            "count",
-            "13",
-            "--progress",
-            "lines",
-            "--progress-every",
-            "0.1",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    assert!(!out.stderr.contains(&0x1b), "{out:?}");
+    let ran = run("count 13 --progress lines --progress-every 0.1").succeeds();
+    assert!(!ran.stderr.contains('\x1b'), "{ran:#?}");
 }

@@ -6,14 +6,7 @@ use crate::common::*;
 #[test]
 fn construct_solves_every_board_from_4_to_60() {
     for n in 4..=60 {
-        let line = stdout_of(&[
-            "solve",
-            &n.to_string(),
-            "--algo",
-            "construct",
-            "--format",
-            "positions",
-        ]);
+        let line = printed(&format!("solve {n} --algo construct --format positions"));
         let q = positions(line.trim_end());
         assert_eq!(q.len(), n);
         assert!(is_solution(&q), "N = {n}: {line}");
@@ -23,90 +16,43 @@ fn construct_solves_every_board_from_4_to_60() {
 #[test]
 fn construct_and_min_conflicts_give_the_single_queen_and_refuse_two_and_three() {
     for algo in ["construct", "min-conflicts"] {
-        queens()
-            .args(["solve", "1", "--algo", algo, "--format", "positions"])
-            .assert()
-            .success()
-            .stdout("0\n");
+        assert_prints(&format!("solve 1 --algo {algo} --format positions"), "0\n");
         for n in ["2", "3"] {
-            queens()
-                .args(["solve", n, "--algo", algo])
-                .assert()
-                .code(1)
-                .stderr(predicates::str::contains("no solution"));
+            fails_with(&format!("solve {n} --algo {algo}"), 1, &["no solution"]);
         }
     }
 }
 
 #[test]
 fn min_conflicts_with_a_seed_is_reproducible_and_valid() {
-    let args = [
-        "solve",
-        "200",
-        "--algo",
-        "min-conflicts",
-        "--seed",
-        "5",
-        "--format",
-        "positions",
-    ];
-    let a = stdout_of(&args);
-    assert_eq!(a, stdout_of(&args));
+    let line = "solve 200 --algo min-conflicts --seed 5 --format positions";
+    let a = printed(line);
+    assert_eq!(a, printed(line));
     assert!(is_solution(&positions(a.trim_end())));
 }
 
 #[test]
 fn min_conflicts_without_a_seed_prints_the_seed_it_used() {
-    queens()
-        .args([
-            "solve",
-            "50",
-            "--algo",
-            "min-conflicts",
-            "--format",
-            "positions",
-        ])
-        .assert()
-        .success()
-        .stderr(predicates::str::contains("--seed"));
+    run("solve 50 --algo min-conflicts --format positions")
+        .succeeds()
+        .stderr_has(&["--seed"]);
 }
 
 #[test]
 fn seed_is_refused_for_other_algorithms() {
-    queens()
-        .args(["solve", "8", "--algo", "construct", "--seed", "3"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--seed"));
+    fails_with("solve 8 --algo construct --seed 3", 2, &["--seed"]);
 }
 
 #[test]
 fn the_default_is_the_first_solution_up_to_29_and_the_construction_above() {
-    assert_eq!(
-        stdout_of(&["solve", "8", "--format", "positions"]),
-        "0 4 7 5 2 6 1 3\n"
-    );
-    let constructed = stdout_of(&[
-        "solve",
-        "30",
-        "--algo",
-        "construct",
-        "--format",
-        "positions",
-    ]);
-    assert_eq!(
-        stdout_of(&["solve", "30", "--format", "positions"]),
-        constructed
-    );
+    assert_prints("solve 8 --format positions", "0 4 7 5 2 6 1 3\n");
+    let constructed = printed("solve 30 --algo construct --format positions");
+    assert_prints("solve 30 --format positions", &constructed);
 }
 
 #[test]
 fn a_board_too_large_to_draw_is_refused_with_a_hint() {
-    queens()
-        .args(["solve", "100000000"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--format positions"));
+    fails_with("solve 100000000", 2, &["--format positions"]);
 }
 
 #[test]
@@ -125,46 +71,21 @@ fn json_of_a_large_construction_is_valid() {
 
 #[test]
 fn verify_accepts_a_large_constructed_board_through_a_pipe() {
-    let line = stdout_of(&[
-        "solve",
-        "100000",
-        "--algo",
-        "construct",
-        "--format",
-        "positions",
-    ]);
-    queens()
-        .arg("verify")
-        .write_stdin(line)
-        .assert()
-        .success()
-        .stdout("line 1: 100000x100000: solution\n");
+    let line = printed("solve 100000 --algo construct --format positions");
+    run_with_input("verify", &line)
+        .succeeds()
+        .stdout_is("line 1: 100000x100000: solution\n");
 }
 
 #[test]
 fn verify_names_two_attacking_queens_of_a_large_board() {
-    let mut q = positions(
-        stdout_of(&[
-            "solve",
-            "5000",
-            "--algo",
-            "construct",
-            "--format",
-            "positions",
-        ])
-        .trim_end(),
-    );
+    let line = printed("solve 5000 --algo construct --format positions");
+    let mut q = positions(line.trim_end());
     q.swap(10, 4000);
     let text: Vec<String> = q.iter().map(|c| c.to_string()).collect();
-    let out = queens()
-        .arg("verify")
-        .write_stdin(format!("# swapped\n{}\n", text.join(" ")))
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = run_with_input("verify", &format!("# swapped\n{}\n", text.join(" ")))
+        .status(1)
+        .stdout;
     assert!(
         out.starts_with("line 2: 5000x5000: not a solution: the queens at row "),
         "{out}"
@@ -174,38 +95,17 @@ fn verify_names_two_attacking_queens_of_a_large_board() {
 
 #[test]
 fn verify_reads_mixed_input_and_reports_malformed_lines_by_number() {
-    queens()
-        .arg("verify")
-        .write_stdin("1 3 0 2\n\n.Q..\n...Q\nQ...\n..Q.\n")
-        .assert()
-        .success()
-        .stdout("line 1: 4x4: solution\nline 3: 4x4: solution\n");
-    queens()
-        .arg("verify")
-        .write_stdin("1 3 0 2\n1 3 x 2\n")
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("line 2: '1 3 x 2'"));
-    queens()
-        .arg("verify")
-        .write_stdin("0 1 4\n")
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(
-            "column 4 of row 2 is off the board",
-        ));
+    run_with_input("verify", "1 3 0 2\n\n.Q..\n...Q\nQ...\n..Q.\n")
+        .succeeds()
+        .stdout_is("line 1: 4x4: solution\nline 3: 4x4: solution\n");
+    fails_with_input("verify", "1 3 0 2\n1 3 x 2\n", 2, &["line 2: '1 3 x 2'"]);
+    let off = "column 4 of row 2 is off the board";
+    fails_with_input("verify", "0 1 4\n", 2, &[off]);
 }
 
 #[test]
 fn complete_finds_a_solution_containing_the_given_queens() {
-    let line = stdout_of(&[
-        "complete",
-        "8",
-        "--fixed",
-        "0:3,5:2",
-        "--format",
-        "positions",
-    ]);
+    let line = printed("complete 8 --fixed 0:3,5:2 --format positions");
     let q = positions(line.trim_end());
     assert!(is_solution(&q));
     assert_eq!((q[0], q[5]), (3, 2));
@@ -232,42 +132,23 @@ fn complete_counts_agree_with_filtering_the_list() {
 
 #[test]
 fn complete_says_no_when_nothing_completes_the_board() {
-    queens()
-        .args(["complete", "4", "--fixed", "0:0"])
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(predicates::str::contains("no completion"));
-    queens()
-        .args(["complete", "4", "--fixed", "0:0", "--count"])
-        .assert()
-        .code(1)
-        .stdout("0\n");
+    fails_with("complete 4 --fixed 0:0", 1, &["no completion"]).stdout_is("");
+    run("complete 4 --fixed 0:0 --count")
+        .status(1)
+        .stdout_is("0\n");
 }
 
 #[test]
 fn complete_names_two_given_queens_that_attack() {
-    queens()
-        .args(["complete", "8", "--fixed", "1:1,6:6"])
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains(
-            "the queens at row 1, column 1 and row 6, column 6 attack each other along a diagonal",
-        ));
+    let attack = "the queens at row 1, column 1 and row 6, column 6 attack each other along a \
+                  diagonal";
+    fails_with("complete 8 --fixed 1:1,6:6", 1, &[attack]);
 }
 
 #[test]
 fn complete_refuses_queens_off_the_board_and_malformed_squares() {
-    queens()
-        .args(["complete", "8", "--fixed", "8:0"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("off the 8x8 board"));
-    queens()
-        .args(["complete", "8", "--fixed", "3"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("ROW:COLUMN"));
+    fails_with("complete 8 --fixed 8:0", 2, &["off the 8x8 board"]);
+    fails_with("complete 8 --fixed 3", 2, &["ROW:COLUMN"]);
 }
 
 #[test]
@@ -292,50 +173,33 @@ fn complete_reads_csplib_and_board_files() {
         stdout_of(&["complete", board.to_str().unwrap(), "--count"]),
         stdout_of(&["complete", param.to_str().unwrap(), "--count"])
     );
-    queens()
-        .args(["complete", "-", "--count"])
-        .write_stdin("letting n = 4\nletting init = []\n")
-        .assert()
-        .success()
-        .stdout("2\n");
+    run_with_input("complete - --count", "letting n = 4\nletting init = []\n")
+        .succeeds()
+        .stdout_is("2\n");
 }
 
 #[test]
 fn complete_reports_malformed_files_and_misplaced_flags() {
     let dir = tempfile::tempdir().unwrap();
-    let param = dir.path().join("bad.param");
-    std::fs::write(&param, "letting n = 8\nletting init = [[0, 3] [5, 2]]\n").unwrap();
-    queens()
-        .args(["complete", param.to_str().unwrap()])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("line 2"));
-    std::fs::write(&param, "letting n = 8\nletting init = [[0, 9]]\n").unwrap();
-    queens()
-        .args(["complete", param.to_str().unwrap()])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("off the 8x8 board"));
-    queens()
-        .args(["complete", param.to_str().unwrap(), "--fixed", "0:0"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--fixed"));
-    queens()
-        .args(["complete", "no-such-file.param"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("cannot read"));
+    let path = dir.path().join("bad.param");
+    let param = path.to_str().unwrap();
+    std::fs::write(param, "letting n = 8\nletting init = [[0, 3] [5, 2]]\n").unwrap();
+    run_args(&["complete", param])
+        .status(2)
+        .stderr_has(&["line 2"]);
+    std::fs::write(param, "letting n = 8\nletting init = [[0, 9]]\n").unwrap();
+    run_args(&["complete", param])
+        .status(2)
+        .stderr_has(&["off the 8x8 board"]);
+    run_args(&["complete", param, "--fixed", "0:0"])
+        .status(2)
+        .stderr_has(&["--fixed"]);
+    fails_with("complete no-such-file.param", 2, &["cannot read"]);
 }
 
 #[test]
 fn complete_names_attacking_queens_drawn_on_a_board() {
-    queens()
-        .args(["complete", "-"])
-        .write_stdin(".Q..\nQQ..\n....\n....\n")
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains(
-            "the queens at row 0, column 1 and row 1, column 0 attack each other along an anti-diagonal",
-        ));
+    let attack = "the queens at row 0, column 1 and row 1, column 0 attack each other along an \
+                  anti-diagonal";
+    fails_with_input("complete -", ".Q..\nQQ..\n....\n....\n", 1, &[attack]);
 }

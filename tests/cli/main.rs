@@ -1,6 +1,8 @@
 //! The command-line integration suite: runs the real `queens` binary. One module per area.
 
 mod common;
+#[path = "../support/serve.rs"]
+mod serving;
 
 mod basics;
 mod browse;

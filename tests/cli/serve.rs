@@ -1,11 +1,12 @@
 //! `queens serve`: the real binary on a free loopback port, spoken to with plain HTTP/1.0.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus};
 use std::time::{Duration, Instant};
 
-use crate::common::{is_solution, queens};
+use crate::common::{fails_with, is_solution, queens};
+use crate::serving::{announced_url, on_a_free_port};
 
 struct Server {
     child: Child,
@@ -26,30 +27,18 @@ fn serve() -> Server {
 
 /// Starts `queens serve --port 0` with more flags.
 fn serve_with(flags: &[&str]) -> Server {
-    let program = queens().get_program().to_owned();
-    let child = Command::new(program)
-        .args(["serve", "--port", "0"])
-        .args(flags)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("queens serve starts");
-    listening(child)
+    started(Command::new(queens().get_program()), flags)
 }
 
-/// The server `child` once it prints its address on standard error.
-fn listening(mut child: Child) -> Server {
-    let mut line = String::new();
-    BufReader::new(child.stderr.take().expect("stderr is piped"))
-        .read_line(&mut line)
-        .expect("a first line on stderr");
-    let address = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no address in '{line}'"))
-        .trim_end_matches('/')
-        .to_string();
+/// Runs `command` (the binary, or a wrapper whose last argument is the binary) with
+/// `serve --port 0` and `flags`, and waits for the address it prints.
+fn started(mut command: Command, flags: &[&str]) -> Server {
+    let mut child = on_a_free_port(&mut command)
+        .args(flags)
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} starts: {e}"));
+    let url = announced_url(&mut child);
+    let address = url["http://".len()..].trim_end_matches('/').to_string();
     Server { child, address }
 }
 
@@ -120,6 +109,17 @@ fn interrupt_and_wait(server: &mut Server, limit: Duration) -> Option<(ExitStatu
     None
 }
 
+/// Checks `times` times over that a new request answers 200 within a second.
+fn assert_new_requests_answer_at_once(address: &str, times: usize) {
+    for _ in 0..times {
+        let started = Instant::now();
+        let (status, _) = get(address, "/api/config");
+        assert!(status.contains("200"), "{status}");
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(1), "a new request took {took:?}");
+    }
+}
+
 /// Opens `count` connections that each send half a request line and then nothing.
 fn half_open(address: &str, count: usize) -> Vec<TcpStream> {
     (0..count)
@@ -177,22 +177,13 @@ fn ctrl_c_stops_the_server_gracefully_with_status_130() {
 fn a_port_in_use_is_a_clear_error() {
     let server = serve();
     let port = server.address.rsplit(':').next().expect("a port");
-    queens()
-        .args(["serve", "--port", port])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(format!(
-            "cannot listen on 127.0.0.1:{port}"
-        )));
+    let refusal = format!("cannot listen on 127.0.0.1:{port}");
+    fails_with(&format!("serve --port {port}"), 2, &[&refusal]);
 }
 
 #[test]
 fn a_port_out_of_range_is_bad_usage() {
-    queens()
-        .args(["serve", "--port", "70000"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("70000"));
+    fails_with("serve --port 70000", 2, &["70000"]);
 }
 
 #[test]
@@ -326,13 +317,7 @@ fn half_open_connections_block_neither_new_requests_nor_shutdown() {
     let mut server = serve_with(&["--max-connections", "32"]);
     let idle = half_open(&server.address, 200);
     assert!(idle.len() >= 150, "only {} connections opened", idle.len());
-    for _ in 0..5 {
-        let started = Instant::now();
-        let (status, _) = get(&server.address, "/api/config");
-        assert!(status.contains("200"), "{status}");
-        let took = started.elapsed();
-        assert!(took < Duration::from_secs(1), "a new request took {took:?}");
-    }
+    assert_new_requests_answer_at_once(&server.address, 5);
     let more = half_open(&server.address, 10);
     let (exit, took) = interrupt_and_wait(&mut server, Duration::from_secs(10))
         .expect("the server stops within ten seconds");
@@ -373,11 +358,7 @@ fn a_stalled_request_head_is_closed_after_the_header_timeout() {
 #[test]
 fn zero_connections_or_slots_are_bad_usage() {
     for flag in ["--max-connections", "--max-heavy"] {
-        queens()
-            .args(["serve", "--port", "0", flag, "0"])
-            .assert()
-            .code(2)
-            .stderr(predicates::str::contains("at least 1"));
+        fails_with(&format!("serve --port 0 {flag} 0"), 2, &["at least 1"]);
     }
 }
 
@@ -417,26 +398,12 @@ fn half_open_connections_past_the_descriptor_limit_do_not_lock_out_new_requests(
         eprintln!("prlimit is not installed: skipped");
         return;
     }
-    let program = queens().get_program().to_owned();
-    let child = Command::new("prlimit")
-        .arg("--nofile=64:64")
-        .arg(program)
-        .args(["serve", "--port", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("prlimit runs queens serve");
-    let server = listening(child);
+    let mut prlimit = Command::new("prlimit");
+    prlimit.arg("--nofile=64:64").arg(queens().get_program());
+    let server = started(prlimit, &[]);
     let idle = half_open(&server.address, 150);
     assert!(idle.len() >= 100, "only {} connections opened", idle.len());
-    for _ in 0..3 {
-        let started = Instant::now();
-        let (status, _) = get(&server.address, "/api/config");
-        assert!(status.contains("200"), "{status}");
-        let took = started.elapsed();
-        assert!(took < Duration::from_secs(1), "a new request took {took:?}");
-    }
+    assert_new_requests_answer_at_once(&server.address, 3);
 }
 
 /// What the server answers to `bytes` sent as they are: the head and the body.

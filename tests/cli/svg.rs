@@ -45,14 +45,9 @@ fn placement_in(svg: &str, n: usize) -> Vec<usize> {
     queens
 }
 
-fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
-    let output = cmd.assert().success().get_output().stdout.clone();
-    String::from_utf8(output).expect("UTF-8")
-}
-
 #[test]
 fn solve_draws_the_first_solution_of_eight_as_one_svg_document() {
-    let svg = stdout_of(queens().args(["solve", "8", "--format", "svg"]));
+    let svg = printed("solve 8 --format svg");
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 320 320\""));
     assert_eq!(svg.matches("<svg").count(), 1);
     assert!(svg.contains("<title>8-queens solution: 0 4 7 5 2 6 1 3</title>"));
@@ -66,7 +61,7 @@ fn solve_draws_the_first_solution_of_eight_as_one_svg_document() {
 
 #[test]
 fn solve_draws_larger_boards_scaled_to_eight_hundred_pixels() {
-    let svg = stdout_of(queens().args(["solve", "25", "--format", "svg"]));
+    let svg = printed("solve 25 --format svg");
     assert!(svg.contains("viewBox=\"0 0 1000 1000\" width=\"800\" height=\"800\""));
     let queens = placement_in(&svg, 25);
     assert!(is_solution(&queens), "{queens:?}");
@@ -76,13 +71,11 @@ fn solve_draws_larger_boards_scaled_to_eight_hundred_pixels() {
 fn list_writes_one_numbered_svg_file_per_solution() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("boards");
-    queens()
-        .args(["list", "6", "--format", "svg", "--out"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout("");
-    let listed = stdout_of(queens().args(["list", "6"]));
+    let folder = out.to_str().unwrap();
+    run_args(&["list", "6", "--format", "svg", "--out", folder])
+        .succeeds()
+        .stdout_is("");
+    let listed = printed("list 6");
     let mut names: Vec<String> = fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -108,11 +101,8 @@ fn list_writes_one_numbered_svg_file_per_solution() {
 #[test]
 fn list_svg_honours_the_limit() {
     let dir = tempfile::tempdir().unwrap();
-    queens()
-        .args(["list", "8", "--limit", "2", "--format", "svg", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
+    let out = dir.path().to_str().unwrap();
+    run_args(&["list", "8", "--limit", "2", "--format", "svg", "--out", out]).succeeds();
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
     let second = fs::read_to_string(dir.path().join("solution-000002.svg")).unwrap();
     assert_eq!(placement_in(&second, 8), [0, 5, 7, 2, 6, 3, 1, 4]);
@@ -120,24 +110,17 @@ fn list_svg_honours_the_limit() {
 
 #[test]
 fn list_refuses_svg_without_an_output_directory() {
-    queens()
-        .args(["list", "8", "--format", "svg"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("--out DIR"));
+    fails_with("list 8 --format svg", 2, &["--out DIR"]).stdout_is("");
 }
 
 #[test]
 fn list_refuses_an_output_directory_with_another_format() {
     let dir = tempfile::tempdir().unwrap();
-    queens()
-        .args(["list", "8", "--format", "json", "--out"])
-        .arg(dir.path())
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("--format svg only"));
+    let out = dir.path().to_str().unwrap();
+    run_args(&["list", "8", "--format", "json", "--out", out])
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&["--format svg only"]);
 }
 
 #[test]
@@ -145,27 +128,21 @@ fn list_says_which_directory_it_cannot_create() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");
     fs::write(&file, "not a directory").unwrap();
-    queens()
-        .args(["list", "4", "--format", "svg", "--out"])
-        .arg(file.join("sub"))
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("cannot create the directory"));
+    let sub = file.join("sub");
+    let sub = sub.to_str().unwrap();
+    run_args(&["list", "4", "--format", "svg", "--out", sub])
+        .status(2)
+        .stderr_has(&["cannot create the directory"]);
 }
 
 #[test]
 fn svg_refuses_boards_too_large_to_draw() {
-    queens()
-        .args(["solve", "100001", "--format", "svg"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("N = 100001"));
+    fails_with("solve 100001 --format svg", 2, &["N = 100001"]).stdout_is("");
 }
 
 #[test]
 fn a_board_of_ten_thousand_is_under_two_megabytes_with_one_queen_per_row() {
-    let svg = stdout_of(queens().args(["solve", "10000", "--format", "svg"]));
+    let svg = printed("solve 10000 --format svg");
     assert!(svg.len() < 2_000_000, "{} bytes", svg.len());
     let queens = placement_in(&svg, 10_000);
     assert!(is_solution(&queens));
@@ -174,12 +151,9 @@ fn a_board_of_ten_thousand_is_under_two_megabytes_with_one_queen_per_row() {
 #[test]
 fn list_unique_writes_one_svg_file_per_symmetry_class() {
     let dir = tempfile::tempdir().unwrap();
-    queens()
-        .args(["list", "8", "--unique", "--format", "svg", "--out"])
-        .arg(dir.path())
-        .assert()
-        .success();
-    let listed = stdout_of(queens().args(["list", "8", "--unique"]));
+    let out = dir.path().to_str().unwrap();
+    run_args(&["list", "8", "--unique", "--format", "svg", "--out", out]).succeeds();
+    let listed = printed("list 8 --unique");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 12);
     for (i, line) in listed.lines().enumerate() {
         let name = format!("solution-{:06}.svg", i + 1);

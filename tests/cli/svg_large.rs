@@ -15,7 +15,7 @@ fn number(node: roxmltree::Node, name: &str) -> f64 {
 
 #[test]
 fn ten_thousand_queens_stay_in_their_squares_with_numbered_axes_under_two_megabytes() {
-    let svg = stdout_of(&["solve", "10000", "--format", "svg"]);
+    let svg = printed("solve 10000 --format svg");
     assert!(svg.len() < 2_000_000, "{} bytes", svg.len());
     let doc = roxmltree::Document::parse(&svg).expect("well-formed XML");
     let root = doc.root_element();

@@ -7,17 +7,9 @@ use serde_json::Value;
 
 use crate::common::*;
 
-const ALGORITHMS: [&str; 6] = [
-    "backtrack",
-    "iterative",
-    "recursive",
-    "wirth",
-    "bfs",
-    "bitboard",
-];
-
-fn json_lines(args: &[&str]) -> Vec<Value> {
-    stdout_of(args)
+/// The events `queens LINE` prints, one JSON object a line.
+fn json_lines(line: &str) -> Vec<Value> {
+    printed(line)
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is one JSON object"))
         .collect()
@@ -35,7 +27,7 @@ fn count(summary: &str, name: &str) -> u64 {
 
 #[test]
 fn trace_four_prints_a_header_numbered_events_and_a_summary() {
-    let text = stdout_of(&["trace", "4"]);
+    let text = printed("trace 4");
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("# backtrack on the 4x4 board"));
     assert!(lines[1].contains("untried[c]"));
@@ -67,7 +59,7 @@ fn trace_four_prints_a_header_numbered_events_and_a_summary() {
 #[test]
 fn eight_queens_takes_876_tries_and_113_placements_to_the_first_solution() {
     for algo in ["backtrack", "iterative", "recursive", "wirth"] {
-        let line = stdout_of(&["trace", "8", "--algo", algo, "--summary"]);
+        let line = printed(&format!("trace 8 --algo {algo} --summary"));
         assert_eq!(line.lines().count(), 1, "{line}");
         assert_eq!(count(&line, "tries"), 876, "{algo}: {line}");
         assert_eq!(count(&line, "placements"), 113, "{algo}: {line}");
@@ -78,16 +70,9 @@ fn eight_queens_takes_876_tries_and_113_placements_to_the_first_solution() {
 #[test]
 fn the_whole_eight_queens_search_places_2056_queens_in_every_algorithm() {
     for algo in ALGORITHMS {
-        let v = json_lines(&[
-            "trace",
-            "8",
-            "--algo",
-            algo,
-            "--all",
-            "--summary",
-            "--format",
-            "json",
-        ]);
+        let v = json_lines(&format!(
+            "trace 8 --algo {algo} --all --summary --format json"
+        ));
         assert_eq!(v.len(), 1);
         assert_eq!(v[0]["event"], "summary");
         assert_eq!(v[0]["placements"], 2056, "{algo}");
@@ -98,7 +83,7 @@ fn the_whole_eight_queens_search_places_2056_queens_in_every_algorithm() {
 #[test]
 fn json_events_parse_and_carry_their_fields() {
     for algo in ALGORITHMS {
-        let lines = json_lines(&["trace", "6", "--algo", algo, "--format", "json"]);
+        let lines = json_lines(&format!("trace 6 --algo {algo} --format json"));
         let (summary, events) = lines.split_last().unwrap();
         assert_eq!(summary["event"], "summary");
         assert_eq!(summary["events"], events.len());
@@ -152,7 +137,7 @@ fn json_events_parse_and_carry_their_fields() {
 #[test]
 fn every_placement_is_removed_or_part_of_the_solution() {
     for algo in ["iterative", "bitboard"] {
-        let events = json_lines(&["trace", "5", "--algo", algo, "--all", "--format", "json"]);
+        let events = json_lines(&format!("trace 5 --algo {algo} --all --format json"));
         let mut on_board: Vec<(u64, u64)> = Vec::new();
         for e in &events {
             let square = || (e["row"].as_u64().unwrap(), e["col"].as_u64().unwrap());
@@ -169,7 +154,7 @@ fn every_placement_is_removed_or_part_of_the_solution() {
 
 #[test]
 fn a_limit_cuts_the_trace_with_a_last_line_saying_so() {
-    let text = stdout_of(&["trace", "8", "--limit", "10"]);
+    let text = printed("trace 8 --limit 10");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2 + 10 + 2);
     assert!(lines[11].trim_start().starts_with("10  "));
@@ -178,11 +163,11 @@ fn a_limit_cuts_the_trace_with_a_last_line_saying_so() {
         lines[13].starts_with("cut: the trace stops after 10 events"),
         "{text}"
     );
-    let json = json_lines(&["trace", "8", "--limit", "10", "--format", "json"]);
+    let json = json_lines("trace 8 --limit 10 --format json");
     assert_eq!(json.len(), 12);
     assert_eq!(json[11]["event"], "cut");
     assert_eq!(json[11]["after"], 10);
-    let whole = stdout_of(&["trace", "4", "--limit", "61"]);
+    let whole = printed("trace 4 --limit 61");
     assert!(
         !whole.contains("cut:"),
         "61 events are the whole trace of 4"
@@ -191,49 +176,26 @@ fn a_limit_cuts_the_trace_with_a_last_line_saying_so() {
 
 #[test]
 fn summaries_can_be_compared_side_by_side() {
-    let bitboard = stdout_of(&["trace", "8", "--algo", "bitboard", "--summary"]);
+    let bitboard = printed("trace 8 --algo bitboard --summary");
     assert_eq!(count(&bitboard, "tries"), 113, "{bitboard}");
     assert_eq!(count(&bitboard, "conflicts"), 0);
-    let bfs = stdout_of(&["trace", "8", "--algo", "bfs", "--summary"]);
+    let bfs = printed("trace 8 --algo bfs --summary");
     assert!(bfs.contains("enqueues"), "{bfs}");
     assert_eq!(count(&bfs, "backtracks"), 0);
 }
 
 #[test]
 fn bad_input_exits_with_status_two_and_names_the_value() {
-    queens()
-        .args(["trace", "0"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("at least 1"));
-    queens()
-        .args(["trace", "4", "--algo", "dfs"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("dfs"));
-    queens()
-        .args(["trace", "4", "--limit", "0"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("0"));
-    queens()
-        .args(["trace", "65", "--algo", "bitboard"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("N = 65"));
-    queens()
-        .args([
-            "trace",
-            "12",
-            "--algo",
-            "bfs",
-            "--all",
-            "--max-memory",
-            "1K",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("memory budget"));
+    let cases = [
+        ("trace 0", "at least 1"),
+        ("trace 4 --algo dfs", "dfs"),
+        ("trace 4 --limit 0", "0"),
+        ("trace 65 --algo bitboard", "N = 65"),
+        ("trace 12 --algo bfs --all --max-memory 1K", "memory budget"),
+    ];
+    for (line, needle) in cases {
+        fails_with(line, 2, &[needle]);
+    }
 }
 
 #[test]
@@ -261,12 +223,12 @@ fn a_closed_pipe_ends_the_trace_quietly() {
 #[test]
 fn traced_solutions_are_the_listed_solutions() {
     for algo in ALGORITHMS {
-        let listed: Vec<Vec<usize>> = stdout_of(&["list", "6", "--algo", algo])
+        let listed: Vec<Vec<usize>> = printed(&format!("list 6 --algo {algo}"))
             .lines()
             .map(positions)
             .collect();
         let traced: Vec<Vec<usize>> =
-            json_lines(&["trace", "6", "--algo", algo, "--all", "--format", "json"])
+            json_lines(&format!("trace 6 --algo {algo} --all --format json"))
                 .iter()
                 .filter(|e| e["event"] == "solution")
                 .map(|e| {
@@ -290,7 +252,7 @@ fn traced_solutions_are_the_listed_solutions() {
 /// two arrays follow each board.
 #[test]
 fn trace_four_as_boards_uses_the_comp_333_notation() {
-    let out = stdout_of(&["trace", "4", "--format", "board", "--limit", "6"]);
+    let out = printed("trace 4 --format board --limit 6");
     // The string starts with a line break so that its first line keeps its indent.
     let expected = "
     1  try       (0, 0)
@@ -368,24 +330,11 @@ fn trace_four_as_boards_uses_the_comp_333_notation() {
         .starts_with("# backtrack on the 4x4 board"));
     assert!(out.contains("cut: the trace stops after 6 events"));
     // A row-wise solver's conflicts are along columns: C! marks the attacker, RR the row.
-    let recursive = stdout_of(&[
-        "trace",
-        "4",
-        "--algo",
-        "recursive",
-        "--format",
-        "board",
-        "--limit",
-        "4",
-    ]);
+    let recursive = printed("trace 4 --algo recursive --format board --limit 4");
     assert!(recursive.contains("      0  C! D? .  .\n"), "{recursive}");
     assert!(
         recursive.contains("      1  Q? .  .  .  RR\n"),
         "{recursive}"
     );
-    queens()
-        .args(["trace", "33", "--format", "board"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("up to N = 32"));
+    fails_with("trace 33 --format board", 2, &["up to N = 32"]);
 }

@@ -28,7 +28,7 @@ const SEED_FIGURE: &str = "   81  try       (4, 3)
 
 #[test]
 fn the_trace_of_eight_draws_the_seeds_figure_at_column_3_row_4() {
-    let out = stdout_of(&["trace", "8", "--format", "board"]);
+    let out = printed("trace 8 --format board");
     let start = out
         .find("   81  try       (4, 3)\n")
         .expect("the first try of (4, 3) is step 81");

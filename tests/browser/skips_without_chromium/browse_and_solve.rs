@@ -1,26 +1,19 @@
 //! Browse and Solve: going to a number, the symmetry classes, the seeds, the errors.
 
+use std::time::Duration;
+
 use fantoccini::Locator;
-use serde_json::json;
 
 use crate::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     wait_for_text(client, "label", "Solution 1 of 92").await;
 
     // Go to solution 50.
-    client
-        .find(Locator::Id("goto"))
-        .await
-        .expect("the field")
-        .send_keys("50\u{E007}")
-        .await
-        .expect("50 and Enter are typed");
+    type_into(client, "goto", "50\u{E007}").await;
     wait_for_text(client, "label", "Solution 50 of 92").await;
     let fiftieth = board(client).await;
 
@@ -44,13 +37,7 @@ async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
     wait_for_text(client, "label", &format!("Solution {} of 92", at + 11)).await;
 
     // A slow board: the working state shows, the buttons wait, no press is lost.
-    client
-        .find(Locator::Css("#size option[value='30']"))
-        .await
-        .expect("the 30x30 option")
-        .click()
-        .await
-        .expect("30x30 is chosen");
+    choose(client, "size", "30").await;
     wait_for_text(client, "label", "Solution 1 ").await;
     wait_until(
         client,
@@ -83,15 +70,12 @@ async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
     wait_for_text(client, "label", "Solution 14772512 of 14772512").await;
     let mirrored: Vec<usize> = first.iter().map(|c| 15 - c).collect();
     wait_for_board(client, &mirrored).await;
-    assert_no_console_errors(client, page.driver_port, "in Browse").await;
-    client.clone().close().await.expect("the browser closes");
+    finish(&page, "in Browse").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     open(&page, "/?mode=solve&n=8&algo=min-conflicts").await;
     wait_for_part(client, "solve-label", "found by min-conflicts").await;
@@ -109,13 +93,7 @@ async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
     )
     .await;
     let expected: Vec<usize> = serde_json::from_value(answer).expect("columns");
-    client
-        .find(Locator::Id("solve-seed"))
-        .await
-        .expect("the seed field")
-        .send_keys(&format!("{seed}\u{E007}"))
-        .await
-        .expect("the seed and Enter are typed");
+    type_into(client, "solve-seed", &format!("{seed}\u{E007}")).await;
     wait_for_part(client, "solve-label", &format!("(seed {seed}:")).await;
     wait_for_board(client, &expected).await;
     assert!(address(client).await.ends_with(&format!("seed={seed}")));
@@ -141,24 +119,12 @@ async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
         .expect("the seed in the label")
         .to_string();
     let first = board(client).await;
-    client
-        .find(Locator::Id("solve-seed"))
-        .await
-        .expect("the seed field")
-        .send_keys(&format!("{drawn}\u{E007}"))
-        .await
-        .expect("the seed is typed");
+    type_into(client, "solve-seed", &format!("{drawn}\u{E007}")).await;
     wait_for_part(client, "solve-label", &format!("(seed {drawn}:")).await;
     wait_for_board(client, &first).await;
 
     // An error in words, and no stale board.
-    client
-        .find(Locator::Css("#solve-algo option[value='bitboard']"))
-        .await
-        .expect("the bitboard option")
-        .click()
-        .await
-        .expect("bitboard is chosen");
+    choose(client, "solve-algo", "bitboard").await;
     wait_for_text(
         client,
         "solve-limit",
@@ -169,50 +135,33 @@ async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
     field.clear().await.expect("N is cleared");
     field.send_keys("40\u{E007}").await.expect("40 is typed");
     wait_for_part(client, "solve-label", "40\u{d7}40 is too large").await;
-    let boards = js(
-        client,
-        "return document.querySelectorAll('#board svg').length;",
-    )
-    .await;
-    assert_eq!(boards, json!(0), "the stale board is cleared");
-    assert_no_console_errors(client, page.driver_port, "in Solve").await;
-    client.clone().close().await.expect("the browser closes");
+    assert_eq!(boards_drawn(client).await, 0, "the stale board is cleared");
+    finish(&page, "in Solve").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browse_says_in_words_what_it_cannot_reach_or_count() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     // Solution 7,000,000 of 16x16 (before the middle, where mirror images do not help) is
     // beyond the server's step budget.
     open(&page, "/?n=16&i=1").await;
     wait_for_text(client, "label", "Solution 1 ").await;
-    client
-        .find(Locator::Id("goto"))
-        .await
-        .expect("the field")
-        .send_keys("7000000\u{E007}")
-        .await
-        .expect("the number and Enter are typed");
-    let start = std::time::Instant::now();
-    loop {
+    type_into(client, "goto", "7000000\u{E007}").await;
+    let note = eventually(Duration::from_secs(60), async || {
         let note = text(client, "goto-note").await;
         if note.contains("too far into the list") {
-            assert!(
-                note.contains("queens list 16 --limit 7000000 | tail -n 1"),
-                "{note}"
-            );
-            assert!(!note.contains("offset"), "no jargon: {note}");
-            break;
+            Ok(note)
+        } else {
+            Err(format!("no word on solution 7,000,000: {note}"))
         }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(60),
-            "no word on solution 7,000,000: {note}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    }
+    })
+    .await;
+    assert!(
+        note.contains("queens list 16 --limit 7000000 | tail -n 1"),
+        "{note}"
+    );
+    assert!(!note.contains("offset"), "no jargon: {note}");
     // The board, the label and the caption still agree on solution 1.
     wait_until(
         client,

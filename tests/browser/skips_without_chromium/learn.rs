@@ -1,18 +1,14 @@
 //! Learn: the address, the steps, the jumps, the code line, compare, the phone.
 
-use fantoccini::Locator;
 use serde_json::{json, Value};
 
 use crate::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
-    open(&page, "/?mode=learn&n=8&algo=iterative&step=25").await;
-    wait_for_text(client, "learn-step-label", "Step 25 of 1963").await;
+    open_learn(&page, "n=8&algo=iterative&step=25", "Step 25 of 1963").await;
     assert_eq!(
         text(client, "learn-explain").await,
         "Try the square at row 4, column 1."
@@ -38,19 +34,9 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
 
     // Space after clicking Step plays (the button gave the focus back), Space again pauses.
     press(client, SPACE).await;
-    wait_until(
-        client,
-        "return document.getElementById('learn-play').getAttribute('aria-pressed') === 'true';",
-        "Space after Step plays",
-    )
-    .await;
+    wait_for_playing(client, true, "Space after Step plays").await;
     press(client, SPACE).await;
-    wait_until(
-        client,
-        "return document.getElementById('learn-play').getAttribute('aria-pressed') === 'false';",
-        "Space again pauses",
-    )
-    .await;
+    wait_for_playing(client, false, "Space again pauses").await;
 
     // The jumps.
     click(client, "learn-start").await;
@@ -70,13 +56,7 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
     wait_for_text(client, "learn-step-label", "Step 1962 of 1963").await;
 
     // Arrow keys after choosing in a select step the search; they leave the select alone.
-    client
-        .find(Locator::Css("#learn-algo option[value='wirth']"))
-        .await
-        .expect("the wirth option")
-        .click()
-        .await
-        .expect("wirth is chosen");
+    choose(client, "learn-algo", "wirth").await;
     wait_for_text(client, "learn-code-title", "Wirth").await;
     wait_for_text(client, "learn-step-label", "Step 0 of").await;
     press(client, &ARROW_RIGHT.repeat(3)).await;
@@ -115,13 +95,16 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
         ("bitboard", 2, "queen[k] \u{2190} log2(bit)"),
     ];
     for (algo, step, line) in known {
-        open(&page, &format!("/?mode=learn&n=4&algo={algo}&step={step}")).await;
-        wait_for_text(client, "learn-step-label", &format!("Step {step} of")).await;
+        open_learn(
+            &page,
+            &format!("n=4&algo={algo}&step={step}"),
+            &format!("Step {step} of"),
+        )
+        .await;
         assert_eq!(code_line(client).await, line, "{algo} at step {step}");
     }
     // The first-untried array from step 0: every row untried.
-    open(&page, "/?mode=learn&n=4&algo=backtrack").await;
-    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    open_learn(&page, "n=4&algo=backtrack", "Step 0 of").await;
     wait_for_part(client, "learn-arrays", "untried[col]").await;
     let untried = js(
         client,
@@ -145,24 +128,19 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
         "N = 20 is above the Learn limit of 12.",
     )
     .await;
-    let boards = js(
-        client,
-        "return document.querySelectorAll('#board svg').length;",
-    )
-    .await;
-    assert_eq!(boards, json!(0), "no other board instead of the 20x20 one");
-    assert_no_console_errors(client, page.driver_port, "in Learn").await;
-    client.clone().close().await.expect("the browser closes");
+    assert_eq!(
+        boards_drawn(client).await,
+        0,
+        "no other board instead of the 20x20 one"
+    );
+    finish(&page, "in Learn").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compare_shows_two_boards_with_the_textbook_counts() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
-    open(&page, "/?mode=learn&n=8&algo=iterative&compare=wirth").await;
-    wait_for_text(client, "learn-step-label", "Step 0 of 1963").await;
+    open_learn(&page, "n=8&algo=iterative&compare=wirth", "Step 0 of 1963").await;
     click(client, "learn-end").await;
     wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
     let counts = text(client, "learn-counts").await;
@@ -190,22 +168,18 @@ async fn compare_shows_two_boards_with_the_textbook_counts() {
     wait_for_part(client, "learn-counts", "876 tries").await;
     wait_for_part(client, "learn-counts2", "0 conflicts").await;
     assert!(address(client).await.contains("compare=bitboard"));
-    assert_no_console_errors(client, page.driver_port, "in Compare").await;
-    client.clone().close().await.expect("the browser closes");
+    finish(&page, "in Compare").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     client
         .set_window_size(390, 844)
         .await
         .expect("a phone-sized window");
-    open(&page, "/?mode=learn&n=8&algo=backtrack&step=4").await;
-    wait_for_text(client, "learn-step-label", "Step 4 of").await;
+    open_learn(&page, "n=8&algo=backtrack&step=4", "Step 4 of").await;
     let boxes = js(
         client,
         "const b = document.querySelector('#board svg').getBoundingClientRect();
@@ -245,6 +219,5 @@ async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
         e[3] <= height && num(&boxes["text"]) > 10.0,
         "the explanation is on screen: {boxes}"
     );
-    assert_no_console_errors(client, page.driver_port, "on a phone").await;
-    client.clone().close().await.expect("the browser closes");
+    finish(&page, "on a phone").await;
 }

@@ -82,9 +82,7 @@ fn assert_on_screen(boxes: &Value, parts: &[&str], what: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_screen() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     // A step with a long explanation for each: a conflict (or a queued board) well into 8x8.
     let steps = [
@@ -98,8 +96,12 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
     for (width, height) in [(1280, 800), (1366, 768)] {
         set_viewport(client, width, height).await;
         for (algo, step) in steps {
-            open(&page, &format!("/?mode=learn&n=8&algo={algo}&step={step}")).await;
-            wait_for_text(client, "learn-step-label", &format!("Step {step} of")).await;
+            open_learn(
+                &page,
+                &format!("n=8&algo={algo}&step={step}"),
+                &format!("Step {step} of"),
+            )
+            .await;
             let boxes = js(client, BOXES).await;
             screenshot(&page, &format!("learn-{width}x{height}-{algo}")).await;
             assert_on_screen(
@@ -116,8 +118,7 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
             );
         }
         // The largest board Learn draws, with the longest listing.
-        open(&page, "/?mode=learn&n=12&algo=iterative&step=300").await;
-        wait_for_text(client, "learn-step-label", "Step 300 of").await;
+        open_learn(&page, "n=12&algo=iterative&step=300", "Step 300 of").await;
         let boxes = js(client, BOXES).await;
         assert_on_screen(
             &boxes,
@@ -127,8 +128,7 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
     }
     // On a phone, the step's words and Step and Back are on the first screen with the board.
     set_viewport(client, 390, 844).await;
-    open(&page, "/?mode=learn&n=8&algo=backtrack&step=40").await;
-    wait_for_text(client, "learn-step-label", "Step 40 of").await;
+    open_learn(&page, "n=8&algo=backtrack&step=40", "Step 40 of").await;
     screenshot(&page, "learn-390x844-backtrack").await;
     let boxes = js(client, BOXES).await;
     assert_on_screen(
@@ -161,12 +161,9 @@ async fn value_of(client: &fantoccini::Client, script: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
-    open(&page, "/?mode=learn&n=6&algo=backtrack").await;
-    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    open_learn(&page, "n=6&algo=backtrack", "Step 0 of").await;
     let playing = "document.getElementById('learn-play').getAttribute('aria-pressed')";
 
     // Space on a focused button presses that button, and does not play.
@@ -223,19 +220,9 @@ async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
     press(client, ARROW_RIGHT).await;
     wait_for_text(client, "learn-step-label", "Step 1 of").await;
     press(client, SPACE).await;
-    wait_until(
-        client,
-        &format!("return {playing} === 'true';"),
-        "Space plays",
-    )
-    .await;
+    wait_for_playing(client, true, "Space plays").await;
     press(client, SPACE).await;
-    wait_until(
-        client,
-        &format!("return {playing} === 'false';"),
-        "Space pauses",
-    )
-    .await;
+    wait_for_playing(client, false, "Space pauses").await;
 
     // `?` shows the key list, with every shortcut; Escape closes it.
     press(client, "?").await;
@@ -287,17 +274,15 @@ async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compare_runs_two_code_panels_and_says_where_the_searches_differ() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     // backtrack and iterative: the same tries, transposed.
-    open(
+    open_learn(
         &page,
-        "/?mode=learn&n=6&algo=backtrack&compare=iterative&step=10",
+        "n=6&algo=backtrack&compare=iterative&step=10",
+        "Step 10 of",
     )
     .await;
-    wait_for_text(client, "learn-step-label", "Step 10 of").await;
     wait_for_part(client, "learn-compare-note", "the same tries").await;
     let note = text(client, "learn-compare-note").await;
     assert!(note.contains("171 tries and 140 conflicts each"), "{note}");
@@ -395,8 +380,7 @@ const REPLAY: &str = "
 /// Replays the whole backtrack trace of `n` and checks every step; returns the lines run.
 async fn replay_backtrack(page: &Page, n: usize) -> (Vec<Value>, BTreeSet<String>) {
     let client = &page.client;
-    open(page, &format!("/?mode=learn&n={n}&algo=backtrack&all=1")).await;
-    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    open_learn(page, &format!("n={n}&algo=backtrack&all=1"), "Step 0 of").await;
     let steps = js(client, REPLAY).await;
     let steps = steps.as_array().expect("the steps").clone();
     let mut seen = BTreeSet::new();
@@ -454,9 +438,7 @@ async fn replay_backtrack(page: &Page, n: usize) -> (Vec<Value>, BTreeSet<String
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_every_step_the_running_lines_write_what_changed() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let (steps, seen) = replay_backtrack(&page, 4).await;
     for line in [
         "setPosition(col, row)",
@@ -487,13 +469,10 @@ async fn at_every_step_the_running_lines_write_what_changed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn learn_shows_the_seeds_arithmetic_and_goes_on_past_the_first_solution() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     // 4x4, step 6: (1, 1) conflicts with (0, 0) on a diagonal.
-    open(&page, "/?mode=learn&n=4&algo=backtrack&step=6").await;
-    wait_for_text(client, "learn-step-label", "Step 6 of").await;
+    open_learn(&page, "n=4&algo=backtrack&step=6", "Step 6 of").await;
     assert_eq!(
         text(client, "learn-check").await,
         "hasConflictCumulative(1) at a = 0: diff = b \u{2212} a = 1 \u{2212} 0 = 1, pdiff = qp[b] \u{2212} qp[a] = 1 \u{2212} 0 = 1. pdiff = +diff: going from column a to column b the row moves as many squares as the column, so the queens share a diagonal (down to the right)."
@@ -572,9 +551,7 @@ const CONTRAST: &str = "
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_text_on_the_page_meets_wcag_aa_contrast() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     for path in [
         "/?n=8",

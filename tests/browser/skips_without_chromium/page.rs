@@ -9,9 +9,7 @@ use crate::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pressing_arrow_down_shows_the_second_solution_of_eight() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     wait_for_board(client, &[0, 4, 7, 5, 2, 6, 1, 3]).await;
 
@@ -24,14 +22,7 @@ async fn pressing_arrow_down_shows_the_second_solution_of_eight() {
         .expect("ArrowDown is pressed");
     wait_for_board(client, &[0, 5, 7, 2, 6, 3, 1, 4]).await;
 
-    let label = client
-        .find(Locator::Id("label"))
-        .await
-        .expect("the label")
-        .text()
-        .await
-        .expect("its text");
-    assert_eq!(label, "Solution 2 of 92");
+    assert_eq!(text(client, "label").await, "Solution 2 of 92");
     let address = client.current_url().await.expect("the address");
     assert!(
         address.as_str().ends_with("/?n=8&i=2"),
@@ -42,9 +33,7 @@ async fn pressing_arrow_down_shows_the_second_solution_of_eight() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_loads_its_modules_and_config_without_console_errors() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     wait_for_board(client, &[0, 4, 7, 5, 2, 6, 1, 3]).await;
     assert_no_console_errors(client, page.driver_port, "on load").await;
@@ -93,37 +82,25 @@ async fn the_page_loads_its_modules_and_config_without_console_errors() {
     assert_eq!(max, Some(config["solve"]["max_n"].to_string()));
 
     // Every view loads what it shows without an error.
-    let tab = |name: &'static str| async move {
-        client
-            .find(Locator::Id(name))
-            .await
-            .expect("the tab")
-            .click()
-            .await
-            .expect("the tab is clicked");
-    };
-    tab("tab-learn").await;
+    click(client, "tab-learn").await;
     wait_for_text(
         client,
         "learn-note",
         "The backtrack search of the 6\u{d7}6 board",
     )
     .await;
-    tab("tab-solve").await;
+    click(client, "tab-solve").await;
     wait_for_text(client, "solve-label", "A solution of the 20\u{d7}20 board").await;
-    tab("tab-browse").await;
+    click(client, "tab-browse").await;
     wait_for_text(client, "label", "Solution 1 of 92").await;
-    assert_no_console_errors(client, page.driver_port, "in the three views").await;
-    client.clone().close().await.expect("the browser closes");
+    finish(&page, "in the three views").await;
 }
 
 /// The page's SVG download is the drawing of `queens solve N --format svg`, character for
 /// character: crowns with coordinates (8), crowns scaled down (30), dots (200).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_svg_download_is_the_command_line_drawing() {
-    let Some(page) = open_page().await else {
-        return;
-    };
+    let page = page_or_skip!();
     let client = &page.client;
     for n in ["8", "30", "200"] {
         let run = |format: &str| {
