@@ -358,6 +358,41 @@ fn half_board_shards_merge_into_the_known_counts() {
     }
 }
 
+/// The split depends on N and the memory budget only: shards run on 1 and 16 threads within
+/// 32 MiB (where the split used to follow the threads: halves6 and halves12 at N = 16) merge.
+#[test]
+fn half_board_shards_on_different_thread_counts_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let (total, unique) = known_for(16);
+    let files: Vec<PathBuf> = [1, 16, 1, 16]
+        .iter()
+        .enumerate()
+        .map(|(i, threads)| {
+            let (spec, threads) = (format!("{i}/4"), threads.to_string());
+            let out = stdout_of(&[
+                "count",
+                "16",
+                "--engine",
+                "halves",
+                "--shard",
+                &spec,
+                "--threads",
+                &threads,
+                "--max-memory",
+                "32M",
+                "--json",
+            ]);
+            let path = dir.path().join(format!("t{i}.json"));
+            std::fs::write(&path, out).unwrap();
+            path
+        })
+        .collect();
+    let parts: Vec<&PathBuf> = files.iter().collect();
+    let out = merge(&parts).success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+}
+
 #[cfg(unix)]
 #[test]
 fn sigint_saves_the_checkpoint_and_exits_with_status_130() {

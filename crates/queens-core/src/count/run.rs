@@ -130,12 +130,7 @@ impl Run {
                 SizeError::check(n, "the half-board engine", halves::MAX_N).unwrap_err(),
             ));
         }
-        let workers = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |p| p.get())
-        } else {
-            threads
-        };
-        let plan = match halves::Plan::fitting(n, workers, max_memory) {
+        let plan = match halves::Plan::fitting(n, max_memory) {
             Ok(plan) => plan,
             // Auto falls back to the frame engine, whose memory is small whatever N.
             Err(CountError::MemoryBudget { .. }) if auto => {
@@ -143,6 +138,13 @@ impl Run {
             }
             Err(err) => return Err(err),
         };
+        let workers = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |p| p.get())
+        } else {
+            threads
+        };
+        // The threads only decide how many subproblems run at once, within the budget.
+        let threads = workers.min(plan.concurrent(max_memory));
         Ok(Run::of_plan(n, Plan::Halves(plan), threads))
     }
 

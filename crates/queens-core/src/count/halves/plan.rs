@@ -44,6 +44,11 @@ pub enum Part {
     },
 }
 
+/// The number of subproblems a plan is sized to run at once within the memory budget,
+/// whatever the threads asked: a split depends on N and the budget only. Two keeps the speed
+/// of one and two threads (a finer split, sized for more, costs one thread time).
+pub const PLAN_WORKERS: usize = 2;
+
 /// The number of pattern columns the engine uses for an `n` x `n` board when memory allows:
 /// enough subproblems to share among threads and to resume from, few enough that restricting
 /// the searches to a pattern costs little.
@@ -144,25 +149,41 @@ impl Plan {
         }
     }
 
-    /// The plan the engine uses for `n` on `threads` threads within `budget` bytes: the
-    /// default number of pattern columns, or more when the subproblems would not fit.
-    pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
-        let threads = threads.max(1) as u64;
+    /// The plan the engine uses for `n` within `budget` bytes: the default number of pattern
+    /// columns, or more when [`PLAN_WORKERS`] of the subproblems would not fit. The split
+    /// depends on N and the budget only, never on the threads of the machine, so that a run
+    /// resumes and its shards merge on any core count; [`Plan::concurrent`] says how many of
+    /// its subproblems fit in the budget at once.
+    pub fn fitting(n: usize, budget: u64) -> Result<Plan, CountError> {
+        let workers = PLAN_WORKERS as u64;
         let mut k = default_pattern_columns(n);
         loop {
-            let need = threads * bytes_per_thread(n, k);
-            if need <= budget {
+            // A split one subproblem of which fits is taken when no coarser one fits
+            // `PLAN_WORKERS` of them (fewer then run at once).
+            let fits = |k: usize, w: u64| w * bytes_per_thread(n, k) <= budget;
+            if fits(k, workers) {
                 return Ok(Plan::new(n, k));
             }
             if k + 2 > n.min(MAX_PATTERN_COLUMNS) {
+                if fits(k, 1) {
+                    return Ok(Plan::new(n, k));
+                }
                 return Err(CountError::MemoryBudget {
                     n,
-                    need: bytes_per_thread(n, k) * threads,
+                    need: bytes_per_thread(n, k),
                     budget,
                 });
             }
             k += 2;
         }
+    }
+
+    /// How many of this plan's subproblems fit in `budget` bytes at once (at least 1): the
+    /// most threads a run of it uses.
+    pub fn concurrent(&self, budget: u64) -> usize {
+        let k = self.pattern_columns.count_ones() as usize;
+        let one = bytes_per_thread(self.n, k).max(1);
+        (budget / one).clamp(1, usize::MAX as u64) as usize
     }
 
     /// The split's name.
