@@ -44,3 +44,14 @@ pub fn known() -> Vec<(usize, u128, u128)> {
         .map(|k| (k.n, k.total, k.unique))
         .collect()
 }
+
+/// `(total, unique)` of N from the reference table.
+pub fn known_for(n: usize) -> (u128, u128) {
+    let row = known().into_iter().find(|k| k.0 == n).expect("a known row");
+    (row.1, row.2)
+}
+
+/// A whole number of a JSON result.
+pub fn number(v: &serde_json::Value) -> u128 {
+    v.as_u64().expect("a whole number") as u128
+}

@@ -8,15 +8,6 @@ use std::time::{Duration, Instant};
 use crate::common::*;
 use predicates::prelude::*;
 
-fn known_for(n: usize) -> (u128, u128) {
-    let row = known().into_iter().find(|k| k.0 == n).expect("a known row");
-    (row.1, row.2)
-}
-
-fn number(v: &serde_json::Value) -> u128 {
-    v.as_u64().expect("a whole number") as u128
-}
-
 #[test]
 fn count_prints_the_known_totals_and_unique_counts_on_any_number_of_threads() {
     for (n, total, unique) in known().into_iter().filter(|k| k.0 <= 13) {

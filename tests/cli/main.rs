@@ -2,6 +2,7 @@
 
 mod common;
 
+mod audits;
 mod basics;
 mod browse;
 mod counting;

@@ -62,6 +62,22 @@ pub enum CountError {
         /// The budget.
         budget: u64,
     },
+    /// A checkpoint's recorded half-board split does not fit in the memory budget.
+    #[error(
+        "checkpoint file {path} records the split {split}, whose subproblems need about {} MiB \
+         each, more than the budget of {} MiB: resume it with --max-memory {}M or more",
+        need.div_ceil(1 << 20), budget >> 20, need.div_ceil(1 << 20)
+    )]
+    CheckpointMemory {
+        /// The file.
+        path: String,
+        /// The split it records.
+        split: String,
+        /// The bytes one of its subproblems needs.
+        need: u64,
+        /// The budget.
+        budget: u64,
+    },
     /// A checkpoint file belongs to a different run.
     #[error("checkpoint file {path} belongs to a different run ({reason}); use another file or delete it")]
     CheckpointMismatch {

@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::memory::bytes_per_thread;
 use super::pattern::count_pattern;
+use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::types::{CountError, Counts};
 
@@ -266,6 +267,51 @@ impl Plan {
                     total,
                     unique: total,
                 })
+            }
+        }
+    }
+}
+
+impl Plan {
+    /// Subproblem `i` counted again independently of [`Plan::solve`]: a pattern by the plain
+    /// search of its board ([`plain_count_pattern`]: no halves listed, no join), the
+    /// fixed-point subproblem by its own searches again (they never use the join). `None` when
+    /// `i` is past the plan or `cancel` was raised.
+    pub fn recount(&self, i: usize, cancel: &AtomicBool) -> Option<Counts> {
+        match *self.parts.get(i)? {
+            Part::Fixed => self.solve(i, cancel),
+            Part::Pattern {
+                upper,
+                first,
+                weight,
+            } => {
+                let found =
+                    plain_count_pattern(self.n, self.pattern_columns, upper, first, cancel)?;
+                let total = u128::from(found) * u128::from(weight);
+                Some(Counts {
+                    total,
+                    unique: total,
+                })
+            }
+        }
+    }
+
+    /// Whether `part` can be the contribution of subproblem `i`, whatever the checksum says:
+    /// a pattern's total is a multiple of its weight and its eighths of classes equal its
+    /// total; the fixed-point subproblem has no total, and its `S180 + 2 S90` is even (a
+    /// solution of N >= 2 and its mirror image, never the same, are fixed together).
+    pub fn possible(&self, i: usize, part: Counts) -> bool {
+        match self.parts.get(i) {
+            None => false,
+            Some(Part::Fixed) if self.n == 1 => {
+                part == Counts {
+                    total: 0,
+                    unique: 7,
+                }
+            }
+            Some(Part::Fixed) => part.total == 0 && part.unique.is_multiple_of(2),
+            Some(Part::Pattern { weight, .. }) => {
+                part.unique == part.total && part.total.is_multiple_of(u128::from(*weight))
             }
         }
     }
