@@ -238,7 +238,7 @@ fn note_memory_bound(args: &CountArgs, run: &Run) {
     } else {
         args.threads
     };
-    if !args.quiet && run.workers() < asked {
+    if !args.quiet && run.engine() == count::Engine::Halves && run.workers() < asked {
         eprintln!(
             "queens: note: {} subproblems of {} fit in --max-memory at once, so {} of the {asked} \
              threads run; raise --max-memory to run more (the same for every shard of a run; a \
