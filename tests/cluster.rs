@@ -92,9 +92,11 @@ fn merged(dir: &Path, files: &[PathBuf]) -> String {
         .args(files)))
 }
 
-/// The Slurm array of docs/counting.md, scaled to 4 shards of N = 19 on one core each: task 0 is
-/// requeued mid-run with `scontrol requeue` (Slurm sends it SIGTERM, as on a preemption), runs
-/// again from its checkpoint, and the array's parts merge to the exact total.
+/// The Slurm array of docs/counting.md, scaled to 4 shards of N = 19 on one core each, the tasks
+/// on 1 and 16 threads as on nodes of different sizes (the split used to follow the threads):
+/// task 0 is requeued mid-run with `scontrol requeue` (Slurm sends it SIGTERM, as on a
+/// preemption), runs again from its checkpoint on the other number of threads, and the array's
+/// parts merge to the exact total.
 fn the_slurm_array_survives_a_sigterm_and_a_requeue() -> Result<Completion, Failed> {
     if let Some(outcome) = skip::needs(
         &["sbatch", "squeue", "scontrol", "sinfo"],
@@ -114,6 +116,14 @@ fn the_slurm_array_survives_a_sigterm_and_a_requeue() -> Result<Completion, Fail
     let script = scaled(&script, "--cpus-per-task=8", "--cpus-per-task=1");
     let script = scaled(&script, "queens count 22", &format!("queens count {N}"));
     let script = scaled(&script, "/64\"", "/4\"");
+    // Nodes of different sizes: the odd tasks on 16 threads, the even ones on 1, and a task
+    // that resumes from its checkpoint (the requeued one) on the other count.
+    let script = scaled(
+        &script,
+        "--threads \"${SLURM_CPUS_PER_TASK}\"",
+        "--threads \"$(( (SLURM_ARRAY_TASK_ID + $([ -e \"checkpoints/${SLURM_ARRAY_TASK_ID}.ckpt\" ] \
+         && echo 1 || echo 0)) % 2 ? 16 : 1 ))\"",
+    );
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("job.sh"), &script).unwrap();
     let bin_dir = queens_bin().parent().unwrap().to_path_buf();

@@ -95,8 +95,13 @@ split.
 Examples:
   queens merge part-*.json                 the total of all the parts
   cat parts/*.json > all.json && queens merge --unique all.json
+  queens merge --recount 2 part-*.json     recount 2 random parts first, by the plain search
 
-Exit status: 0 success, 2 a missing, repeated or mismatched part, unreadable input, or error.";
+The sum must be a possible count (an even total, classes between an eighth and a half of it),
+whatever the checksums say. The parts may come from machines with any number of cores.
+
+Exit status: 0 success, 1 a recounted part disagrees, 2 a missing, repeated, mismatched or
+impossible part, unreadable input, or error.";
 
 pub const COMPLETE_HELP: &str = "\
 Examples:

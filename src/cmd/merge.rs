@@ -9,7 +9,12 @@
 //! so that a lost, repeated, damaged or foreign part never yields a silently wrong total.
 //! Memory and time are proportional to the parts given, never to a number a part claims.
 //! Each line is read and checked alone by `queens_core::count::shard_result` (the same code
-//! writes the lines); what needs several parts is checked here.
+//! writes the lines); what needs several parts is checked here, and the sum must be a count
+//! some board can have (`queens_core::count::check_complete`: an even total, classes between
+//! an eighth and a half of it), so that a part edited and re-signed is refused all the same.
+//! The parts may come from machines with any number of cores: the split depends on N and the
+//! memory budget only. `--recount K` recounts K random parts, each whole shard by the plain
+//! search of its subproblems, before the sum is printed.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -18,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use queens_core::count::shard_result::{Parser, ShardResult, MAX_LINE};
-use queens_core::count::{self, MAX_SHARDS};
+use queens_core::count::{self, Run, MAX_SHARDS};
 use serde::Serialize;
 
 use crate::cli::MergeArgs;
@@ -49,6 +54,11 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
     }
     let mut merged = merge(&parts)?;
     merged.seconds = round_ms(merged.seconds);
+    if let Some(k) = args.recount {
+        if !recount(&parts, k)? {
+            return Ok(Status::No);
+        }
+    }
     let mut out = super::stdout();
     if args.json {
         serde_json::to_writer(&mut out, &merged)?;
@@ -232,8 +242,71 @@ fn merge(parts: &[(PathBuf, ShardResult)]) -> anyhow::Result<Merged> {
     // The half-board engine's shards and those of pieces report eighths of classes (Burnside's lemma holds for
     // the whole board only): their sum, divided by 8, is the number of classes. (Shard 0/1 is
     // the whole board, whose classes are already counted.)
-    if count::unique_in_eighths(&merged.split) && shards > 1 {
-        merged.unique /= 8;
+    let eighths = count::unique_in_eighths(&merged.split) && shards > 1;
+    let possible = if eighths {
+        count::classes_of_eighths(merged.n, merged.total, merged.unique).map(|u| merged.unique = u)
+    } else {
+        count::check_complete(
+            merged.n,
+            count::Counts {
+                total: merged.total,
+                unique: merged.unique,
+            },
+        )
+    };
+    if let Err(why) = possible {
+        bail!(
+            "the parts add up to a count no board of N = {} can have, so some part is wrong \
+             (whatever its checksum says): {why}",
+            merged.n
+        );
     }
     Ok(merged)
+}
+
+/// `--recount K`: recounts K of the parts chosen at random, each whole shard by the plain
+/// search of its subproblems ([`Run::recount_shard`]), saying on standard error whether each
+/// agrees. Whether all agree.
+fn recount(parts: &[(PathBuf, ShardResult)], k: u64) -> anyhow::Result<bool> {
+    let all: Vec<usize> = (0..parts.len()).collect();
+    let k = usize::try_from(k).unwrap_or(usize::MAX);
+    let chosen = queens_core::random::Rng::from_entropy().sample(&all, k);
+    let mut disagree = 0usize;
+    for &i in &chosen {
+        let (path, p) = &parts[i];
+        let Some(run) = Run::of_split(p.n, &p.split, p.shard) else {
+            bail!(
+                "{}: the split {} cannot be recounted",
+                path.display(),
+                p.split
+            );
+        };
+        let Some(again) = run.threads(1).recount_shard() else {
+            bail!("{}: the recount was cancelled", path.display());
+        };
+        let verdict = if again == p.counts {
+            "agrees"
+        } else {
+            disagree += 1;
+            "DISAGREES"
+        };
+        eprintln!(
+            "queens: shard {} ({}): saved {}/{}, recounted {}/{}: {verdict}",
+            p.shard,
+            path.display(),
+            p.counts.total,
+            p.counts.unique,
+            again.total,
+            again.unique
+        );
+    }
+    if disagree > 0 {
+        eprintln!(
+            "queens: error: {disagree} of {} recounted shards disagree: the merge is refused",
+            chosen.len()
+        );
+    } else {
+        eprintln!("queens: all {} recounted shards agree", chosen.len());
+    }
+    Ok(disagree == 0)
 }

@@ -169,3 +169,14 @@ pub fn fails_with_input(line: &str, input: &str, code: i32, needles: &[&str]) ->
 pub fn printed(line: &str) -> String {
     run(line).succeeds().stdout
 }
+
+/// `(total, unique)` of N from the reference table.
+pub fn known_for(n: usize) -> (u128, u128) {
+    let row = known().into_iter().find(|k| k.0 == n).expect("a known row");
+    (row.1, row.2)
+}
+
+/// A whole number of a JSON result.
+pub fn number(v: &serde_json::Value) -> u128 {
+    v.as_u64().expect("a whole number") as u128
+}

@@ -8,15 +8,6 @@ use std::time::{Duration, Instant};
 use crate::common::*;
 use predicates::prelude::*;
 
-fn known_for(n: usize) -> (u128, u128) {
-    let row = known().into_iter().find(|k| k.0 == n).expect("a known row");
-    (row.1, row.2)
-}
-
-fn number(v: &serde_json::Value) -> u128 {
-    v.as_u64().expect("a whole number") as u128
-}
-
 #[test]
 fn count_prints_the_known_totals_and_unique_counts_on_any_number_of_threads() {
     for (n, total, unique) in known().into_iter().filter(|k| k.0 <= 13) {
@@ -356,6 +347,41 @@ fn half_board_shards_merge_into_the_known_counts() {
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
     }
+}
+
+/// The split depends on N and the memory budget only: shards run on 1 and 16 threads within
+/// 32 MiB (where the split used to follow the threads: halves6 and halves12 at N = 16) merge.
+#[test]
+fn half_board_shards_on_different_thread_counts_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let (total, unique) = known_for(16);
+    let files: Vec<PathBuf> = [1, 16, 1, 16]
+        .iter()
+        .enumerate()
+        .map(|(i, threads)| {
+            let (spec, threads) = (format!("{i}/4"), threads.to_string());
+            let out = stdout_of(&[
+                "count",
+                "16",
+                "--engine",
+                "halves",
+                "--shard",
+                &spec,
+                "--threads",
+                &threads,
+                "--max-memory",
+                "32M",
+                "--json",
+            ]);
+            let path = dir.path().join(format!("t{i}.json"));
+            std::fs::write(&path, out).unwrap();
+            path
+        })
+        .collect();
+    let parts: Vec<&PathBuf> = files.iter().collect();
+    let out = merge(&parts).success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
 }
 
 #[cfg(unix)]

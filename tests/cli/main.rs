@@ -4,6 +4,7 @@ mod common;
 #[path = "../support/serve.rs"]
 mod serving;
 
+mod audits;
 mod basics;
 mod browse;
 mod counting;

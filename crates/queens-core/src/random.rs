@@ -41,6 +41,28 @@ impl Rng {
     pub fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
     }
+
+    /// `k` distinct elements of `items` chosen at random (a partial Fisher-Yates shuffle), in
+    /// increasing order; all of them when `k` is larger.
+    ///
+    /// # Example
+    /// ```
+    /// use queens_core::random::Rng;
+    /// let chosen = Rng::new(1).sample(&[3, 1, 4, 5, 9], 3);
+    /// assert_eq!(chosen.len(), 3);
+    /// assert!(chosen.windows(2).all(|w| w[0] < w[1]));
+    /// ```
+    pub fn sample(&mut self, items: &[usize], k: usize) -> Vec<usize> {
+        let k = k.min(items.len());
+        let mut pool = items.to_vec();
+        for i in 0..k {
+            let j = i + self.below(pool.len() - i);
+            pool.swap(i, j);
+        }
+        pool.truncate(k);
+        pool.sort_unstable();
+        pool
+    }
 }
 
 /// A seed from the clock and the process id, hashed with the standard library's random keys,

@@ -115,9 +115,8 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     if let Some(k) = args.recount {
-        // Recounts read frame-split checkpoints: the plain search is the frame kernel's.
-        let run = Run::new(n)?.shard(shard).threads(args.threads);
-        return recount::recount(args, run, k);
+        // The run is the checkpoint's own split, whichever engine wrote it.
+        return recount::recount(args, shard, k);
     }
     if args.estimate {
         return estimate::estimate(args, shard);
@@ -145,6 +144,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     .shard(shard)
     .threads(args.threads);
     let (run, session) = Session::open(args, run, lock, saved)?;
+    note_memory_bound(args, &run);
     let run = Arc::new(run);
     let signals = signals::install(Arc::clone(&run))?;
 
@@ -228,4 +228,24 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return Ok(Status::Failure);
     }
     Ok(Status::Success)
+}
+
+/// Says on standard error (unless `--quiet`) when the memory budget holds fewer of the
+/// half-board engine's subproblems at once than the threads asked for.
+fn note_memory_bound(args: &CountArgs, run: &Run) {
+    let asked = if args.threads == 0 {
+        thread::available_parallelism().map_or(1, |p| p.get())
+    } else {
+        args.threads
+    };
+    if !args.quiet && run.engine() == count::Engine::Halves && run.workers() < asked {
+        eprintln!(
+            "queens: note: {} subproblems of {} fit in --max-memory at once, so {} of the {asked} \
+             threads run; raise --max-memory to run more (the same for every shard of a run; a \
+             resume keeps its split)",
+            run.workers(),
+            run.split(),
+            run.workers()
+        );
+    }
 }

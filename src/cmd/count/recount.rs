@@ -1,6 +1,7 @@
 //! `queens count --recount K --checkpoint FILE`: counts again, with the plain search, K finished
 //! subproblems of a checkpoint chosen at random, and says for each whether it agrees with the
-//! saved counts.
+//! saved counts. The run is the checkpoint's own split: frames (the plain bitboard search of a
+//! frame) or halves (the plain search of a pattern's board, never the join).
 //!
 //! May call: `queens_core::count`, [`crate::lock`], [`crate::signals`], [`super::session`] (to
 //! read the checkpoint) and the binary's output helpers.
@@ -9,7 +10,7 @@ use std::io::Write;
 use std::sync::Arc;
 
 use anyhow::bail;
-use queens_core::count::Run;
+use queens_core::count::{Run, Shard};
 
 use super::session::lock_and_load;
 use crate::cli::CountArgs;
@@ -19,7 +20,7 @@ use crate::status::Status;
 /// `--recount K`: counts again, with the plain search, K finished subproblems of the
 /// checkpoint chosen at random, and says for each whether it agrees with the saved counts.
 /// Status 0 when all agree, 1 when one does not.
-pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
+pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status> {
     let Some(path) = &args.checkpoint else {
         bail!("--recount needs --checkpoint FILE: the file whose subproblems to recount");
     };
@@ -30,6 +31,13 @@ pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
             path.display()
         );
     };
+    let n = args.size.n;
+    // A split this binary does not make of N is refused by the resume, naming it.
+    let run = match Run::of_split(n, &saved.split, shard) {
+        Some(run) => run,
+        None => Run::new(n)?.shard(shard),
+    }
+    .threads(args.threads);
     let (run, _) = run.resume(saved, path)?;
     let tally = run.control().tally().clone();
     let finished: Vec<usize> = tally.finished_subproblems().collect();
@@ -39,7 +47,8 @@ pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
             path.display()
         );
     }
-    let chosen = sample(&finished, k.min(finished.len() as u64) as usize);
+    let k = usize::try_from(k).unwrap_or(usize::MAX);
+    let chosen = queens_core::random::Rng::from_entropy().sample(&finished, k);
     let run = Arc::new(run);
     let signals = signals::install(Arc::clone(&run))?;
     let mut out = crate::output::stdout();
@@ -86,18 +95,4 @@ pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
         )?;
         Ok(Status::No)
     }
-}
-
-/// `k` distinct elements of `items` chosen at random (a partial Fisher-Yates shuffle driven
-/// by the engine's generator, freshly seeded), in increasing order.
-fn sample(items: &[usize], k: usize) -> Vec<usize> {
-    let mut rng = queens_core::random::Rng::from_entropy();
-    let mut pool = items.to_vec();
-    for i in 0..k {
-        let j = i + rng.below(pool.len() - i);
-        pool.swap(i, j);
-    }
-    pool.truncate(k);
-    pool.sort_unstable();
-    pool
 }

@@ -14,6 +14,8 @@
 //! - `run.rs`: a [`Run`] holds the engine's [`Plan`] (frames, pieces or halves), the shard,
 //!   the threads and the tally, and executes it.
 //! - `shard.rs` and `checkpoint.rs`: one [`Shard`] of the plan, and the saved state of a run.
+//! - `invariants.rs`: what every complete count obeys (an even total, classes between an
+//!   eighth and a half of it), checked on merge and resume whatever the checksums say.
 //! - `split.rs`: the names of the splits and the subproblems each makes.
 //! - `shard_result/`: the one-line result of a shard, written and read back.
 //! - `estimate.rs`: the Monte Carlo estimate of a count too large to run.
@@ -36,6 +38,7 @@ pub(crate) mod estimate;
 pub(crate) mod fixed;
 pub(crate) mod frame;
 pub mod halves;
+mod invariants;
 pub(crate) mod join;
 pub(crate) mod kernel;
 pub mod pieces;
@@ -53,6 +56,7 @@ pub use fixed::{
     classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
 };
 pub use frame::{subproblems, Subproblem};
+pub use invariants::{check_complete, classes_of_eighths, Impossible};
 pub use pieces::SPLIT;
 pub use run::{Engine, Run, HALVES_FROM};
 pub use shard::{Shard, MAX_SHARDS};
@@ -96,6 +100,9 @@ pub fn count_total(n: usize) -> Result<u128, CountError> {
 pub fn count_unique(n: usize) -> Result<u128, CountError> {
     Ok(count(n)?.unique)
 }
+
+#[cfg(test)]
+mod audit_tests;
 
 #[cfg(test)]
 mod tests {

@@ -10,8 +10,10 @@ use super::checkpoint::{add_counts, Checkpoint};
 use super::engine::{self, Control, Tally};
 use super::frame::{subproblems, Subproblem};
 use super::halves;
+use super::invariants::{check_complete, classes_of_eighths};
 use super::pieces;
 use super::shard::Shard;
+use super::split::{halves_plan_of_split, unique_in_eighths};
 use super::types::{check_size, CountError, Counts};
 use crate::error::SizeError;
 
@@ -62,7 +64,11 @@ pub struct Run {
     pub(super) plan: Plan,
     shard: Shard,
     todo: Vec<usize>,
+    /// The threads asked for (0: one per core); the half-board engine runs at most as many
+    /// subproblems at once as fit in `budget`.
     threads: usize,
+    /// The memory budget of the half-board engine's subproblems, in bytes.
+    budget: u64,
     control: Control,
 }
 
@@ -105,14 +111,17 @@ impl Run {
             shard: Shard::WHOLE,
             todo,
             threads,
+            budget: u64::MAX,
             control,
         }
     }
 
     /// A run over the whole `n` x `n` board with the chosen engine ([`Engine::Auto`]: the
-    /// faster one for `n`), on every core, from nothing. The half-board engine sizes its
-    /// subproblems so that `threads` of them fit in `max_memory` bytes, and refuses with
-    /// [`CountError::MemoryBudget`] when none do.
+    /// faster one for `n`), on `threads` threads, from nothing. The half-board engine's split
+    /// depends on `n` and `max_memory` only ([`halves::Plan::fitting`]), never on the threads,
+    /// so that a run resumes and its shards merge on any machine; the threads only decide how
+    /// many subproblems run at once, at most as many as fit in `max_memory`. It refuses with
+    /// [`CountError::MemoryBudget`] when no split fits.
     pub fn with_engine(
         n: usize,
         engine: Engine,
@@ -130,12 +139,7 @@ impl Run {
                 SizeError::check(n, "the half-board engine", halves::MAX_N).unwrap_err(),
             ));
         }
-        let workers = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |p| p.get())
-        } else {
-            threads
-        };
-        let plan = match halves::Plan::fitting(n, workers, max_memory) {
+        let plan = match halves::Plan::fitting(n, max_memory) {
             Ok(plan) => plan,
             // Auto falls back to the frame engine, whose memory is small whatever N.
             Err(CountError::MemoryBudget { .. }) if auto => {
@@ -143,7 +147,35 @@ impl Run {
             }
             Err(err) => return Err(err),
         };
-        Ok(Run::of_plan(n, Plan::Halves(plan), threads))
+        let mut run = Run::of_plan(n, Plan::Halves(plan), threads);
+        run.budget = max_memory;
+        Ok(run)
+    }
+
+    /// A run of `shard` of the `n` x `n` board by the split named `split` (as a checkpoint or
+    /// a shard result names it: `frame1-v1`, `frame1-rowsD-v1`, `halvesK-v1`), whatever the
+    /// memory; `None` for a split this binary does not make of `n`.
+    pub fn of_split(n: usize, split: &str, shard: Shard) -> Option<Run> {
+        check_size(n).ok()?;
+        if let Some(depth) = pieces::depth_of_split(n, split) {
+            return Some(Run::frames(n, depth).shard(shard));
+        }
+        let plan = halves_plan_of_split(n, split)?;
+        Some(Run::of_plan(n, Plan::Halves(plan), 0).shard(shard))
+    }
+
+    /// The threads the run uses: those asked for (0: one per core), and with the half-board
+    /// engine at most as many as its subproblems fit in the budget at once.
+    pub fn workers(&self) -> usize {
+        let Plan::Halves(plan) = &self.plan else {
+            return self.threads;
+        };
+        let asked = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |p| p.get())
+        } else {
+            self.threads
+        };
+        asked.min(plan.concurrent(self.budget))
     }
 
     /// The engine this run uses.
@@ -189,30 +221,52 @@ impl Run {
     }
 
     /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
-    /// (same N, split and shard). Returns the seconds the checkpoint says were spent so far.
+    /// (same N and shard; the same split, except that a half-board run takes the split the
+    /// checkpoint records when its subproblems fit in the budget, whatever split this machine
+    /// would choose). Returns the seconds the checkpoint says were spent so far.
     ///
     /// Each saved part is also checked against its subproblem: a total that is not a multiple
-    /// of the frame's orbit, or (for a frame no symmetry fixes) not 8 times its classes, cannot
-    /// have been counted, and the file is refused.
+    /// of the frame's orbit, or (for a frame no symmetry fixes) not 8 times its classes, or a
+    /// pattern's total not a multiple of its weight, cannot have been counted; nor can a
+    /// complete count that breaks [`check_complete`]; and the file is refused.
     pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, f64), CountError> {
         if let Plan::Halves(_) = self.plan {
-            let split = self.split();
-            let reason = if checkpoint.n != self.n {
+            let mut run = self;
+            if checkpoint.n == run.n && checkpoint.split != run.split() {
+                if let Some(plan) = halves_plan_of_split(run.n, &checkpoint.split) {
+                    let k = plan.pattern_columns.count_ones() as usize;
+                    let need = halves::bytes_per_thread(run.n, k);
+                    if need > run.budget {
+                        return Err(CountError::CheckpointMemory {
+                            path: path.display().to_string(),
+                            split: checkpoint.split,
+                            need,
+                            budget: run.budget,
+                        });
+                    }
+                    let (shard, threads, budget) = (run.shard, run.threads, run.budget);
+                    run = Run::of_plan(run.n, Plan::Halves(plan), threads).shard(shard);
+                    run.budget = budget;
+                }
+            }
+            let split = run.split();
+            let this = &run;
+            let reason = if checkpoint.n != this.n {
                 Some(format!(
                     "it is for N = {}, not N = {}",
-                    checkpoint.n, self.n
+                    checkpoint.n, this.n
                 ))
-            } else if checkpoint.split != split || checkpoint.subproblems != self.subproblems() {
+            } else if checkpoint.split != split || checkpoint.subproblems != this.subproblems() {
                 Some(format!(
                     "it is for the split {} of {} subproblems, not {split} of {}",
                     checkpoint.split,
                     checkpoint.subproblems,
-                    self.subproblems()
+                    this.subproblems()
                 ))
-            } else if checkpoint.shard != self.shard {
+            } else if checkpoint.shard != this.shard {
                 Some(format!(
                     "it is for shard {}, not shard {}",
-                    checkpoint.shard, self.shard
+                    checkpoint.shard, this.shard
                 ))
             } else {
                 None
@@ -223,6 +277,10 @@ impl Run {
                     reason,
                 });
             }
+            run.check_halves_parts(&checkpoint, path)?;
+            *run.control.tally() = checkpoint.tally;
+            run.check_complete_tally(path)?;
+            Ok((run, checkpoint.seconds))
         } else {
             // A checkpoint of another frame split (whole frames, or another depth) is resumed
             // with its own split: its frames are the same, only their cut differs.
@@ -236,10 +294,61 @@ impl Run {
             checkpoint.check_matches(path, run.n, &run.split(), run.plan.len(), run.shard)?;
             run.check_frame_parts(&checkpoint, path)?;
             *run.control.tally() = checkpoint.tally;
-            return Ok((run, checkpoint.seconds));
+            run.check_complete_tally(path)?;
+            Ok((run, checkpoint.seconds))
         }
-        *self.control.tally() = checkpoint.tally;
-        Ok((self, checkpoint.seconds))
+    }
+
+    /// Checks each saved part of a half-board checkpoint against its subproblem
+    /// ([`halves::Plan::possible`]), and a complete one against [`check_complete`].
+    fn check_halves_parts(&self, checkpoint: &Checkpoint, path: &Path) -> Result<(), CountError> {
+        let Plan::Halves(plan) = &self.plan else {
+            return Ok(());
+        };
+        let tally = &checkpoint.tally;
+        if let Some(i) = tally
+            .finished_subproblems()
+            .find(|&i| !plan.possible(i, tally.parts[i]))
+        {
+            let part = tally.parts[i];
+            return Err(CountError::CheckpointMalformed {
+                path: path.display().to_string(),
+                reason: format!(
+                    "subproblem {i} cannot have {} solutions in {} eighths of classes \
+                     ({})",
+                    part.total,
+                    part.unique,
+                    match plan.parts[i] {
+                        halves::Part::Fixed => "the fixed-point subproblem has no total and \
+                                                an even sum"
+                            .to_string(),
+                        halves::Part::Pattern { weight, .. } => format!(
+                            "a pattern's eighths equal its total, a multiple of its weight \
+                             {weight}"
+                        ),
+                    }
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a complete checkpoint of the whole board whose counts no board can have
+    /// ([`check_complete`]), whatever its checksum says.
+    fn check_complete_tally(&self, path: &Path) -> Result<(), CountError> {
+        if self.shard != Shard::WHOLE || !self.is_complete() {
+            return Ok(());
+        }
+        let counts = self.control.tally().counts;
+        let checked = if unique_in_eighths(&self.split()) {
+            classes_of_eighths(self.n, counts.total, counts.unique).map(|_| ())
+        } else {
+            check_complete(self.n, counts)
+        };
+        checked.map_err(|why| CountError::CheckpointMalformed {
+            path: path.display().to_string(),
+            reason: format!("its complete count is impossible: {why}"),
+        })
     }
 
     /// Checks each saved part of a frame-split checkpoint against its subproblem: a total that
@@ -300,6 +409,9 @@ impl Run {
     /// every free row, never the join), independently of how the run counted it; `None` when
     /// `i` is past the plan or the run was cancelled.
     pub fn recount(&self, i: usize) -> Option<Counts> {
+        if let Plan::Halves(plan) = &self.plan {
+            return plan.recount(i, &self.control.cancel);
+        }
         let sub = self.plan.frames().get(i)?;
         let depth = self.depth();
         if depth == 0 {
@@ -313,6 +425,23 @@ impl Run {
                 let c = engine::solve_piece(self.n, &piece, &self.control.cancel, true)?;
                 sum = add_counts(sum, c)?;
             }
+        }
+        Some(sum)
+    }
+
+    /// Every subproblem of the shard recounted by [`Run::recount`] and added up, as
+    /// [`Run::execute`] reports a complete run (classes in eighths for a shard of a split that
+    /// counts them so); `None` when cancelled.
+    pub fn recount_shard(&self) -> Option<Counts> {
+        let mut sum = Counts::default();
+        for &i in &self.todo {
+            sum = add_counts(sum, self.recount(i)?)?;
+        }
+        if self.shard == Shard::WHOLE && unique_in_eighths(&self.split()) {
+            sum.unique = match &self.plan {
+                Plan::Halves(plan) => plan.classes(sum.unique),
+                _ => sum.unique / 8,
+            };
         }
         Some(sum)
     }
@@ -376,7 +505,7 @@ impl Run {
         let whole = self.shard == Shard::WHOLE;
         match &self.plan {
             Plan::Halves(plan) => {
-                halves::run(plan, todo, self.threads, control)?;
+                halves::run(plan, todo, self.workers(), control)?;
                 let mut counts = control.tally().counts;
                 if whole && self.is_complete() {
                     counts.unique = plan.classes(counts.unique);

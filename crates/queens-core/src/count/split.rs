@@ -17,6 +17,12 @@ pub fn split_subproblems(n: usize, split: &str) -> Option<usize> {
     if check_size(n).is_ok() && pieces::depth_of_split(n, split).is_some() {
         return Some(subproblems(n).len());
     }
+    halves_plan_of_split(n, split).map(|p| p.len())
+}
+
+/// The half-board plan named `split` of the `n` x `n` board (`halvesK-v1`), if this binary
+/// makes it.
+pub(crate) fn halves_plan_of_split(n: usize, split: &str) -> Option<halves::Plan> {
     let k: usize = split
         .strip_prefix("halves")?
         .strip_suffix("-v1")?
@@ -25,7 +31,6 @@ pub fn split_subproblems(n: usize, split: &str) -> Option<usize> {
     let plan = (1..=halves::MAX_N).contains(&n) && k <= halves::MAX_PATTERN_COLUMNS;
     plan.then(|| halves::Plan::new(n, k))
         .filter(|p| p.split() == split)
-        .map(|p| p.len())
 }
 
 /// Whether the parts of `split` count classes in eighths (summed, then divided by 8 for the

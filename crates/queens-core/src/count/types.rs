@@ -51,13 +51,29 @@ pub enum CountError {
     /// No split of the half-board engine fits in the memory budget.
     #[error(
         "the half-board engine needs about {} MiB for N = {n} with its finest split, more than \
-         the budget of {} MiB (raise --max-memory, use fewer threads, or --engine frame)",
+         the budget of {} MiB (raise --max-memory or use --engine frame)",
         need >> 20, budget >> 20
     )]
     MemoryBudget {
         /// The board size.
         n: usize,
-        /// The bytes the finest split needs on the requested threads.
+        /// The bytes one subproblem of the finest split needs.
+        need: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// A checkpoint's recorded half-board split does not fit in the memory budget.
+    #[error(
+        "checkpoint file {path} records the split {split}, whose subproblems need about {} MiB \
+         each, more than the budget of {} MiB: resume it with --max-memory {}M or more",
+        need.div_ceil(1 << 20), budget >> 20, need.div_ceil(1 << 20)
+    )]
+    CheckpointMemory {
+        /// The file.
+        path: String,
+        /// The split it records.
+        split: String,
+        /// The bytes one of its subproblems needs.
         need: u64,
         /// The budget.
         budget: u64,

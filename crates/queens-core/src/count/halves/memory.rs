@@ -66,24 +66,20 @@ mod model {
 
     /// The measured peaks of the largest subproblems (one thread, docs/performance.md) are
     /// within the model, and two threads of N = 23 and 24 get a split that fits 1 GiB by it.
-    /// A measurement: the split each board gets on 1, 2 and 4 threads within 1 GiB.
+    /// A measurement: the split each board gets within 1 GiB, and how many of its subproblems run at once.
     #[test]
     #[ignore]
     fn splits_within_the_default_budget() {
         for n in 12..=24 {
-            let ks: Vec<String> = [1, 2, 4]
-                .iter()
-                .map(|&t| match Plan::fitting(n, t, 1 << 30) {
-                    Ok(p) => format!(
-                        "{}: k = {} ({} parts)",
-                        t,
-                        p.pattern_columns.count_ones(),
-                        p.len()
-                    ),
-                    Err(_) => format!("{t}: none"),
-                })
-                .collect();
-            println!("N = {n}: {}", ks.join(", "));
+            match Plan::fitting(n, 1 << 30) {
+                Ok(p) => println!(
+                    "N = {n}: k = {} ({} parts), {} at once",
+                    p.pattern_columns.count_ones(),
+                    p.len(),
+                    p.concurrent(1 << 30)
+                ),
+                Err(_) => println!("N = {n}: none"),
+            }
         }
     }
 
@@ -104,7 +100,7 @@ mod model {
             );
         }
         for n in [23, 24] {
-            let plan = Plan::fitting(n, 2, 1 << 30).unwrap();
+            let plan = Plan::fitting(n, 1 << 30).unwrap();
             let k = plan.pattern_columns.count_ones() as usize;
             assert!(2 * bytes_per_thread(n, k) <= 1 << 30, "N = {n}, k = {k}");
         }

@@ -57,6 +57,7 @@
 //!   and their costs; the fitting of a plan into a memory budget.
 //! - `memory.rs`: the model of the memory one thread needs for a split.
 //! - `pattern.rs`: the count of one subproblem: list both halves, group them, join the groups.
+//! - `plain.rs`: the plain search of one subproblem, to recount it without the join.
 //! - `list.rs`: the depth-first listing of the upper and the lower halves of a pattern.
 //! - `bitslice.rs`: the bit-sliced join of two groups of halves (portable and AVX2).
 //! - `group.rs`: a half's group key and the counting sort by it.
@@ -66,6 +67,7 @@ mod group;
 mod list;
 mod memory;
 mod pattern;
+mod plain;
 mod plan;
 mod run;
 

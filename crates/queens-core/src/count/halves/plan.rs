@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::memory::bytes_per_thread;
 use super::pattern::count_pattern;
+use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::types::{CountError, Counts};
 
@@ -43,6 +44,11 @@ pub enum Part {
         weight: u64,
     },
 }
+
+/// The number of subproblems a plan is sized to run at once within the memory budget,
+/// whatever the threads asked: a split depends on N and the budget only. Two keeps the speed
+/// of one and two threads (a finer split, sized for more, costs one thread time).
+pub const PLAN_WORKERS: usize = 2;
 
 /// The number of pattern columns the engine uses for an `n` x `n` board when memory allows:
 /// enough subproblems to share among threads and to resume from, few enough that restricting
@@ -144,25 +150,41 @@ impl Plan {
         }
     }
 
-    /// The plan the engine uses for `n` on `threads` threads within `budget` bytes: the
-    /// default number of pattern columns, or more when the subproblems would not fit.
-    pub fn fitting(n: usize, threads: usize, budget: u64) -> Result<Plan, CountError> {
-        let threads = threads.max(1) as u64;
+    /// The plan the engine uses for `n` within `budget` bytes: the default number of pattern
+    /// columns, or more when [`PLAN_WORKERS`] of the subproblems would not fit. The split
+    /// depends on N and the budget only, never on the threads of the machine, so that a run
+    /// resumes and its shards merge on any core count; [`Plan::concurrent`] says how many of
+    /// its subproblems fit in the budget at once.
+    pub fn fitting(n: usize, budget: u64) -> Result<Plan, CountError> {
+        let workers = PLAN_WORKERS as u64;
         let mut k = default_pattern_columns(n);
         loop {
-            let need = threads * bytes_per_thread(n, k);
-            if need <= budget {
+            // A split one subproblem of which fits is taken when no coarser one fits
+            // `PLAN_WORKERS` of them (fewer then run at once).
+            let fits = |k: usize, w: u64| w * bytes_per_thread(n, k) <= budget;
+            if fits(k, workers) {
                 return Ok(Plan::new(n, k));
             }
             if k + 2 > n.min(MAX_PATTERN_COLUMNS) {
+                if fits(k, 1) {
+                    return Ok(Plan::new(n, k));
+                }
                 return Err(CountError::MemoryBudget {
                     n,
-                    need: bytes_per_thread(n, k) * threads,
+                    need: bytes_per_thread(n, k),
                     budget,
                 });
             }
             k += 2;
         }
+    }
+
+    /// How many of this plan's subproblems fit in `budget` bytes at once (at least 1): the
+    /// most threads a run of it uses.
+    pub fn concurrent(&self, budget: u64) -> usize {
+        let k = self.pattern_columns.count_ones() as usize;
+        let one = bytes_per_thread(self.n, k).max(1);
+        (budget / one).clamp(1, usize::MAX as u64) as usize
     }
 
     /// The split's name.
@@ -245,6 +267,51 @@ impl Plan {
                     total,
                     unique: total,
                 })
+            }
+        }
+    }
+}
+
+impl Plan {
+    /// Subproblem `i` counted again independently of [`Plan::solve`]: a pattern by the plain
+    /// search of its board ([`plain_count_pattern`]: no halves listed, no join), the
+    /// fixed-point subproblem by its own searches again (they never use the join). `None` when
+    /// `i` is past the plan or `cancel` was raised.
+    pub fn recount(&self, i: usize, cancel: &AtomicBool) -> Option<Counts> {
+        match *self.parts.get(i)? {
+            Part::Fixed => self.solve(i, cancel),
+            Part::Pattern {
+                upper,
+                first,
+                weight,
+            } => {
+                let found =
+                    plain_count_pattern(self.n, self.pattern_columns, upper, first, cancel)?;
+                let total = u128::from(found) * u128::from(weight);
+                Some(Counts {
+                    total,
+                    unique: total,
+                })
+            }
+        }
+    }
+
+    /// Whether `part` can be the contribution of subproblem `i`, whatever the checksum says:
+    /// a pattern's total is a multiple of its weight and its eighths of classes equal its
+    /// total; the fixed-point subproblem has no total, and its `S180 + 2 S90` is even (a
+    /// solution of N >= 2 and its mirror image, never the same, are fixed together).
+    pub fn possible(&self, i: usize, part: Counts) -> bool {
+        match self.parts.get(i) {
+            None => false,
+            Some(Part::Fixed) if self.n == 1 => {
+                part == Counts {
+                    total: 0,
+                    unique: 7,
+                }
+            }
+            Some(Part::Fixed) => part.total == 0 && part.unique.is_multiple_of(2),
+            Some(Part::Pattern { weight, .. }) => {
+                part.unique == part.total && part.total.is_multiple_of(u128::from(*weight))
             }
         }
     }

@@ -54,6 +54,21 @@ pub enum ShardResultError {
         /// The N it claims.
         n: usize,
     },
+    /// A half-board shard whose eighths of classes no shard of its split can have: they equal
+    /// its total, except in shard 0, which adds the fixed-point subproblem's even sum.
+    #[error(
+        "{name} cannot have {unique} eighths of classes for {total} solutions: a half-board \
+         shard's eighths equal its total, plus in shard 0 an even number (the solutions fixed \
+         by the turns)"
+    )]
+    HalvesEighths {
+        /// The line's name.
+        name: String,
+        /// The eighths it claims.
+        unique: u128,
+        /// The total it claims.
+        total: u128,
+    },
     /// More classes than solutions (impossible but for the half-board engine's eighths).
     #[error("{name} has more classes ({unique}) than solutions ({total})")]
     MoreClasses {

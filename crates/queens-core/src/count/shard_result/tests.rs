@@ -230,3 +230,23 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_half_board_shard_whose_eighths_no_shard_can_have_is_refused() {
+    let split = "halves4-v1";
+    let plan = split_subproblems(12, split).unwrap();
+    let line = |index: u64, total: u128, unique: u128| {
+        let shard = Shard::new(index, 3).unwrap();
+        result_line(12, Counts { total, unique }, 1.0, Some(shard), split, plan)
+    };
+    // Shard 0 holds the fixed-point subproblem: its eighths exceed its total by an even number.
+    assert!(ShardResult::parse("p", &line(0, 4000, 4016)).is_ok());
+    assert!(ShardResult::parse("p", &line(1, 4000, 4000)).is_ok());
+    for (index, total, unique) in [(0, 4000, 4017), (1, 4000, 4016), (2, 4000, 3999)] {
+        let err = refusal(&line(index, total, unique));
+        assert!(
+            matches!(err, ShardResultError::HalvesEighths { .. }),
+            "{index}: {err}"
+        );
+    }
+}

@@ -1,0 +1,334 @@
+//! Issue 20: a run's plan does not depend on the machine (a run interrupted on one number of
+//! threads resumes on another, shards made on any threads merge), and every result is audited
+//! whatever engine made it (`--recount` of half-board checkpoints and of shard results,
+//! impossible counts refused by `merge` and on resume even when re-signed).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command as Std, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+use predicates::prelude::*;
+use queens_core::count::shard_result::result_line;
+use queens_core::count::{Counts, Shard};
+
+/// The value of line `key` of a checkpoint file.
+fn field(path: &Path, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let prefix = format!("{key} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix).map(str::to_string))
+}
+
+/// Starts `queens count N` with `extra` arguments and a checkpoint saved every 0.1 s, and kills
+/// it (SIGKILL) once it has saved some work, before the end.
+fn interrupted(n: &str, ckpt: &Path, extra: &[&str]) {
+    let bin = assert_cmd::cargo::cargo_bin("queens");
+    let mut child = Std::new(bin)
+        .args(["count", n, "--checkpoint-every", "0.1", "-q"])
+        .args(extra)
+        .arg("--checkpoint")
+        .arg(ckpt)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let finished = |p: &Path| field(p, "finished").and_then(|f| f.parse::<u64>().ok());
+    while finished(ckpt).unwrap_or(0) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(120), "no checkpoint");
+        sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = finished(ckpt).unwrap();
+    let all: u64 = field(ckpt, "subproblems").unwrap().parse().unwrap();
+    assert!(saved > 0 && saved < all, "killed mid-way: {saved} of {all}");
+}
+
+/// Within 32 MiB, N = 17 used to be cut in 286 subproblems on 1 thread and 4120 on 16
+/// (halves10 and halves14), so that a run interrupted on one could not resume on the other.
+#[test]
+fn a_run_interrupted_on_one_number_of_threads_resumes_on_another_both_ways() {
+    let (total, unique) = known_for(17);
+    for (before, after) in [("1", "16"), ("16", "1")] {
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("run.ckpt");
+        let memory = ["--max-memory", "32M"];
+        interrupted("17", &ckpt, &[&["-j", before][..], &memory].concat());
+        let split = field(&ckpt, "split").unwrap();
+        let out = queens()
+            .args(["count", "17", "--json", "-j", after])
+            .args(memory)
+            .arg("--checkpoint")
+            .arg(&ckpt)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{before} then {after}: {out:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("resuming"));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+        assert_eq!(v["split"], split.as_str());
+    }
+}
+
+/// A checkpoint records its split: a resume under another budget takes it when one of its
+/// subproblems fits, and otherwise says how much memory it needs.
+#[test]
+fn a_resume_takes_the_recorded_split_or_says_the_memory_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    interrupted("17", &ckpt, &["-j", "1", "--max-memory", "16M"]);
+    let split = field(&ckpt, "split").unwrap();
+    let k: usize = split
+        .strip_prefix("halves")
+        .and_then(|s| s.strip_suffix("-v1"))
+        .and_then(|k| k.parse().ok())
+        .unwrap();
+    let need = queens_core::count::halves::bytes_per_thread(17, k).div_ceil(1 << 20);
+    assert!(need > 4, "{split} fits in 4 MiB");
+    queens()
+        .args(["count", "17", "--max-memory", "4M"])
+        .arg("--checkpoint")
+        .arg(&ckpt)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicates::str::contains(split.as_str())
+                .and(predicates::str::contains("MiB each"))
+                .and(predicates::str::contains(format!("--max-memory {need}M"))),
+        );
+    // The default budget would cut N = 17 into fewer subproblems; the file's split is kept.
+    let (total, unique) = known_for(17);
+    let v = json_of(&[
+        "count",
+        "17",
+        "--json",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+    ]);
+    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+    assert_eq!(v["split"], split.as_str());
+}
+
+/// N = 19 within the default 1 GiB used to be cut in 288 subproblems on 1 thread and 4120 on
+/// 16: four shards on 1, 16, 1 and 16 threads (run two at a time) merge to the exact counts.
+#[test]
+fn four_shards_of_nineteen_on_1_16_1_16_threads_merge_to_the_exact_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("queens");
+    let files: Vec<PathBuf> = (0..4)
+        .map(|i| dir.path().join(format!("{i}.json")))
+        .collect();
+    for pair in [[0, 1], [2, 3]] {
+        let children: Vec<_> = pair
+            .iter()
+            .map(|&i| {
+                let threads = if i % 2 == 0 { "1" } else { "16" };
+                let out = std::fs::File::create(&files[i]).unwrap();
+                Std::new(&bin)
+                    .args(["count", "19", "--json", "-q", "-j", threads])
+                    .args(["--shard", &format!("{i}/4")])
+                    .stdout(out)
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut child in children {
+            assert!(child.wait().unwrap().success());
+        }
+    }
+    let v: serde_json::Value = serde_json::from_slice(
+        &queens()
+            .arg("merge")
+            .arg("--json")
+            .args(&files)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let (total, unique) = known_for(19);
+    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+}
+
+/// The checkpoint's line `parts` with the part of subproblem `index` moved by `by` solutions
+/// (and as many eighths), the sums to match, and the checksum recomputed: a file that passes
+/// every consistency check when `by` is a multiple of 8, yet is wrong.
+fn forged(text: &str, index: usize, by: u128) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for line in &mut lines {
+        if let Some(parts) = line.strip_prefix("parts ") {
+            let moved: Vec<String> = parts
+                .split(' ')
+                .map(|e| match e.split_once(':') {
+                    Some((i, c)) if i == index.to_string() => {
+                        let (t, u) = c.split_once('/').unwrap();
+                        let (t, u): (u128, u128) = (t.parse().unwrap(), u.parse().unwrap());
+                        format!("{i}:{}/{}", t + by, u + by)
+                    }
+                    _ => e.to_string(),
+                })
+                .collect();
+            *line = format!("parts {}", moved.join(" "));
+        }
+        for key in ["total", "unique"] {
+            if let Some(v) = line.strip_prefix(&format!("{key} ")) {
+                *line = format!("{key} {}", v.parse::<u128>().unwrap() + by);
+            }
+        }
+    }
+    let body: String = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    format!(
+        "{body}checksum {}\n",
+        queens_core::count::checksum(body.as_bytes())
+    )
+}
+
+#[test]
+fn recount_audits_a_half_board_checkpoint_and_catches_a_forged_subproblem() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    let arg = ckpt.to_str().unwrap();
+    let counted = json_of(&["count", "14", "--json", "--checkpoint", arg]);
+    assert!(counted["split"].as_str().unwrap().starts_with("halves"));
+    let out = stdout_of(&["count", "14", "--recount", "6", "--checkpoint", arg]);
+    assert_eq!(out.matches(": agrees").count(), 6, "{out}");
+    assert!(out.contains("all 6 recounted subproblems"), "{out}");
+    // Eight more solutions in a pattern (a multiple of every weight): one more class.
+    let good = std::fs::read_to_string(&ckpt).unwrap();
+    std::fs::write(&ckpt, forged(&good, 5, 8)).unwrap();
+    let out = queens()
+        .args(["count", "14", "--recount", "100000", "--checkpoint", arg])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("subproblem 5: saved") && text.contains("DISAGREES"),
+        "{text}"
+    );
+    // Four more solutions and eighths (a multiple of every weight): each part possible, the
+    // complete count not.
+    std::fs::write(&ckpt, forged(&good, 5, 4)).unwrap();
+    queens()
+        .args(["count", "14", "--checkpoint", arg])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not a multiple of 8"));
+}
+
+/// The result line of `queens count N --shard S --json`, as printed and parsed.
+fn shard_json(n: &str, shard: &str) -> (String, serde_json::Value) {
+    let line = stdout_of(&["count", n, "--json", "--shard", shard]);
+    let v = serde_json::from_str(line.trim()).unwrap();
+    (line, v)
+}
+
+/// A result line with the counts given and a valid checksum, as a careful forger would write.
+fn resigned(v: &serde_json::Value, total: u128, unique: u128) -> String {
+    let shard = Shard::new(v["shard"].as_u64().unwrap(), v["shards"].as_u64().unwrap()).unwrap();
+    let counts = Counts { total, unique };
+    let split = v["split"].as_str().unwrap();
+    let subproblems = v["subproblems"].as_u64().unwrap() as usize;
+    let n = v["n"].as_u64().unwrap() as usize;
+    result_line(n, counts, 1.0, Some(shard), split, subproblems) + "\n"
+}
+
+#[test]
+fn merge_refuses_resigned_parts_whose_sum_no_board_can_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    // The whole of N = 16 in one part, one solution more: an odd total.
+    let (_, whole) = shard_json("16", "0/1");
+    let (total, unique) = known_for(16);
+    let odd = write("odd", &resigned(&whole, total + 1, unique));
+    queens()
+        .arg("merge")
+        .arg(&odd)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("14772513 is odd"));
+    // Classes past half the total, or short of an eighth of it.
+    for (classes, message) in [
+        (total / 2 + 1, "at most total / 2"),
+        (total / 8 - 1, "at least"),
+    ] {
+        let bad = write("classes", &resigned(&whole, total, classes));
+        queens()
+            .arg("merge")
+            .arg(&bad)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+    // Two half-board shards of N = 12 whose eighths of classes add up to no whole class.
+    let ((a, _), (_, b)) = (shard_json("12", "0/2"), shard_json("12", "1/2"));
+    let a = write("a", &a);
+    let b_bad = write(
+        "b",
+        &resigned(&b, number(&b["total"]) + 2, number(&b["unique"]) + 2),
+    );
+    queens()
+        .arg("merge")
+        .args([&a, &b_bad])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("not a multiple of 8"));
+}
+
+#[test]
+fn merge_recount_audits_shard_results_of_either_engine_and_refuses_a_forged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, engine) in [("12", "halves"), ("11", "frame")] {
+        let files: Vec<PathBuf> = (0..3)
+            .map(|i| {
+                let spec = format!("{i}/3");
+                let out = stdout_of(&["count", n, "--json", "--engine", engine, "--shard", &spec]);
+                let path = dir.path().join(format!("{engine}-{i}.json"));
+                std::fs::write(&path, out).unwrap();
+                path
+            })
+            .collect();
+        let (total, _) = known_for(n.parse().unwrap());
+        queens()
+            .args(["merge", "--recount", "3"])
+            .args(&files)
+            .assert()
+            .success()
+            .stdout(format!("{total}\n"))
+            .stderr(predicates::str::contains("all 3 recounted shards agree"));
+        // Shard 1 with 8 more solutions in one more class (8 more eighths with halves):
+        // every sum stays possible, only the recount sees it.
+        let v: serde_json::Value =
+            serde_json::from_str(std::fs::read_to_string(&files[1]).unwrap().trim()).unwrap();
+        let more = if engine == "halves" { 8 } else { 1 };
+        let line = resigned(&v, number(&v["total"]) + 8, number(&v["unique"]) + more);
+        std::fs::write(&files[1], line).unwrap();
+        queens()
+            .arg("merge")
+            .args(&files)
+            .assert()
+            .success()
+            .stdout(format!("{}\n", total + 8));
+        queens()
+            .args(["merge", "--recount", "3"])
+            .args(&files)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(
+                predicates::str::contains("shard 1/3").and(predicates::str::contains("DISAGREES")),
+            );
+    }
+}
