@@ -52,6 +52,8 @@
 //!
 //! # Files
 //! Each file does one job; the arrows point down this list.
+//! - `sample.rs`: the forecast of a run (`--estimate`): probes of every subproblem's walks,
+//!   a few subproblems drawn by their predicted cost and counted whole.
 //! - `run.rs`: the threads that take the subproblems of a plan from a shared queue.
 //! - `plan.rs`: the pattern columns, the subproblems (one per symmetry orbit), their weights
 //!   and their costs; the fitting of a plan into a memory budget.
@@ -68,11 +70,13 @@ mod memory;
 mod pattern;
 mod plan;
 mod run;
+mod sample;
 
 pub use memory::bytes_per_thread;
 pub use pattern::{count_pattern, MAX_N};
 pub use plan::{default_pattern_columns, split_name, Part, Plan, MAX_PATTERN_COLUMNS};
 pub use run::run;
+pub use sample::{forecast, Forecast};
 
 #[cfg(test)]
 mod tests;
