@@ -1026,7 +1026,9 @@ fn estimate_forecasts_the_half_board_engine_that_runs() {
             number(lines[3], "memory: about "),
             number(lines[3], "the split allows "),
         );
-        assert!(need > 0.0 && need <= allowed, "{text}");
+        // The split's allowance is within the budget (the forecast adds the process's 8 MiB).
+        let budget = memory.map_or(1024.0, |_| 64.0);
+        assert!(need > 8.0 && allowed > 0.0 && allowed <= budget, "{text}");
         assert!(
             lines[3].contains(&format!(
                 " on {threads} thread{}",

@@ -136,9 +136,9 @@ fn halves(
     writeln!(
         out,
         "memory: about {:.0} MiB on {threads} thread{} (the largest subproblem, number {}, about \
-         {:.3e} halves of 16 bytes per thread); the split allows {:.0} MiB of --max-memory {:.0} \
-         MiB",
-        mib(f.bytes_largest) * threads as f64,
+         {:.3e} halves, 18 bytes each per thread, and 8 MiB for the process); the split allows \
+         {:.0} MiB for the halves of --max-memory {:.0} MiB",
+        mib(f.bytes_largest * threads as u64 + count::halves::PROCESS_BYTES),
         plural(threads),
         f.largest.0,
         f.largest.1,

@@ -13,7 +13,8 @@
 //! the prediction's quality, which only sets its spread (reported as a standard error). The
 //! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
 //! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
-//! subproblem's halves by the probes, 16 bytes a half (8 listed, 8 grouped), per thread.
+//! subproblem's halves by the probes, 18 bytes a half (8 listed, 8 grouped, and slack), per
+//! thread, and 8 MiB for the process.
 //! Cost: about 2 million probes of each side, plus the draws (`budget`, and the last ones
 //! begun finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
 //! the fixed-point searches of `count::fixed`.
@@ -41,7 +42,8 @@ pub struct Forecast {
     pub halves: f64,
     /// The subproblem with the most halves (both sides, estimated), and that number.
     pub largest: (usize, f64),
-    /// Bytes one thread holds for the largest subproblem, by the probes.
+    /// Bytes one thread holds for the largest subproblem, by the probes (the process holds
+    /// [`PROCESS_BYTES`] more).
     pub bytes_largest: u64,
     /// Bytes one thread may hold by the plan's memory model (what the split was fitted by).
     pub bytes_model: u64,
@@ -73,6 +75,14 @@ impl Forecast {
             .max(self.fixed.0)
     }
 }
+
+/// Bytes a listed half takes at the peak of its subproblem: 8 in the list, 8 grouped, and the
+/// rest of the thread's buffers and their slack (fitted to the peaks of N = 17 to 19 on 2
+/// threads: 52, 153 and 316 MiB measured, with [`PROCESS_BYTES`]).
+const BYTES_PER_HALF: f64 = 18.0;
+
+/// Bytes of the process besides the threads' halves (its code, the plan, the tally).
+pub const PROCESS_BYTES: u64 = 8 << 20;
 
 /// The join's cost per pair of halves an even spread over the group keys would give, in units
 /// of the listing's cost per node (measured on N = 18 and 20 by `sample_ratios` below: the
@@ -122,7 +132,7 @@ pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -
         .enumerate()
         .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
         .map_or((0, 0.0), |(at, p)| (todo[at], p.1));
-    let bytes_largest = (16.0 * most) as u64 + (1 << 20);
+    let bytes_largest = (BYTES_PER_HALF * most) as u64;
     let weight: f64 = predicted.iter().map(|p| p.0).sum();
     let cumulative: Vec<f64> = predicted
         .iter()
