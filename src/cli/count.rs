@@ -56,8 +56,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "K", requires = "checkpoint",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub recount: Option<u64>,
-    /// Estimate the run instead of counting: subproblems, search nodes (Knuth's random
-    /// probes), time on the given threads and core-hours, in a few seconds.
+    /// Estimate the run instead of counting, for the engine and split it would use:
+    /// subproblems, halves and memory (half-board engine) or search nodes (frame engine), time
+    /// on the given threads and core-hours, in a few seconds.
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
     /// The counting engine: frame (canonical frames searched, their last rows joined), halves

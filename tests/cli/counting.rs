@@ -949,7 +949,7 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
 #[test]
 fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
     for (n, shard) in [("13", None), ("14", Some("1/3"))] {
-        let mut args = vec!["count", n, "--estimate", "-j", "2"];
+        let mut args = vec!["count", n, "--estimate", "-j", "2", "--engine", "frame"];
         // The estimate is of the frame engine's plan.
         let mut json_args = vec!["count", n, "--json", "--engine", "frame"];
         if let Some(s) = shard {
@@ -968,6 +968,12 @@ fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
             lines[0].ends_with(&format!(": {expected} subproblems")),
             "{text}"
         );
+        let split = json_of(&json_args)["split"].as_str().unwrap().to_string();
+        assert!(
+            lines[1].starts_with(&format!("engine: frame (split {split};")),
+            "{text}"
+        );
+        let lines = [lines[0], lines[2], lines[3], lines[4]];
         let nodes: f64 = lines[1]
             .strip_prefix("estimated search nodes: ")
             .and_then(|r| r.split(' ').next())
@@ -986,6 +992,100 @@ fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
         .args(["count", "12", "--estimate", "--checkpoint", "x"])
         .assert()
         .code(2);
+}
+
+/// `--estimate` forecasts the engine the same command runs: by default the half-board engine
+/// from N = 12 on, with the split the run takes on its threads within --max-memory; its lines
+/// name the subproblems, the engine and split, the halves, the memory (within the split's
+/// allowance) and a time on the threads asked for (no time asserted).
+#[test]
+fn estimate_forecasts_the_half_board_engine_that_runs() {
+    let number = |line: &str, after: &str| -> f64 {
+        line.split(after)
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no number after {after:?} in {line:?}"))
+    };
+    for (n, threads, shard, memory) in [
+        ("14", "2", None, None),
+        ("15", "1", Some("2/5"), None),
+        ("16", "2", None, Some("64M")),
+    ] {
+        let mut args = vec!["count", n, "--estimate", "-j", threads];
+        let mut json_args = vec!["count", n, "--json", "-j", threads];
+        for extra in [
+            shard.map(|s| ["--shard", s]),
+            memory.map(|m| ["--max-memory", m]),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            args.extend(extra);
+            json_args.extend(extra);
+        }
+        let text = stdout_of(&args);
+        let lines: Vec<&str> = text.lines().collect();
+        let json = json_of(&json_args);
+        let plan = json["subproblems"].as_u64().unwrap();
+        let split = json["split"].as_str().unwrap();
+        let expected = match shard {
+            Some(_) => plan / 5 + u64::from(plan % 5 > 2),
+            None => plan,
+        };
+        assert!(
+            lines[0].ends_with(&format!(": {expected} subproblems")),
+            "{text}"
+        );
+        let columns = split
+            .strip_prefix("halves")
+            .and_then(|r| r.split('-').next())
+            .unwrap();
+        assert!(
+            lines[1].starts_with(&format!(
+                "engine: halves (split {split}, {columns} pattern columns;"
+            )),
+            "{text}"
+        );
+        assert!(number(lines[2], "estimated halves: ") > 0.0, "{text}");
+        let (need, allowed) = (
+            number(lines[3], "memory: about "),
+            number(lines[3], "the split allows "),
+        );
+        // The split's allowance is within the budget (the forecast adds the process's 8 MiB).
+        let budget = memory.map_or(1024.0, |_| 64.0);
+        assert!(need > 8.0 && allowed > 0.0 && allowed <= budget, "{text}");
+        assert!(
+            lines[3].contains(&format!(
+                " on {threads} thread{}",
+                if threads == "1" { " " } else { "s " }
+            )) && lines[3].ends_with(&format!(
+                "of --max-memory {} MiB",
+                memory.map_or(1024, |_| 64)
+            )),
+            "{text}"
+        );
+        assert!(lines[4].starts_with("time sample: "), "{text}");
+        assert!(
+            lines[5].starts_with("estimated time: ")
+                && lines[5].contains(&format!(" on {threads} thread"))
+                && lines[5].contains(" core-hours"),
+            "{text}"
+        );
+        // The fixed-point part belongs to the shard holding subproblem 0 only.
+        assert_eq!(
+            lines[6].contains("the fixed points"),
+            shard.is_none(),
+            "{text}"
+        );
+    }
+    // The frame engine's estimate when it is the one that runs (auto, no split of halves
+    // within the budget).
+    let text = stdout_of(&["count", "13", "--estimate", "--max-memory", "1M"]);
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("engine: frame"),
+        "{text}"
+    );
 }
 
 /// The save fails (the checkpoint's name taken by a folder), is reported, and succeeds again at

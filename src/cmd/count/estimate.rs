@@ -1,7 +1,10 @@
-//! `queens count --estimate`: the run's size and time, from Knuth's random probes of every
-//! subproblem and a few seconds of random subproblems counted whole, printed as sentences.
+//! `queens count --estimate`: the run's size, memory and time, printed as sentences, for the
+//! engine the same command would run: the half-board engine's forecast (probes of every
+//! subproblem's two walks, subproblems drawn by their predicted cost and counted whole on the
+//! run's threads) or the frame engine's (Knuth's random probes of every subproblem's search and
+//! a few seconds of random subproblems counted whole).
 //!
-//! May call: `queens_core::count` (the estimate itself) and the binary's output helpers.
+//! May call: `queens_core::count` (the estimates themselves) and the binary's output helpers.
 
 use std::io::Write;
 use std::thread;
@@ -16,12 +19,19 @@ use crate::status::Status;
 /// a few seconds of random subproblems counted whole.
 pub fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
     let n = args.size.n;
-    let e = count::estimate(n, shard, Duration::from_secs(3))?;
     let threads = if args.threads == 0 {
         thread::available_parallelism().map_or(1, |t| t.get())
     } else {
         args.threads
     };
+    // The run the same command would make (engine, split within --max-memory, shard).
+    let run = count::Run::with_engine(n, args.engine.engine(), threads, args.search.max_memory)?
+        .shard(shard)
+        .threads(threads);
+    if let Some(f) = run.forecast_halves(Duration::from_secs(4)) {
+        return halves(args, &run, &f, threads);
+    }
+    let e = count::estimate(n, shard, Duration::from_secs(3))?;
     let core = e.core_seconds();
     let mut out = crate::output::stdout();
     let of_shard = if args.shard.is_some() {
@@ -30,6 +40,11 @@ pub fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
         String::new()
     };
     writeln!(out, "N = {n}{of_shard}: {} subproblems", e.subproblems)?;
+    writeln!(
+        out,
+        "engine: frame (split {}; canonical frames searched, their last rows joined)",
+        run.split()
+    )?;
     writeln!(
         out,
         "estimated search nodes: {:.3e} (Knuth's random probes, {} per subproblem)",
@@ -85,6 +100,99 @@ pub fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
             e.calibrated_on
         )?;
     }
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+/// `--estimate` of a half-board run: `f` forecasts `run` on `threads` threads.
+fn halves(
+    args: &CountArgs,
+    run: &count::Run,
+    f: &count::halves::Forecast,
+    threads: usize,
+) -> anyhow::Result<Status> {
+    let n = args.size.n;
+    let mib = |b: u64| b as f64 / f64::from(1 << 20);
+    let plural = |t: usize| if t == 1 { "" } else { "s" };
+    let mut out = crate::output::stdout();
+    let of_shard = match args.shard {
+        Some(shard) => format!(" (shard {shard})"),
+        None => String::new(),
+    };
+    writeln!(out, "N = {n}{of_shard}: {} subproblems", f.subproblems)?;
+    writeln!(
+        out,
+        "engine: halves (split {}, {} pattern columns; the upper and lower halves listed and \
+         joined)",
+        run.split(),
+        f.pattern_columns
+    )?;
+    writeln!(
+        out,
+        "estimated halves: {:.3e} listed in all (Knuth's random probes, {} per side of each \
+         subproblem)",
+        f.halves, f.probes
+    )?;
+    writeln!(
+        out,
+        "memory: about {:.0} MiB on {threads} thread{} (the largest subproblem, number {}, about \
+         {:.3e} halves, 18 bytes each per thread, and 8 MiB for the process); the split allows \
+         {:.0} MiB for the halves of --max-memory {:.0} MiB",
+        mib(f.bytes_largest * threads as u64 + count::halves::PROCESS_BYTES),
+        plural(threads),
+        f.largest.0,
+        f.largest.1,
+        mib(f.bytes_model) * threads as f64,
+        mib(args.search.max_memory)
+    )?;
+    let error = if f.core_seconds() > 0.0 {
+        format!(
+            ", standard error {:.0} %",
+            100.0 * f.pattern_error / f.core_seconds()
+        )
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "time sample: {} subproblem{} drawn by their predicted cost and counted whole on {} \
+         thread{} in {:.1} s",
+        f.sampled.0,
+        plural(f.sampled.0),
+        f.sampled.1,
+        plural(f.sampled.1),
+        f.sampled.2
+    )?;
+    let core = f.core_seconds();
+    writeln!(
+        out,
+        "estimated time: {} on {threads} thread{} ({} core-hours{error})",
+        human(f.wall_seconds(threads)),
+        plural(threads),
+        significant(core / 3600.0)
+    )?;
+    let (seconds, board) = f.fixed;
+    let fixed = if seconds <= 0.0 {
+        String::new()
+    } else if board == n {
+        format!("; the fixed points: {} on one core", human(seconds))
+    } else {
+        format!(
+            "; the fixed points: about {} on one core (timed on N = {board}, scaled)",
+            human(seconds)
+        )
+    };
+    writeln!(
+        out,
+        "largest subproblem: about {} on one core (by its predicted cost){fixed}",
+        human(f.largest_seconds)
+    )?;
+    writeln!(
+        out,
+        "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \
+         so does the count",
+        plural(threads)
+    )?;
     out.flush()?;
     Ok(Status::Success)
 }

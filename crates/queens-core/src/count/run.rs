@@ -186,6 +186,21 @@ impl Run {
         }
     }
 
+    /// Forecasts this run's shard with the half-board engine (see [`halves::forecast`]):
+    /// `None` when the run uses the frame engine (whose estimate is [`super::estimate`]).
+    /// Draws subproblems on the run's threads for about `budget`.
+    pub fn forecast_halves(&self, budget: std::time::Duration) -> Option<halves::Forecast> {
+        let Plan::Halves(plan) = &self.plan else {
+            return None;
+        };
+        let threads = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |p| p.get())
+        } else {
+            self.threads
+        };
+        Some(halves::forecast(plan, &self.todo, threads, budget))
+    }
+
     /// The name of the split of this run's plan (see [`SPLIT`]).
     pub fn split(&self) -> String {
         match &self.plan {

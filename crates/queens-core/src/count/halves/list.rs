@@ -77,19 +77,7 @@ fn walk(
     finish: impl Fn(u32, u32, u32) -> u64,
 ) {
     let last = rows - 1;
-    let open = |c: u32, depth: usize| -> u32 {
-        let missing = need & !c;
-        let open = if missing.count_ones() as usize >= rows - depth {
-            missing
-        } else {
-            allowed & !c
-        };
-        if depth == last {
-            open & last_row
-        } else {
-            open
-        }
-    };
+    let open = |c: u32, depth: usize| open_columns(rows, allowed, need, last_row, c, depth);
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
     let mut sp = 0usize;
     let (mut f, mut c, mut l, mut r) = (open(0, 0), 0u32, 0u32, 0u32);
@@ -128,5 +116,87 @@ fn walk(
             sp += 1;
             (f, c, l, r) = (nf, nc, nl, nr);
         }
+    }
+}
+
+/// The columns a walk of `rows` rows may give the row at `depth` after using the columns `c`
+/// (before the diagonals are taken out): the needed ones left when the rows left are as many,
+/// else every allowed one left, and only those of `last_row` in the last row.
+#[inline(always)]
+fn open_columns(rows: usize, allowed: u32, need: u32, last_row: u32, c: u32, depth: usize) -> u32 {
+    let missing = need & !c;
+    let open = if missing.count_ones() as usize >= rows - depth {
+        missing
+    } else {
+        allowed & !c
+    };
+    if depth == rows - 1 {
+        open & last_row
+    } else {
+        open
+    }
+}
+
+/// The walk of one side of a subproblem, for Knuth's random probes (`sample.rs`): the rows,
+/// the allowed and the needed columns, and those of its last row.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Side {
+    rows: usize,
+    allowed: u32,
+    need: u32,
+    last_row: u32,
+}
+
+impl Side {
+    /// The upper side of the pattern `upper` among the pattern columns `cols` (as
+    /// [`list_uppers`] walks it).
+    pub(super) fn upper(n: usize, cols: u32, upper: u32) -> Side {
+        let full = (1u32 << n) - 1;
+        Side {
+            rows: n / 2,
+            allowed: full & !(cols & !upper),
+            need: upper,
+            last_row: full,
+        }
+    }
+
+    /// The lower side (as [`list_lowers`] walks it), its row `n/2` within `first`.
+    pub(super) fn lower(n: usize, cols: u32, upper: u32, first: u32) -> Side {
+        let full = (1u32 << n) - 1;
+        Side {
+            rows: n - n / 2,
+            allowed: full & !upper,
+            need: cols & !upper,
+            last_row: first,
+        }
+    }
+
+    /// One of Knuth's probes of the walk (one child at random at each level, `pick(d)` giving
+    /// a number below `d`): unbiased estimates of its nodes and of its leaves (the halves).
+    pub(super) fn probe(&self, mut pick: impl FnMut(u32) -> u32) -> (f64, f64) {
+        if self.rows == 0 {
+            return (1.0, 1.0);
+        }
+        let (mut c, mut l, mut r) = (0u32, 0u32, 0u32);
+        let (mut weight, mut nodes) = (1.0f64, 1.0f64);
+        for depth in 0..self.rows {
+            let f = open_columns(self.rows, self.allowed, self.need, self.last_row, c, depth)
+                & !(l | r);
+            let d = f.count_ones();
+            if d == 0 {
+                return (nodes, 0.0);
+            }
+            weight *= f64::from(d);
+            nodes += weight;
+            let mut g = f;
+            for _ in 0..pick(d) {
+                g &= g - 1;
+            }
+            let bit = g & g.wrapping_neg();
+            c |= bit;
+            l = (l | bit) << 1;
+            r = (r | bit) >> 1;
+        }
+        (nodes, weight)
     }
 }

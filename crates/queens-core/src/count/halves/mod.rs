@@ -34,6 +34,11 @@
 //! maps to `(K \ P \ m, m)`; the lower half's first row is restricted to the columns of the
 //! classes counted. So only one subproblem per orbit of those symmetries is counted, times the
 //! orbit's size: about a quarter of the work.
+//! Not used: the transposition and the quarter turns, which map the middle row of an odd
+//! board to its middle column; classes of the pair (middle row's queen's column, middle
+//! column's queen's row) under all 8 symmetries would leave about an eighth of the work
+//! instead of a quarter (as the quadrant counters' placing of the centre queens first does),
+//! at the price of fixing one queen in each half (docs/performance.md, "Odd boards").
 //! The number of classes comes from Burnside's lemma, `unique = (total + S180 + 2 S90) / 8`,
 //! with the solutions fixed by the half and quarter turns counted by their own searches
 //! ([`super::fixed`]) as one more subproblem of the plan (the first). Because that division
@@ -52,6 +57,8 @@
 //!
 //! # Files
 //! Each file does one job; the arrows point down this list.
+//! - `sample.rs`: the forecast of a run (`--estimate`): probes of every subproblem's walks,
+//!   a few subproblems drawn by their predicted cost and counted whole.
 //! - `run.rs`: the threads that take the subproblems of a plan from a shared queue.
 //! - `plan.rs`: the pattern columns, the subproblems (one per symmetry orbit), their weights
 //!   and their costs; the fitting of a plan into a memory budget.
@@ -70,11 +77,13 @@ mod pattern;
 mod plain;
 mod plan;
 mod run;
+mod sample;
 
 pub use memory::bytes_per_thread;
 pub use pattern::{count_pattern, MAX_N};
 pub use plan::{default_pattern_columns, split_name, Part, Plan, MAX_PATTERN_COLUMNS};
 pub use run::run;
+pub use sample::{forecast, Forecast, PROCESS_BYTES};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,345 @@
+//! The forecast of a half-board run (`queens count --estimate`): its subproblems, the halves
+//! they list, the memory of its largest one and its time, before counting.
+//!
+//! The idea: every subproblem's two listing walks are sized by Knuth's random probes (D. E.
+//! Knuth, "Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975), which give
+//! unbiased estimates of a walk's nodes and leaves (the halves); a subproblem's *predicted
+//! cost* is its walks' nodes plus a share of the pairs its groups would join if its halves
+//! spread evenly over the group keys. Then a few subproblems are drawn at random with
+//! probabilities proportional to that prediction and counted whole by the run's own path, on
+//! the run's threads at once (so that they share the caches and the memory as the run will),
+//! and the shard's time is estimated by importance sampling: the sum of the predictions times
+//! the mean of (measured seconds / prediction) over the draws, an unbiased estimate whatever
+//! the prediction's quality, which only sets its spread (reported as a standard error). The
+//! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
+//! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
+//! subproblem's halves by the probes, 18 bytes a half (8 listed, 8 grouped, and slack), per
+//! thread, and 8 MiB for the process.
+//! Cost: about 2 million probes of each side, plus the draws (`budget`, and the last ones
+//! begun finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
+//! the fixed-point searches of `count::fixed`.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::list::Side;
+use super::memory::bytes_per_thread;
+use super::plan::{Part, Plan};
+use crate::count::fixed::{half_turn_until, quarter_turn_until};
+use crate::random::Rng;
+
+/// What [`forecast`] found for the subproblems of a half-board plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Forecast {
+    /// The subproblems forecast (the shard's), the fixed-point part included.
+    pub subproblems: usize,
+    /// The pattern columns of the plan.
+    pub pattern_columns: usize,
+    /// Probes of each side of each subproblem.
+    pub probes: usize,
+    /// The halves (both sides) the subproblems list, estimated.
+    pub halves: f64,
+    /// The subproblem with the most halves (both sides, estimated), and that number.
+    pub largest: (usize, f64),
+    /// Bytes one thread holds for the largest subproblem, by the probes (the process holds
+    /// [`PROCESS_BYTES`] more).
+    pub bytes_largest: u64,
+    /// Bytes one thread may hold by the plan's memory model (what the split was fitted by).
+    pub bytes_model: u64,
+    /// How many subproblems were drawn and counted whole, on how many threads, in how many
+    /// seconds of wall time.
+    pub sampled: (usize, usize, f64),
+    /// Seconds of one core for the pattern subproblems, estimated.
+    pub pattern_seconds: f64,
+    /// The standard error of `pattern_seconds` (0 when fewer than two draws).
+    pub pattern_error: f64,
+    /// Seconds of one core for the fixed-point part (0 when the shard has none), and the
+    /// board it was timed on.
+    pub fixed: (f64, usize),
+    /// The estimated seconds of one core of the largest subproblem by its prediction.
+    pub largest_seconds: f64,
+}
+
+impl Forecast {
+    /// Seconds of one core for the whole shard.
+    pub fn core_seconds(&self) -> f64 {
+        self.pattern_seconds + self.fixed.0
+    }
+
+    /// Wall seconds on `threads` threads: the core time shared, but never less than the
+    /// largest subproblem (a thread counts it alone).
+    pub fn wall_seconds(&self, threads: usize) -> f64 {
+        (self.core_seconds() / threads.max(1) as f64)
+            .max(self.largest_seconds)
+            .max(self.fixed.0)
+    }
+}
+
+/// Bytes a listed half takes at the peak of its subproblem: 8 in the list, 8 grouped, and the
+/// rest of the thread's buffers and their slack (fitted to the peaks of N = 17 to 19 on 2
+/// threads: 52, 153 and 316 MiB measured, with [`PROCESS_BYTES`]).
+const BYTES_PER_HALF: f64 = 18.0;
+
+/// Bytes of the process besides the threads' halves (its code, the plan, the tally).
+pub const PROCESS_BYTES: u64 = 8 << 20;
+
+/// The join's cost per pair of halves an even spread over the group keys would give, in units
+/// of the listing's cost per node (measured on N = 18 and 20 by `sample_ratios` below: the
+/// join tests 64 pairs per table probe, a third of them once large groups are split).
+const PAIR_COST: f64 = 0.02;
+
+/// The predicted cost of each subproblem of `todo` (0 for the fixed-point part) and its
+/// estimated halves, by `probes` probes of each side.
+fn predict(plan: &Plan, todo: &[usize], probes: usize, rng: &mut Rng) -> Vec<(f64, f64)> {
+    let n = plan.n();
+    let cols = plan.pattern_columns;
+    let groups = f64::from(1u32 << (n as u32 - cols.count_ones()));
+    let mut pick = |d: u32| rng.below(d as usize) as u32;
+    todo.iter()
+        .map(|&i| match plan.parts[i] {
+            Part::Fixed => (0.0, 0.0),
+            Part::Pattern { upper, first, .. } => {
+                let mut side = |s: Side| {
+                    let (mut nodes, mut leaves) = (0.0, 0.0);
+                    for _ in 0..probes {
+                        let (a, b) = s.probe(&mut pick);
+                        nodes += a;
+                        leaves += b;
+                    }
+                    (nodes / probes as f64, leaves / probes as f64)
+                };
+                let (nu, u) = side(Side::upper(n, cols, upper));
+                let (nl, l) = side(Side::lower(n, cols, upper, first));
+                (nu + nl + PAIR_COST * u * l / groups, u + l)
+            }
+        })
+        .collect()
+}
+
+/// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
+/// subproblem, then subproblems drawn by their predicted cost and counted whole for about
+/// `budget` (the draws begun by then finish).
+pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -> Forecast {
+    let n = plan.n();
+    let k = plan.pattern_columns.count_ones() as usize;
+    let mut rng = Rng::from_entropy();
+    let probes = (2_000_000 / todo.len().max(1)).clamp(16, 2048);
+    let predicted = predict(plan, todo, probes, &mut rng);
+    let halves: f64 = predicted.iter().map(|p| p.1).sum();
+    let (at, most) = predicted
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+        .map_or((0, 0.0), |(at, p)| (todo[at], p.1));
+    let bytes_largest = (BYTES_PER_HALF * most) as u64;
+    let weight: f64 = predicted.iter().map(|p| p.0).sum();
+    let cumulative: Vec<f64> = predicted
+        .iter()
+        .scan(0.0, |acc, p| {
+            *acc += p.0;
+            Some(*acc)
+        })
+        .collect();
+    // The draws: (seconds / predicted cost) of each, on the run's threads at once.
+    let ratios = Mutex::new(Vec::<f64>::new());
+    let never = AtomicBool::new(false);
+    let start = Instant::now();
+    let threads = threads.max(1);
+    if weight > 0.0 {
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let seed = rng.next_u64() ^ t as u64;
+                let (ratios, cumulative, never, predicted) =
+                    (&ratios, &cumulative, &never, &predicted);
+                scope.spawn(move || {
+                    let mut rng = Rng::new(seed);
+                    while start.elapsed() < budget {
+                        let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weight;
+                        let at = cumulative.partition_point(|&c| c <= x).min(todo.len() - 1);
+                        let cost = predicted[at].0;
+                        if cost <= 0.0 {
+                            continue;
+                        }
+                        let began = Instant::now();
+                        if plan.solve(todo[at], never).is_some() {
+                            let ratio = began.elapsed().as_secs_f64() / cost;
+                            ratios.lock().unwrap_or_else(|e| e.into_inner()).push(ratio);
+                        }
+                    }
+                });
+            }
+        });
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let ratios = ratios.into_inner().unwrap_or_else(|e| e.into_inner());
+    let m = ratios.len().max(1) as f64;
+    let mean = ratios.iter().sum::<f64>() / m;
+    let error = if ratios.len() >= 2 {
+        let var = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (m - 1.0);
+        weight * (var / m).sqrt()
+    } else {
+        0.0
+    };
+    let largest_cost = predicted.iter().map(|p| p.0).fold(0.0, f64::max);
+    let fixed = if todo.iter().any(|&i| plan.parts[i] == Part::Fixed) {
+        fixed_seconds(n)
+    } else {
+        (0.0, n)
+    };
+    Forecast {
+        subproblems: todo.len(),
+        pattern_columns: k,
+        probes,
+        halves,
+        largest: (at, most),
+        bytes_largest,
+        bytes_model: bytes_per_thread(n, k),
+        sampled: (ratios.len(), threads, seconds),
+        pattern_seconds: weight * mean,
+        pattern_error: error,
+        fixed,
+        largest_seconds: largest_cost * mean,
+    }
+}
+
+/// Seconds of one core the fixed-point part of `n` takes (estimated), and the board timed.
+fn fixed_seconds(n: usize) -> (f64, usize) {
+    let time = |m: usize| {
+        let never = AtomicBool::new(false);
+        let began = Instant::now();
+        let _ = half_turn_until(m, &never);
+        let _ = quarter_turn_until(m, &never);
+        began.elapsed().as_secs_f64()
+    };
+    if n <= 18 {
+        return (time(n), n);
+    }
+    // The largest board up to 18 with the same residue mod 4 (the quarter turn fixes
+    // solutions only when N is 4k or 4k + 1), and its growth over 4 rows.
+    let m = n - 4 * (n - 18).div_ceil(4);
+    let (now, before) = (time(m), time(m - 4).max(1e-6));
+    let growth = (now / before).clamp(4.0, 40.0);
+    (now * growth.powf((n - m) as f64 / 4.0), m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The probes' halves of every subproblem of a small board add up to the halves the
+    /// listings really hold, within a few per cent.
+    #[test]
+    fn the_probes_size_the_listings() {
+        use crate::count::halves::group::Key;
+        use crate::count::halves::list::{list_lowers, list_uppers};
+        for n in [12, 13] {
+            let plan = Plan::new(n, 4);
+            let todo: Vec<usize> = (0..plan.len()).collect();
+            let predicted = predict(&plan, &todo, 4000, &mut Rng::new(7));
+            let never = AtomicBool::new(false);
+            let cols = plan.pattern_columns;
+            let key = Key {
+                shift: cols.trailing_ones(),
+                bits: n as u32 - cols.count_ones(),
+            };
+            let full = (1u32 << n) - 1;
+            let (mut listed, mut ups, mut lows) = (0usize, Vec::new(), Vec::new());
+            for part in &plan.parts {
+                if let Part::Pattern { upper, first, .. } = *part {
+                    let lower = cols & !upper;
+                    list_uppers(n, n / 2, full & !lower, upper, key, &never, &mut ups);
+                    list_lowers(
+                        n,
+                        n / 2,
+                        full & !upper,
+                        lower,
+                        first,
+                        key,
+                        &never,
+                        &mut lows,
+                    );
+                    listed += ups.len() + lows.len();
+                }
+            }
+            let estimated: f64 = predicted.iter().map(|p| p.1).sum();
+            let error = (estimated - listed as f64).abs() / listed as f64;
+            assert!(
+                error < 0.03,
+                "N = {n}: {estimated} estimated, {listed} listed"
+            );
+        }
+    }
+
+    /// A forecast of a small board names its plan's subproblems, memory within the model, and
+    /// times that add up (no timing asserted: only that they are there and consistent).
+    #[test]
+    fn a_forecast_is_consistent_with_its_plan() {
+        let plan = Plan::new(14, 6);
+        let todo: Vec<usize> = (0..plan.len()).collect();
+        let f = forecast(&plan, &todo, 2, Duration::from_millis(100));
+        assert_eq!(f.subproblems, plan.len());
+        assert_eq!(f.pattern_columns, 6);
+        assert!(f.sampled.0 >= 1 && f.sampled.1 == 2, "{f:?}");
+        assert!(
+            f.halves > 0.0 && f.largest.1 > 0.0 && f.largest.1 < f.halves,
+            "{f:?}"
+        );
+        assert!(f.bytes_largest <= f.bytes_model, "{f:?}");
+        assert!(
+            f.pattern_seconds > 0.0 && f.fixed.0 > 0.0 && f.fixed.1 == 14,
+            "{f:?}"
+        );
+        assert!(f.core_seconds() >= f.pattern_seconds, "{f:?}");
+        assert!(f.wall_seconds(2) >= f.core_seconds() / 2.0, "{f:?}");
+        // A shard without the fixed-point part has no time for it.
+        let f = forecast(&plan, &todo[1..3], 1, Duration::ZERO);
+        assert_eq!((f.subproblems, f.fixed.0), (2, 0.0));
+    }
+
+    /// A measurement, not a check: `cargo test -p queens-core --release --lib sample_ratios --
+    /// --ignored --nocapture` counts 40 random subproblems of N = 16 to 20 on one thread and
+    /// prints the spread of (seconds / predicted cost), which [`PAIR_COST`] was chosen by.
+    #[test]
+    #[ignore]
+    fn sample_ratios() {
+        let never = AtomicBool::new(false);
+        let mut rng = Rng::new(21);
+        for n in 16..=20 {
+            let plan = Plan::fitting(n, 1, 1 << 30).unwrap();
+            let todo: Vec<usize> = (1..plan.len()).collect();
+            for pair in [0.0, 0.005, 0.02, 0.08] {
+                let groups = f64::from(1u32 << (n as u32 - plan.pattern_columns.count_ones()));
+                let mut ratios = Vec::new();
+                let mut draws = Rng::new(5);
+                for _ in 0..40 {
+                    let i = todo[draws.below(todo.len())];
+                    let Part::Pattern { upper, first, .. } = plan.parts[i] else {
+                        continue;
+                    };
+                    let cols = plan.pattern_columns;
+                    let mut pick = |d: u32| rng.below(d as usize) as u32;
+                    let (mut nodes, mut u, mut l) = (0.0, 0.0, 0.0);
+                    for _ in 0..2000 {
+                        let a = Side::upper(n, cols, upper).probe(&mut pick);
+                        let b = Side::lower(n, cols, upper, first).probe(&mut pick);
+                        nodes += a.0 + b.0;
+                        u += a.1;
+                        l += b.1;
+                    }
+                    let cost = (nodes + pair * u * l / 2000.0 / groups) / 2000.0;
+                    let began = Instant::now();
+                    plan.solve(i, &never);
+                    ratios.push(began.elapsed().as_secs_f64() / cost);
+                }
+                let m = ratios.len() as f64;
+                let mean = ratios.iter().sum::<f64>() / m;
+                let sd = (ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / m).sqrt();
+                println!(
+                    "N = {n}, pair cost {pair}: ratio mean {mean:.3e}, sd/mean {:.2}",
+                    sd / mean
+                );
+            }
+        }
+    }
+}
