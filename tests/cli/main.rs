@@ -8,6 +8,7 @@ mod counting;
 mod help;
 mod huge;
 mod limits;
+mod robust;
 mod serve;
 mod snapshots;
 mod svg;

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use queens_core::count::shard_result::result_line;
 use queens_core::count::{self, Checkpoint, Run, Shard};
 
@@ -150,12 +150,15 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
 
     let progress = Display::new(args, run.todo() as u64);
     let (finished_run, run_ended) = mpsc::channel::<()>();
-    let outcome = thread::scope(|scope| {
-        let watcher = scope.spawn(|| session.watch(&run, &progress, run_ended));
+    let outcome = thread::scope(|scope| -> anyhow::Result<_> {
+        // A thread that cannot start (no memory for its stack) is an error, not a panic.
+        let watcher = thread::Builder::new()
+            .spawn_scoped(scope, || session.watch(&run, &progress, run_ended))
+            .context("could not start the thread that watches the run")?;
         let result = run.execute();
         drop(finished_run);
         let failure = watcher.join().unwrap_or(None);
-        result.map(|counts| (counts, failure))
+        Ok(result.map(|counts| (counts, failure))?)
     });
     progress.finish();
     let (counts, _) = outcome?;

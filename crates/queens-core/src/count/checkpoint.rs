@@ -152,6 +152,13 @@ impl Checkpoint {
                         .to_string(),
                 ))
             }
+            Some(v) if v.ends_with('\r') => {
+                return Err(bad(
+                    "line 1 ends in a carriage return (was the file saved with Windows line \
+                     endings?): a checkpoint's lines end in a line feed only"
+                        .to_string(),
+                ))
+            }
             Some(v) => {
                 return Err(bad(format!(
                     "unknown version '{v}' (this binary reads version {VERSION})"
@@ -795,6 +802,7 @@ mod tests {
                 resealed(&text.replace("0:16/2", "0:340282366920938463463374607431768211455/2")),
                 "past the largest total",
             ),
+            (text.replace('\n', "\r\n"), "carriage return"),
             (
                 text.replace("queens-count-checkpoint 2", "queens-count-checkpoint 3"),
                 "unknown version '3'",
