@@ -116,7 +116,7 @@ pub const COORDINATES_MAX_N: usize = 64;
 fn write_coordinates(out: &mut impl Write, n: usize) -> io::Result<()> {
     write!(
         out,
-        r##"<g class="coordinates" font-family="sans-serif" font-size="9" fill="#5b5349">"##
+        r##"<g class="coordinates" font-family="sans-serif" font-size="9" fill="{INK}">"##
     )?;
     for col in 0..n {
         write!(
@@ -197,6 +197,42 @@ fn write_queen(out: &mut impl Write, row: usize, col: usize) -> io::Result<()> {
 
 #[cfg(test)]
 mod tests {
+
+    /// WCAG 2 relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let channel = |i: usize| {
+            let c = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap()) / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// The numbers drawn in the edge squares meet WCAG AA (4.5:1 for small text) on both
+    /// colours of square (the muted brown they had was 2.5:1 on the dark squares).
+    #[test]
+    fn coordinates_meet_wcag_aa_on_light_and_dark_squares() {
+        let svg = draw(&[1, 3, 0, 2]);
+        let fill = svg
+            .split(r#"<g class="coordinates""#)
+            .nth(1)
+            .and_then(|g| g.split("fill=\"").nth(1))
+            .map(|f| &f[..7])
+            .unwrap();
+        for square in [LIGHT, DARK] {
+            assert!(contrast(fill, square) >= 4.5, "{fill} on {square}");
+        }
+        assert!(contrast("#5b5349", DARK) < 4.5, "the check can fail");
+    }
+
     use super::*;
 
     fn draw(queens: &[usize]) -> String {

@@ -283,7 +283,7 @@ export function svgText(n, queens) {
   }
   s += `<rect class="board" width="${side}" height="${side}" fill="url(#squares)"/>\n`;
   if (n <= COORDINATES_MAX_N) {
-    s += `<g class="coordinates" font-family="sans-serif" font-size="9" fill="#5b5349">`;
+    s += `<g class="coordinates" font-family="sans-serif" font-size="9" fill="#1d1d1d">`;
     for (let c = 0; c < n; c++) {
       s += `<text class="col" x="${SQUARE * c + SQUARE - 2}" y="9" text-anchor="end">${c}</text>`;
     }

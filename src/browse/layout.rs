@@ -34,7 +34,7 @@ pub(super) fn wrap_keys(keys: &[(&'static str, &'static str)], width: u16) -> Ve
 pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> Option<Geometry> {
     let side = u16::try_from(n).ok()?;
     // While a search plays, the legend of its colours takes a line or more, never cut.
-    let tracing = std::ptr::eq(keys, TRACE_KEYS.as_slice());
+    let tracing = *keys == TRACE_KEYS;
     let legend = if tracing {
         legend_lines(area.width).len() as u16
     } else {
@@ -132,3 +132,27 @@ pub(super) const TRACE_KEYS: [(&str, &str); 8] = [
     ("t", "solutions"),
     ("q", "quit"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The legend of a played search takes lines of its own: the keys being a copy of
+    /// `TRACE_KEYS` (not the same address) must not make the layout forget it, or the board's
+    /// last rows are cut (80x16 drew rows 0..3 of a 6x6 board).
+    #[test]
+    fn a_played_search_counts_its_legend_whatever_the_keys_slice() {
+        let keys = TRACE_KEYS.to_vec();
+        let area = Rect::new(0, 0, 80, 16);
+        let g = geometry(6, area, &keys).unwrap();
+        let legend = legend_lines(80).len() as u16;
+        let keys_height = wrap_keys(&keys, 80).len() as u16 + legend;
+        let used = if g.compact {
+            1 + 3 + keys_height + 6
+        } else {
+            1 + 2 + TEXT_LINES + keys_height + g.scale * 6 + u16::from(g.title)
+        };
+        assert!(used <= area.height, "{g:?} needs {used} lines of 16");
+        assert!(legend >= 1);
+    }
+}

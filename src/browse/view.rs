@@ -424,8 +424,9 @@ mod tests {
             },
         ];
         app.open_trace(Playback::new("recursive", frames, false));
-        let buf = draw(&mut app, 70, 15);
-        let text: Vec<String> = (0..15).map(|y| line(&buf, y)).collect();
+        // 16 lines: the board, its text, the two lines of the legend, the keys and the title.
+        let buf = draw(&mut app, 70, 16);
+        let text: Vec<String> = (0..16).map(|y| line(&buf, y)).collect();
         assert!(text[0].contains("the recursive search"), "{text:#?}");
         assert!(
             text.iter()
@@ -437,7 +438,7 @@ mod tests {
             text.iter().any(|l| l.contains("step 1 of 2 · paused")),
             "{text:#?}"
         );
-        let (x0, y0) = (0..15)
+        let (x0, y0) = (0..16)
             .find_map(|y| Some(((0..70).find(|&x| buf[(x, y)].symbol() == "┌")? + 1, y + 1)))
             .unwrap();
         let cell = |row: u16, col: u16| &buf[(x0 + 2 * col, y0 + row)];
@@ -451,10 +452,10 @@ mod tests {
         app.handle_key(ratatui::crossterm::event::KeyEvent::from(
             ratatui::crossterm::event::KeyCode::Right,
         ));
-        let buf = draw(&mut app, 70, 15);
+        let buf = draw(&mut app, 70, 16);
         assert_eq!(buf[(x0 + 6, y0 + 1)].symbol(), QUEEN);
         assert_eq!(buf[(x0 + 6, y0 + 1)].bg, mark_colour(Mark::Placed));
-        assert!((0..15).any(|y| line(&buf, y).contains("step 2 of 2")));
+        assert!((0..16).any(|y| line(&buf, y).contains("step 2 of 2")));
     }
 
     /// Every line of the screen, for assertions on text.

@@ -72,11 +72,7 @@ pub fn too_large(command: Option<&str>, digits: &str) -> String {
 
 /// Text echoed in a message, cut to 40 characters.
 pub fn shorten(text: &str) -> String {
-    if text.chars().count() <= 40 {
-        text.to_string()
-    } else {
-        format!("{}...", text.chars().take(40).collect::<String>())
-    }
+    queens_core::text::shorten(text, 40)
 }
 
 /// The value parser of N: [`parse_n_for`] with the subcommand it is given to.

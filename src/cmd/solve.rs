@@ -32,7 +32,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         Method::MinConflicts => {
             min_conflicts::check_request(n, args.search.max_memory).map_err(budget_hint)?;
             let seed = args.seed.unwrap_or_else(|| {
-                let seed = random_seed();
+                let seed = queens_core::random::random_seed();
                 eprintln!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
                 seed
             });
@@ -89,18 +89,4 @@ fn first_solution(algorithm: Algorithm, args: &SolveArgs) -> anyhow::Result<Opti
 fn no_solution(n: usize) -> anyhow::Result<Status> {
     eprintln!("queens: no solution: the {n}x{n} board has none");
     Ok(Status::No)
-}
-
-/// A seed from the clock and the process id, for runs without --seed.
-fn random_seed() -> u64 {
-    use std::collections::hash_map::RandomState;
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.write_u32(std::process::id());
-    h.finish() % 1_000_000_000
 }

@@ -262,11 +262,7 @@ impl Params {
 
 /// `value` cut to its first 24 characters (with `...`), for echoing in an error.
 pub fn shorten(value: &str) -> String {
-    if value.chars().count() > 24 {
-        format!("{}...", value.chars().take(24).collect::<String>())
-    } else {
-        value.to_string()
-    }
+    queens_core::text::shorten(value, 24)
 }
 
 /// Runs a search on the blocking pool.
@@ -482,7 +478,7 @@ pub async fn solve(
     };
     let solver = solver.unwrap_or(Method::default_for(n));
     let seed = match (solver, params.get("seed")) {
-        (Method::MinConflicts, None) => Some(random_seed()),
+        (Method::MinConflicts, None) => Some(queens_core::random::random_seed()),
         (Method::MinConflicts, Some(value)) => Some(params.number("seed", value)?),
         (_, None) => None,
         (_, Some(_)) => {
@@ -504,13 +500,6 @@ pub async fn solve(
         answer["seed"] = json!(seed);
     }
     Ok(Json(answer))
-}
-
-/// A seed for min-conflicts when the request gives none: the clock's nanoseconds.
-fn random_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// `GET /api/trace?n=N&algo=A&limit=S&all=BOOL`: the events of `queens trace --format json`,

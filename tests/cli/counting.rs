@@ -1080,12 +1080,51 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
             &ckpt,
             &[&extra[..], &["--progress-every", "0.3"]].concat(),
         );
+        let mut child = child;
         wait_for_file(&ckpt);
-        sleep(Duration::from_millis(1500));
+        // Interrupt once the progress lines show pieces moving (at least 1.5 s in), not after a
+        // fixed delay: a loaded machine may count no piece in 1.5 s.
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let reader = {
+            let seen = std::sync::Arc::clone(&seen);
+            let mut stderr = child.stderr.take().unwrap();
+            std::thread::spawn(move || {
+                use std::io::Read;
+                let mut chunk = [0u8; 4096];
+                while let Ok(got) = stderr.read(&mut chunk) {
+                    if got == 0 {
+                        break;
+                    }
+                    seen.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&chunk[..got]));
+                }
+            })
+        };
+        let start = std::time::Instant::now();
+        // The numbers of "; K pieces counted in" lines: the session has counted pieces of its
+        // own once K has grown past the first one it reported (a resume reports the saved ones).
+        let moved = |text: &str| {
+            let counts: Vec<&str> = text
+                .lines()
+                .filter_map(|line| line.split("; ").nth(1))
+                .filter(|part| part.ends_with(" frames begun"))
+                .filter_map(|part| part.split(' ').next())
+                .collect();
+            counts
+                .first()
+                .is_some_and(|first| counts.iter().any(|c| c != first))
+        };
+        while start.elapsed() < Duration::from_millis(1500)
+            || (!moved(&seen.lock().unwrap()) && start.elapsed() < Duration::from_secs(120))
+        {
+            sleep(Duration::from_millis(100));
+        }
         send(&child, "INT");
         let out = child.wait_with_output().unwrap();
+        reader.join().unwrap();
         assert_eq!(out.status.code(), Some(130), "{out:?}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = seen.lock().unwrap().clone();
         assert!(stderr.contains("subproblems are saved") || stderr.contains("pieces of"));
         if session == 1 {
             assert!(stderr.contains("resuming from"), "{stderr}");

@@ -88,24 +88,13 @@ pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
     }
 }
 
-/// `k` distinct elements of `items` chosen at random (a partial Fisher-Yates shuffle seeded
-/// by the standard library's random hasher keys), in increasing order.
+/// `k` distinct elements of `items` chosen at random (a partial Fisher-Yates shuffle driven
+/// by the engine's generator, freshly seeded), in increasing order.
 fn sample(items: &[usize], k: usize) -> Vec<usize> {
-    use std::hash::{BuildHasher, Hasher};
-    let mut state = std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish()
-        | 1;
-    let mut next = move || {
-        // xorshift64*
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut rng = queens_core::random::Rng::from_entropy();
     let mut pool = items.to_vec();
     for i in 0..k {
-        let j = i + (next() % (pool.len() - i) as u64) as usize;
+        let j = i + rng.below(pool.len() - i);
         pool.swap(i, j);
     }
     pool.truncate(k);

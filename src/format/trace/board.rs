@@ -5,8 +5,8 @@
 //! columns, for the row-wise solvers `C?` and `D?` in the earlier rows; a queen on a checked
 //! square (an attacker) is `R!`, `C!` or `D!`. Row and column numbers frame the board, `CC`
 //! stands under the current column (`RR` after the current row of a row-wise solver), and the
-//! solver's arrays follow the board. It only formats events; it may call the text format's `describe`,
-//! `write_array` and `write_summary`.
+//! solver's arrays follow the board. It only formats events; it may call the text format's
+//! `describe`, `until`, `write_array` and `write_summary`.
 
 use std::io::{self, Write};
 
@@ -14,7 +14,7 @@ use anyhow::bail;
 use queens_core::trace::{Axis, Event, EventKind, Outcome};
 use queens_core::{Algorithm, Square};
 
-use super::text::{describe, write_array, write_summary};
+use super::text::{describe, until, write_array, write_summary};
 use super::{TraceWriter, Traced};
 
 /// The `board` format.
@@ -53,11 +53,7 @@ pub fn write_header(
     n: usize,
     all: bool,
 ) -> io::Result<()> {
-    let until = if all {
-        "the whole search"
-    } else {
-        "up to the first solution"
-    };
+    let until = until(all);
     writeln!(
         out,
         "# {} on the {n}x{n} board, {until}, the board after each step; row 0 at the top",

@@ -56,13 +56,18 @@ pub(super) fn write_summary(
     Ok(())
 }
 
-/// Two comment lines saying how to read the snapshots.
-fn write_header(out: &mut dyn Write, algorithm: Algorithm, n: usize, all: bool) -> io::Result<()> {
-    let until = if all {
+/// How far the trace goes, for the headers of the text and board formats.
+pub(super) fn until(all: bool) -> &'static str {
+    if all {
         "the whole search"
     } else {
         "up to the first solution"
-    };
+    }
+}
+
+/// Two comment lines saying how to read the snapshots.
+fn write_header(out: &mut dyn Write, algorithm: Algorithm, n: usize, all: bool) -> io::Result<()> {
+    let until = until(all);
     writeln!(
         out,
         "# {} on the {n}x{n} board, {until}; squares are (row, column), 0-based from the top left",

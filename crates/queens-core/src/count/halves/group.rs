@@ -34,7 +34,9 @@ pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut
     for i in 0..size {
         start[i + 1] += start[i];
     }
-    masks.clear();
+    // Every word of `masks` is written below: only what it grows by is zeroed first (the
+    // buffer is kept between subproblems, so that is seldom anything).
+    masks.truncate(items.len());
     masks.resize(items.len(), 0);
     // Scatter with a moving cursor per key (start[c] is advanced, then restored).
     for &m in items {
@@ -47,4 +49,38 @@ pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut
         start[i] = start[i - 1];
     }
     start[0] = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bucket` reuses its output buffer without zeroing it: a second, shorter grouping into a
+    /// buffer left full of another's words must still give exactly the words of each key.
+    #[test]
+    fn a_reused_buffer_groups_exactly_the_new_words() {
+        let words = |count: u64, salt: u64| -> Vec<u64> {
+            (0..count)
+                .map(|i| (i * 7 + salt) % 16 << KEY_AT | (i * 2_654_435_761 + salt) & 0xffff)
+                .collect()
+        };
+        let (mut start, mut masks) = (Vec::new(), Vec::new());
+        for (count, salt) in [(1000, 3), (10, 5), (0, 1), (300, 9)] {
+            let items = words(count, salt);
+            bucket(4, &items, &mut start, &mut masks);
+            assert_eq!(masks.len(), items.len());
+            for key in 0..16u64 {
+                let mut got =
+                    masks[start[key as usize] as usize..start[key as usize + 1] as usize].to_vec();
+                let mut want: Vec<u64> = items
+                    .iter()
+                    .copied()
+                    .filter(|&m| m >> KEY_AT == key)
+                    .collect();
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "{count} words, key {key}");
+            }
+        }
+    }
 }
