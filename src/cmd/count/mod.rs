@@ -122,6 +122,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if args.estimate {
         return estimate::estimate(args, shard);
     }
+    // The handlers come before any planning or reading: a signal sent while the plan is made
+    // or the checkpoint read cancels the run as soon as it exists.
+    let signals = signals::install()?;
     if args.pieces.is_some() && args.engine.engine() == count::Engine::Halves {
         bail!(
             "--pieces cuts the frames of the frame engine: it cannot be used with --engine halves"
@@ -130,7 +133,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     count::check_size(n)?;
     // The checkpoint is locked and read once; the engine, the pieces and the resume follow it.
     let (lock, saved) = match &args.checkpoint {
-        Some(path) => session::lock_and_load(path)?,
+        Some(path) => session::lock_and_load(path, n)?,
         None => (None, None),
     };
     let run = match args.pieces {
@@ -146,7 +149,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     .threads(args.threads);
     let (run, session) = Session::open(args, run, lock, saved)?;
     let run = Arc::new(run);
-    let signals = signals::install(Arc::clone(&run))?;
+    signals.attach(Arc::clone(&run));
 
     let progress = Display::new(args, run.todo() as u64);
     let (finished_run, run_ended) = mpsc::channel::<()>();

@@ -23,7 +23,7 @@ pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
     let Some(path) = &args.checkpoint else {
         bail!("--recount needs --checkpoint FILE: the file whose subproblems to recount");
     };
-    let (_lock, saved) = lock_and_load(path)?;
+    let (_lock, saved) = lock_and_load(path, args.size.n)?;
     let Some(saved) = saved else {
         bail!(
             "{} does not exist: there is nothing to recount",
@@ -41,7 +41,8 @@ pub fn recount(args: &CountArgs, run: Run, k: u64) -> anyhow::Result<Status> {
     }
     let chosen = sample(&finished, k.min(finished.len() as u64) as usize);
     let run = Arc::new(run);
-    let signals = signals::install(Arc::clone(&run))?;
+    let signals = signals::install()?;
+    signals.attach(Arc::clone(&run));
     let mut out = crate::output::stdout();
     let mut disagree = 0usize;
     let mut checked = 0usize;
