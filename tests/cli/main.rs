@@ -8,6 +8,7 @@ mod counting;
 mod help;
 mod huge;
 mod limits;
+mod no_abort;
 mod robust;
 mod serve;
 mod snapshots;
