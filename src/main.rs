@@ -13,6 +13,7 @@ mod format;
 mod hint;
 mod json;
 mod lock;
+mod memory;
 mod output;
 mod serve;
 mod signals;
@@ -28,26 +29,91 @@ use crate::cli::{Cli, Command};
 use crate::status::Status;
 
 fn main() -> ExitCode {
+    // Nothing runs on the main thread, whose stack may be small (`ulimit -s 128`): the
+    // arguments are parsed on a thread of a main thread's usual 8 MiB, and the command runs on
+    // one whose stack is sized from N (the recursive solvers take one frame per row).
+    match on_thread("the arguments", BASE_STACK, parse_and_run) {
+        Ok(code) => code,
+        Err(err) => report(err),
+    }
+}
+
+/// The stack of the thread that parses the arguments, and the least of the command's.
+const BASE_STACK: usize = 8 << 20;
+
+/// Runs `work` on a thread of `stack` bytes: a thread that cannot start is an error, a panic
+/// keeps the status a panic has (its hook has printed the message).
+fn on_thread<T: Send + 'static>(
+    what: &str,
+    stack: usize,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> anyhow::Result<T> {
+    let handle = std::thread::Builder::new()
+        .name("queens".into())
+        .stack_size(stack)
+        .spawn(work)
+        .map_err(|err| {
+            anyhow::anyhow!(
+                "cannot start the thread that runs {what} (a stack of {}): {err}",
+                queens_core::bytes(stack as u64)
+            )
+        })?;
+    handle.join().or_else(|_| std::process::exit(101))
+}
+
+fn parse_and_run() -> ExitCode {
     let args: Vec<_> = std::env::args_os().collect();
     // Clap's help and usage errors follow `--color` too: the flag is read before clap parses.
     let command = Cli::command().color(color::for_clap(color::from_args(&args)));
-    let cli = command
+    let matches = command
         .try_get_matches_from(args)
-        .and_then(|matches| Cli::from_arg_matches(&matches))
         .unwrap_or_else(|err| err.exit());
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     color::set(cli.color);
-    match run(cli) {
+    fit_budget(&mut cli, &matches);
+    let stack = stack_size(cli.command.board_size());
+    let outcome = on_thread("the command", stack, move || run(cli)).and_then(|r| r);
+    match outcome {
         Ok(status) => status.into(),
-        Err(err) if is_broken_pipe(&err) => Status::Success.into(),
-        Err(err) => {
-            let _ = writeln!(
-                io::stderr(),
-                "queens: {} {err:#}{}",
-                color::error_word("error:", color::on_stderr()),
-                hint::for_error(&err)
-            );
-            Status::Failure.into()
+        Err(err) => report(err),
+    }
+}
+
+/// Prints the error (nothing for a closed pipe, status 0) and returns status 2.
+fn report(err: anyhow::Error) -> ExitCode {
+    if is_broken_pipe(&err) {
+        return Status::Success.into();
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "queens: {} {err:#}{}",
+        color::error_word("error:", color::on_stderr()),
+        hint::for_error(&err)
+    );
+    Status::Failure.into()
+}
+
+/// The stack of the thread that runs the command: 8 MiB (a main thread's usual stack) and 1 KiB
+/// per row of the board up to the recursive solvers' deepest (5 times the 210 bytes a traced
+/// row was measured to take).
+fn stack_size(n: Option<usize>) -> usize {
+    let rows = n.unwrap_or(0).min(queens_core::search::MAX_RECURSION_DEPTH);
+    BASE_STACK + rows * 1024
+}
+
+/// Lowers the memory budget of the command to what the process can have (`memory`), saying so
+/// when the user gave it.
+fn fit_budget(cli: &mut Cli, matches: &clap::ArgMatches) {
+    let explicit = matches.subcommand().is_some_and(|(_, sub)| {
+        sub.try_get_raw("max_memory").is_ok()
+            && sub.value_source("max_memory") == Some(clap::parser::ValueSource::CommandLine)
+    });
+    if let Some(search) = cli.command.search_mut() {
+        let (budget, note) = memory::fit(search.max_memory, explicit, memory::ceiling());
+        if let Some(note) = note {
+            eprintln!("{note}");
         }
+        search.max_memory = budget;
     }
 }
 

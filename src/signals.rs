@@ -2,7 +2,9 @@
 //! cancels the run (which then saves its checkpoint and ends with 128 + the signal's number); a
 //! second one ends the process at once with that status, without saving. SIGHUP stays ignored
 //! when it was ignored at the start (as `nohup` leaves it), so that a run under `nohup` survives
-//! the end of its session. Off Unix the default handling stays: a signal ends the process, and
+//! the end of its session. The handlers are installed before the run is planned or its
+//! checkpoint read ([`install`], then [`Caught::attach`] once the run exists), so that a signal
+//! sent in the first moments is not lost. Off Unix the default handling stays: a signal ends the process, and
 //! a resumed run loses the work since the last save.
 //!
 //! May call: `queens_core::count::Run` (to cancel it) and [`crate::status`]; nothing of `cmd/`.
@@ -10,7 +12,7 @@
 #[cfg(unix)]
 mod imp {
     use std::sync::atomic::{AtomicI32, Ordering};
-    use std::sync::Arc;
+    use std::sync::{Arc, Mutex, PoisonError};
 
     use anyhow::Context;
     use queens_core::count::Run;
@@ -19,18 +21,37 @@ mod imp {
 
     use crate::status::Status;
 
+    /// What the signal thread shares: the first signal caught, and the run to cancel once it
+    /// is built.
+    #[derive(Default)]
+    struct Shared {
+        caught: AtomicI32,
+        run: Mutex<Option<Arc<Run>>>,
+    }
+
     /// The signal caught, shared with the thread that waits for them.
-    pub struct Caught(Arc<AtomicI32>);
+    pub struct Caught(Arc<Shared>);
 
     impl Caught {
         /// The first signal caught, if any.
         pub fn caught(&self) -> Option<i32> {
-            Some(self.0.load(Ordering::SeqCst)).filter(|&s| s != 0)
+            Some(self.0.caught.load(Ordering::SeqCst)).filter(|&s| s != 0)
+        }
+
+        /// Hands the thread the run to cancel; one caught before (while the run was being
+        /// planned or its checkpoint read) cancels it now, before it counts anything.
+        pub fn attach(&self, run: Arc<Run>) {
+            let mut slot = self.0.run.lock().unwrap_or_else(PoisonError::into_inner);
+            if self.caught().is_some() {
+                run.cancel();
+            }
+            *slot = Some(run);
         }
     }
 
-    /// Starts the thread that turns the signals into a cancel of `run`.
-    pub fn install(run: Arc<Run>) -> anyhow::Result<Caught> {
+    /// Starts the thread that turns the signals into a cancel of the run attached later
+    /// ([`Caught::attach`]). Called before the run is planned, so that no signal is lost.
+    pub fn install() -> anyhow::Result<Caught> {
         // SIGINT is handled even when ignored (a shell script's `queens count ... &` starts
         // with it ignored): whoever sends it to a count means it to stop and save.
         let mut wanted = vec![SIGINT, SIGTERM];
@@ -38,24 +59,31 @@ mod imp {
             wanted.push(SIGHUP);
         }
         let mut signals = Signals::new(&wanted).context("cannot install the signal handlers")?;
-        let caught = Arc::new(AtomicI32::new(0));
-        let shared = Arc::clone(&caught);
+        let shared = Arc::new(Shared::default());
+        let thread_side = Arc::clone(&shared);
         std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    if shared
+                    if thread_side
+                        .caught
                         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
                         .is_err()
                     {
                         eprintln!("queens: a second signal: stopping without saving");
                         std::process::exit(128 + signal);
                     }
-                    run.cancel();
+                    let run = thread_side
+                        .run
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    if let Some(run) = run.as_ref() {
+                        run.cancel();
+                    }
                 }
             })
             .context("cannot start the signal thread")?;
-        Ok(Caught(caught))
+        Ok(Caught(shared))
     }
 
     /// The exit status after `signal`: 130, 143 or 129.
@@ -93,9 +121,11 @@ mod imp {
         pub fn caught(&self) -> Option<i32> {
             None
         }
+
+        pub fn attach(&self, _run: Arc<Run>) {}
     }
 
-    pub fn install(_run: Arc<Run>) -> anyhow::Result<Caught> {
+    pub fn install() -> anyhow::Result<Caught> {
         Ok(Caught)
     }
 

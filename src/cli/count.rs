@@ -10,6 +10,9 @@ use clap::{Args, ValueEnum};
 use super::parse::parse_interval;
 use super::shared::{AlgoArg, SearchArgs, Size};
 
+/// The most worker threads `count --threads` takes: more only add stacks, never speed.
+pub const MAX_THREADS: u64 = 1024;
+
 /// `queens count`.
 #[derive(Debug, Args)]
 pub struct CountArgs {
@@ -26,8 +29,9 @@ pub struct CountArgs {
     /// Print one JSON object: n, total, unique, seconds (and the shard, when counting one).
     #[arg(long)]
     pub json: bool,
-    /// Worker threads; 0 means one per core.
-    #[arg(long, short = 'j', value_name = "T", default_value_t = 0)]
+    /// Worker threads, 0 to 1024; 0 means one per core.
+    #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
     pub threads: usize,
     /// Count only part I of M (0 <= I < M); `queens merge` sums the parts.
     #[arg(long, value_name = "I/M")]

@@ -97,6 +97,32 @@ pub enum Command {
     Man(ManArgs),
 }
 
+impl Command {
+    /// The board size N of the command, when it has one on its command line.
+    pub fn board_size(&self) -> Option<usize> {
+        match self {
+            Command::Solve(a) => Some(a.size.n),
+            Command::List(a) => Some(a.size.n),
+            Command::Count(a) => Some(a.size.n),
+            Command::Trace(a) => Some(a.size.n),
+            _ => None,
+        }
+    }
+
+    /// The memory budget of the command, when it takes `--max-memory`.
+    pub fn search_mut(&mut self) -> Option<&mut SearchArgs> {
+        match self {
+            Command::Solve(a) => Some(&mut a.search),
+            Command::List(a) => Some(&mut a.search),
+            Command::Count(a) => Some(&mut a.search),
+            Command::Trace(a) => Some(&mut a.search),
+            Command::Verify(a) => Some(&mut a.search),
+            Command::Complete(a) => Some(&mut a.search),
+            _ => None,
+        }
+    }
+}
+
 /// `queens completions`.
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {

@@ -77,7 +77,8 @@ impl ValueEnum for SolveAlgo {
 pub struct SearchArgs {
     /// The memory budget: the most that a search, a trace, a reader or the half-board engine of
     /// `queens count` may allocate, checked before allocating; bytes, or a number with K, M, G
-    /// or T (powers of 1024).
+    /// or T (powers of 1024). Lowered, with a note, to 3/4 of the memory the process can have
+    /// (physical memory, RLIMIT_AS, RLIMIT_DATA, cgroup limit) when above it.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
     pub max_memory: u64,
 }

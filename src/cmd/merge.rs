@@ -216,6 +216,13 @@ fn merge(parts: &[(PathBuf, ShardResult)]) -> anyhow::Result<Merged> {
             .checked_add(p.counts.unique)
             .ok_or_else(overflow)?;
         merged.seconds += p.seconds;
+        if !merged.seconds.is_finite() {
+            bail!(
+                "the seconds add up past the largest number JSON holds at {}: no run took that \
+                 long, so some part is wrong",
+                path.display()
+            );
+        }
     }
     // Every index seen is below `shards`, so the missing ones number `shards - seen`; the first
     // twenty are found by walking the gaps between the indices seen, never listing them all.

@@ -11,6 +11,8 @@ mod counting;
 mod help;
 mod huge;
 mod limits;
+mod no_abort;
+mod robust;
 mod serve;
 mod snapshots;
 mod svg;

@@ -54,7 +54,7 @@ pub mod text;
 pub mod trace;
 
 pub use board::{find_flaw, find_flaw_in_squares, Flaw, Line, Square};
-pub use error::{Error, SizeError};
+pub use error::{bytes, Error, SizeError};
 pub use search::{Algorithm, SearchOptions};
 
 /// Re-exports of the verbs most callers need.

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use queens_core::count::shard_result::result_line;
 use queens_core::count::{self, Checkpoint, Run, Shard};
 
@@ -121,6 +121,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if args.estimate {
         return estimate::estimate(args, shard);
     }
+    // The handlers come before any planning or reading: a signal sent while the plan is made
+    // or the checkpoint read cancels the run as soon as it exists.
+    let signals = signals::install()?;
     if args.pieces.is_some() && args.engine.engine() == count::Engine::Halves {
         bail!(
             "--pieces cuts the frames of the frame engine: it cannot be used with --engine halves"
@@ -129,7 +132,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     count::check_size(n)?;
     // The checkpoint is locked and read once; the engine, the pieces and the resume follow it.
     let (lock, saved) = match &args.checkpoint {
-        Some(path) => session::lock_and_load(path)?,
+        Some(path) => session::lock_and_load(path, n)?,
         None => (None, None),
     };
     let run = match args.pieces {
@@ -146,16 +149,19 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let (run, session) = Session::open(args, run, lock, saved)?;
     note_memory_bound(args, &run);
     let run = Arc::new(run);
-    let signals = signals::install(Arc::clone(&run))?;
+    signals.attach(Arc::clone(&run));
 
     let progress = Display::new(args, run.todo() as u64);
     let (finished_run, run_ended) = mpsc::channel::<()>();
-    let outcome = thread::scope(|scope| {
-        let watcher = scope.spawn(|| session.watch(&run, &progress, run_ended));
+    let outcome = thread::scope(|scope| -> anyhow::Result<_> {
+        // A thread that cannot start (no memory for its stack) is an error, not a panic.
+        let watcher = thread::Builder::new()
+            .spawn_scoped(scope, || session.watch(&run, &progress, run_ended))
+            .context("could not start the thread that watches the run")?;
         let result = run.execute();
         drop(finished_run);
         let failure = watcher.join().unwrap_or(None);
-        result.map(|counts| (counts, failure))
+        Ok(result.map(|counts| (counts, failure))?)
     });
     progress.finish();
     let (counts, _) = outcome?;

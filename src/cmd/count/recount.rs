@@ -24,7 +24,7 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     let Some(path) = &args.checkpoint else {
         bail!("--recount needs --checkpoint FILE: the file whose subproblems to recount");
     };
-    let (_lock, saved) = lock_and_load(path)?;
+    let (_lock, saved) = lock_and_load(path, args.size.n)?;
     let Some(saved) = saved else {
         bail!(
             "{} does not exist: there is nothing to recount",
@@ -50,7 +50,8 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     let k = usize::try_from(k).unwrap_or(usize::MAX);
     let chosen = queens_core::random::Rng::from_entropy().sample(&finished, k);
     let run = Arc::new(run);
-    let signals = signals::install(Arc::clone(&run))?;
+    let signals = signals::install()?;
+    signals.attach(Arc::clone(&run));
     let mut out = crate::output::stdout();
     let mut disagree = 0usize;
     let mut checked = 0usize;

@@ -121,9 +121,24 @@ impl Session {
 }
 
 /// Locks the checkpoint `path` and reads it, once for the whole run: `None` when the file does
-/// not exist yet. The lock is taken first, so that no other run rewrites the file meanwhile.
-pub fn lock_and_load(path: &Path) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
+/// not exist yet. The lock is taken first, so that no other run rewrites the file meanwhile;
+/// the read is bounded by the largest checkpoint of the `n` x `n` board's splits.
+pub fn lock_and_load(
+    path: &Path,
+    n: usize,
+) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
+    // Before any lock file is made beside it: a device, pipe or folder is never a checkpoint
+    // (reading `/dev/zero` would never end; `/dev/null.lock` would litter `/dev`).
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            anyhow::bail!(
+                "checkpoint file {} is not a regular file (a device, pipe or folder): give the \
+                 path of a file, or of one to create",
+                path.display()
+            );
+        }
+    }
     let lock = lock::acquire(path)?;
-    let saved = Checkpoint::load(path)?;
+    let saved = Checkpoint::load(path, n)?;
     Ok((lock, saved))
 }

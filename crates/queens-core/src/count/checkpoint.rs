@@ -152,6 +152,13 @@ impl Checkpoint {
                         .to_string(),
                 ))
             }
+            Some(v) if v.ends_with('\r') => {
+                return Err(bad(
+                    "line 1 ends in a carriage return (was the file saved with Windows line \
+                     endings?): a checkpoint's lines end in a line feed only"
+                        .to_string(),
+                ))
+            }
             Some(v) => {
                 return Err(bad(format!(
                     "unknown version '{v}' (this binary reads version {VERSION})"
@@ -369,23 +376,63 @@ impl Checkpoint {
         })
     }
 
-    /// Loads the checkpoint at `path`, or `None` when there is no such file.
-    pub fn load(path: &Path) -> Result<Option<Checkpoint>, CountError> {
-        match fs::read(path) {
-            Ok(bytes) => {
-                let text =
-                    String::from_utf8(bytes).map_err(|_| CountError::CheckpointMalformed {
-                        path: path.display().to_string(),
-                        reason: "it is not text (not UTF-8)".to_string(),
-                    })?;
-                Checkpoint::from_text(path, &text).map(Some)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(CountError::CheckpointIo {
-                path: path.display().to_string(),
-                source,
-            }),
+    /// Loads the checkpoint at `path` for a run of the `n` x `n` board, or `None` when there
+    /// is no such file. Only a regular file is read, and no further than the largest checkpoint
+    /// its split of `n` can have ([`max_bytes`]): a file that says it is of another board is
+    /// refused after its first lines, one longer than that bound from its size alone.
+    pub fn load(path: &Path, n: usize) -> Result<Option<Checkpoint>, CountError> {
+        let name = || path.display().to_string();
+        let io_error = |source| CountError::CheckpointIo {
+            path: name(),
+            source,
+        };
+        let bad = |reason: String| CountError::CheckpointMalformed {
+            path: name(),
+            reason,
+        };
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(io_error(source)),
+        };
+        let meta = file.metadata().map_err(io_error)?;
+        if !meta.is_file() {
+            return Err(bad(
+                "it is not a regular file (a device, pipe or folder)".to_string()
+            ));
         }
+        let mut bytes = Vec::new();
+        let mut reader = io::Read::take(file, HEAD_BYTES);
+        io::Read::read_to_end(&mut reader, &mut bytes).map_err(io_error)?;
+        if bytes.len() as u64 == HEAD_BYTES {
+            // A long file: its first lines name the board and the split, which bound the rest.
+            let head = String::from_utf8_lossy(&bytes);
+            let limit = head_limit(&head, n).map_err(|e| match e {
+                HeadProblem::Malformed(reason) => bad(reason),
+                HeadProblem::OtherBoard(m) => CountError::CheckpointMismatch {
+                    path: name(),
+                    reason: format!("it is for N = {m}, not N = {n}"),
+                },
+            })?;
+            let too_long = |len: u64| {
+                bad(format!(
+                    "it is {len} bytes long, more than the {limit} bytes the largest \
+                     checkpoint of its split can take"
+                ))
+            };
+            if meta.len() > limit {
+                return Err(too_long(meta.len()));
+            }
+            let mut file = reader.into_inner();
+            let mut rest = io::Read::take(&mut file, limit + 1 - HEAD_BYTES);
+            io::Read::read_to_end(&mut rest, &mut bytes).map_err(io_error)?;
+            if bytes.len() as u64 > limit {
+                return Err(too_long(bytes.len() as u64));
+            }
+        }
+        let text =
+            String::from_utf8(bytes).map_err(|_| bad("it is not text (not UTF-8)".to_string()))?;
+        Checkpoint::from_text(path, &text).map(Some)
     }
 
     /// Refuses a checkpoint of another board, split or shard.
@@ -436,6 +483,72 @@ impl Checkpoint {
         }
         written.map_err(io_err)
     }
+}
+
+/// The bytes of a checkpoint read before its size is bounded: more than any header (the
+/// lines up to `seconds` take at most about 250 bytes), so a shorter file is read whole.
+const HEAD_BYTES: u64 = 4096;
+
+/// The most `above` ranges of pieces a checkpoint of a split into pieces may list over all its
+/// frames begun: each of at most 1024 threads leaves at most one gap in at most as many frames.
+const MAX_PIECE_RANGES: u64 = 1 << 21;
+
+/// The most bytes a checkpoint of the split `split` of the `n` x `n` board can take, every
+/// subproblem finished with counts of 39 digits (`None` for a split this binary does not make
+/// of `n`): the bound [`Checkpoint::load`] reads within.
+pub fn max_bytes(n: usize, split: &str) -> Option<u64> {
+    let subproblems = super::split::split_subproblems(n, split)? as u64;
+    // `done`: 16 digits per 64; `parts`: " index:total/unique" of at most 1 + 20 + 1 + 39 +
+    // 1 + 39 bytes; the header and the checksum line: under 1 KiB.
+    let mut bytes = 1024 + subproblems.div_ceil(64) * 16 + subproblems * 101;
+    if pieces::depth_of_split(n, split).is_some_and(|d| d > 0) {
+        // `pieces`: " index@next:total/unique" (at most 1 + 20 + 1 + 20 + 1 + 39 + 1 + 39
+        // bytes) per frame, and "+start-end" (at most 42) per range.
+        bytes += subproblems * 122 + MAX_PIECE_RANGES * 42;
+    }
+    Some(bytes)
+}
+
+/// What the first lines of a long checkpoint say is wrong.
+enum HeadProblem {
+    Malformed(String),
+    OtherBoard(usize),
+}
+
+/// The bound [`max_bytes`] of the checkpoint whose first [`HEAD_BYTES`] are `head`, for a run
+/// of `n`: its version line, `n` and `split` lines must be there and name a split of `n`.
+fn head_limit(head: &str, n: usize) -> Result<u64, HeadProblem> {
+    let mut lines = head.split('\n');
+    let first = lines.next().unwrap_or("");
+    if first != format!("{MAGIC} {VERSION}") {
+        // The version's own messages (an old file, a carriage return, ...) come from the
+        // parser, which needs no more than the first line for them.
+        return Err(HeadProblem::Malformed(
+            match Checkpoint::from_text(Path::new(""), &format!("{first}\n")) {
+                Err(CountError::CheckpointMalformed { reason, .. }) => reason,
+                _ => format!("its first line should be '{MAGIC} {VERSION}'"),
+            },
+        ));
+    }
+    let malformed = |what: &str| HeadProblem::Malformed(format!("its {what} line is malformed"));
+    let m: usize = lines
+        .next()
+        .and_then(|l| l.strip_prefix("n "))
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| malformed("'n'"))?;
+    if m != n {
+        return Err(HeadProblem::OtherBoard(m));
+    }
+    let split = lines
+        .next()
+        .and_then(|l| l.strip_prefix("split "))
+        .ok_or_else(|| malformed("'split'"))?;
+    max_bytes(n, split).ok_or_else(|| {
+        HeadProblem::Malformed(format!(
+            "its split '{}' is not one this binary makes of N = {n}",
+            shorten(split)
+        ))
+    })
 }
 
 /// Parses the `pieces` line of a checkpoint whose finished frames are in `tally`: frames in
@@ -613,6 +726,103 @@ mod tests {
         }
     }
 
+    /// The fullest checkpoint of a split: every subproblem finished with 39-digit counts.
+    fn fullest(n: usize, split: &str) -> Checkpoint {
+        let subproblems = super::super::split::split_subproblems(n, split).unwrap();
+        let mut tally = Tally::new(subproblems);
+        let big = Counts {
+            total: u128::MAX / subproblems as u128 / 2,
+            unique: u128::MAX / subproblems as u128 / 2,
+        };
+        for i in 0..subproblems {
+            tally.record(i, big);
+        }
+        Checkpoint {
+            n,
+            split: split.to_string(),
+            subproblems,
+            shard: Shard::WHOLE,
+            tally,
+            seconds: f64::MAX,
+        }
+    }
+
+    #[test]
+    fn the_fullest_checkpoints_fit_the_bound_the_reader_reads_within() {
+        for (n, split) in [
+            (12, "frame1-v1"),
+            (16, "halves10-v1"),
+            (20, "frame1-rows3-v1"),
+        ] {
+            let c = fullest(n, split);
+            let text = c.to_text();
+            assert!(
+                text.len() as u64 <= max_bytes(n, split).unwrap(),
+                "{n} {split}"
+            );
+            let dir = tempfile_dir("fullest");
+            let path = dir.join("run.ckpt");
+            c.save(&path).unwrap();
+            assert_eq!(Checkpoint::load(&path, n).unwrap(), Some(c), "{n} {split}");
+            fs::remove_dir_all(&dir).unwrap();
+        }
+        assert_eq!(max_bytes(12, "halves99-v1"), None);
+    }
+
+    fn tempfile_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("queens-ckpt-{tag}-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_long_file_is_refused_from_its_size_or_its_first_lines_without_reading_it_all() {
+        let dir = tempfile_dir("long");
+        let path = dir.join("run.ckpt");
+        // A sparse gigabyte behind a valid header: refused by its size alone.
+        let header = sample().to_text();
+        fs::write(&path, &header).unwrap();
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap();
+        let err = Checkpoint::load(&path, 12).unwrap_err().to_string();
+        assert!(
+            err.contains("1073741824 bytes long, more than the"),
+            "{err}"
+        );
+        // A long file of another board: refused as such after its first lines.
+        let err = Checkpoint::load(&path, 13).unwrap_err().to_string();
+        assert!(err.contains("it is for N = 12, not N = 13"), "{err}");
+        // A long file of no known version or split.
+        let long = |first: &str, rest: &str| format!("{first}\n{rest}{}", "x".repeat(5000));
+        fs::write(&path, long("queens-count-checkpoint 2\r", "n 12\n")).unwrap();
+        let err = Checkpoint::load(&path, 12).unwrap_err().to_string();
+        assert!(err.contains("carriage return"), "{err}");
+        fs::write(
+            &path,
+            long("queens-count-checkpoint 2", "n 12\nsplit nope\n"),
+        )
+        .unwrap();
+        let err = Checkpoint::load(&path, 12).unwrap_err().to_string();
+        assert!(err.contains("split 'nope' is not one"), "{err}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn devices_are_not_read_as_checkpoints() {
+        for device in ["/dev/zero", "/dev/null"] {
+            if Path::new(device).exists() {
+                let err = Checkpoint::load(Path::new(device), 12)
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains("not a regular file"), "{err}");
+            }
+        }
+    }
+
     /// A checkpoint of shard 1/3 of a plan of pieces: frame 3 finished, frame 5 begun (its
     /// shard's pieces are 2, 5, 8, ...: 2 counted, 5 not, 8..=14 and 20 counted).
     fn sample_pieces() -> Checkpoint {
@@ -692,9 +902,9 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["run.ckpt"], "no temporary file is left");
-        assert_eq!(Checkpoint::load(&path).unwrap(), Some(c));
+        assert_eq!(Checkpoint::load(&path, 12).unwrap(), Some(c));
         fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(Checkpoint::load(&path).unwrap(), None);
+        assert_eq!(Checkpoint::load(&path, 12).unwrap(), None);
     }
 
     #[test]
@@ -795,6 +1005,7 @@ mod tests {
                 resealed(&text.replace("0:16/2", "0:340282366920938463463374607431768211455/2")),
                 "past the largest total",
             ),
+            (text.replace('\n', "\r\n"), "carriage return"),
             (
                 text.replace("queens-count-checkpoint 2", "queens-count-checkpoint 3"),
                 "unknown version '3'",

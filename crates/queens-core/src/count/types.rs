@@ -50,9 +50,9 @@ pub enum CountError {
     },
     /// No split of the half-board engine fits in the memory budget.
     #[error(
-        "the half-board engine needs about {} MiB for N = {n} with its finest split, more than \
-         the budget of {} MiB (raise --max-memory or use --engine frame)",
-        need >> 20, budget >> 20
+        "the half-board engine needs about {} for N = {n} with its finest split, more than \
+         the budget of {} (raise --max-memory or use --engine frame)",
+        crate::error::bytes(*need), crate::error::bytes(*budget)
     )]
     MemoryBudget {
         /// The board size.

@@ -1,0 +1,227 @@
+//! The memory this process can have, and the budget (`--max-memory`) fitted to it: the least
+//! of the physical memory, the address-space and data-segment limits (`RLIMIT_AS`,
+//! `RLIMIT_DATA`) and the memory limit of the process's cgroup (v2 `memory.max`, v1
+//! `memory.limit_in_bytes`, of its own group and every group above it). A budget above three
+//! quarters of that ceiling is lowered to them, so that what the budget checks before it
+//! allocates is also what the allocator can give; the last quarter is left to what the budget
+//! does not count (the program, thread stacks, the allocator's own reserves). Off Linux only
+//! the physical memory and the resource limits are known.
+//!
+//! May call: `libc` and the file system under `/proc` and `/sys/fs/cgroup`; nothing else.
+
+use std::path::Path;
+
+/// The least memory limit on this process, and what sets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ceiling {
+    /// The bytes the process can have, at most (for the address space: what is left of it).
+    pub bytes: u64,
+    /// What sets the ceiling, in words: "the physical memory", "RLIMIT_AS, less what is
+    /// mapped", "RLIMIT_DATA" or "the cgroup's memory limit".
+    pub what: &'static str,
+}
+
+impl Ceiling {
+    /// The largest budget that fits under the ceiling: three quarters of it.
+    pub fn usable(self) -> u64 {
+        self.bytes / 4 * 3
+    }
+}
+
+/// The ceiling of this process, if any limit is known.
+pub fn ceiling() -> Option<Ceiling> {
+    let mut limits = Vec::new();
+    if let Some(bytes) = physical() {
+        limits.push(Ceiling {
+            bytes,
+            what: "the physical memory",
+        });
+    }
+    limits.extend(rlimits());
+    if let Some(bytes) = cgroup_limit() {
+        limits.push(Ceiling {
+            bytes,
+            what: "the cgroup's memory limit",
+        });
+    }
+    limits.into_iter().min_by_key(|c| c.bytes)
+}
+
+/// The budget `asked` fitted under `ceiling`: lowered to its usable part when above it, with
+/// the line to say so on standard error when the user gave the budget (`explicit`).
+pub fn fit(asked: u64, explicit: bool, ceiling: Option<Ceiling>) -> (u64, Option<String>) {
+    let Some(ceiling) = ceiling else {
+        return (asked, None);
+    };
+    let usable = ceiling.usable();
+    if asked <= usable {
+        return (asked, None);
+    }
+    let note = explicit.then(|| {
+        format!(
+            "queens: note: --max-memory {} is more than this process can have ({}: {}); \
+             lowered to {}, three quarters of it",
+            short(asked),
+            ceiling.what,
+            short(ceiling.bytes),
+            short(usable)
+        )
+    });
+    (usable, note)
+}
+
+/// `count` bytes in the largest unit of 1024 that leaves at least 1 (`3.0 GiB`).
+fn short(count: u64) -> String {
+    let words = queens_core::bytes(count);
+    match words.split_once('(') {
+        Some((_, unit)) => unit.trim_end_matches(')').to_string(),
+        None => words,
+    }
+}
+
+#[cfg(unix)]
+fn physical() -> Option<u64> {
+    // SAFETY: `sysconf` only reads system constants.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages > 0 && size > 0).then(|| (pages as u64).saturating_mul(size as u64))
+}
+
+#[cfg(not(unix))]
+fn physical() -> Option<u64> {
+    None
+}
+
+/// The address-space limit (less what the process already maps) and the data limit.
+#[cfg(unix)]
+fn rlimits() -> Vec<Ceiling> {
+    let soft = |resource| {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `getrlimit` writes into `limit`, owned by this frame.
+        let ok = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
+        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+    };
+    let mut limits = Vec::new();
+    if let Some(limit) = soft(libc::RLIMIT_AS) {
+        limits.push(Ceiling {
+            bytes: limit.saturating_sub(mapped().unwrap_or(0)),
+            what: "RLIMIT_AS, less what is mapped",
+        });
+    }
+    if let Some(limit) = soft(libc::RLIMIT_DATA) {
+        limits.push(Ceiling {
+            bytes: limit,
+            what: "RLIMIT_DATA",
+        });
+    }
+    limits
+}
+
+#[cfg(not(unix))]
+fn rlimits() -> Vec<Ceiling> {
+    Vec::new()
+}
+
+/// The bytes of address space the process maps now (`/proc/self/statm`, first field).
+fn mapped() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: `sysconf` only reads a system constant.
+    #[cfg(unix)]
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    #[cfg(not(unix))]
+    let size = 4096;
+    Some(pages.saturating_mul(size))
+}
+
+/// The least memory limit of this process's cgroup and the groups above it.
+fn cgroup_limit() -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    limit_of_groups(&own, Path::new("/sys/fs/cgroup"))
+}
+
+/// The least limit, under the cgroup mount `root`, of the groups that `/proc/self/cgroup`
+/// text `own` names, each with its ancestors: v2 (`0::/path`, `memory.max`) and v1 (a line
+/// whose controllers include `memory`, `memory/path/memory.limit_in_bytes`).
+pub fn limit_of_groups(own: &str, root: &Path) -> Option<u64> {
+    let mut least: Option<u64> = None;
+    for line in own.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let (base, file) = if id == "0" && controllers.is_empty() {
+            (root.to_path_buf(), "memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (root.join("memory"), "memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        let mut dir = base.join(path.trim_start_matches('/'));
+        loop {
+            let value = std::fs::read_to_string(dir.join(file)).ok();
+            if let Some(bytes) = value.and_then(|v| v.trim().parse::<u64>().ok()) {
+                least = Some(least.map_or(bytes, |l| l.min(bytes)));
+            }
+            if dir == base || !dir.pop() || !dir.starts_with(&base) {
+                break;
+            }
+        }
+    }
+    least
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_under_the_ceiling_stays_and_one_above_is_lowered_with_a_note() {
+        let ceiling = Some(Ceiling {
+            bytes: 4 << 30,
+            what: "RLIMIT_DATA",
+        });
+        assert_eq!(fit(1 << 30, true, ceiling), (1 << 30, None));
+        let (budget, note) = fit(1 << 40, true, ceiling);
+        assert_eq!(budget, 3 << 30);
+        let note = note.unwrap();
+        assert!(
+            note.contains("RLIMIT_DATA") && note.contains("3.0 GiB"),
+            "{note}"
+        );
+        assert_eq!(fit(1 << 40, false, ceiling), (3 << 30, None));
+        assert_eq!(fit(1 << 40, true, None), (1 << 40, None));
+    }
+
+    #[test]
+    fn cgroup_limits_are_read_for_the_group_and_its_ancestors_in_both_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let v2 = root.join("a/b");
+        std::fs::create_dir_all(&v2).unwrap();
+        std::fs::write(v2.join("memory.max"), "max\n").unwrap();
+        std::fs::write(root.join("a/memory.max"), "2147483648\n").unwrap();
+        assert_eq!(limit_of_groups("0::/a/b\n", root), Some(2 << 30));
+        let v1 = root.join("memory/c");
+        std::fs::create_dir_all(&v1).unwrap();
+        std::fs::write(v1.join("memory.limit_in_bytes"), "1073741824\n").unwrap();
+        let own = "12:cpu,cpuacct:/c\n7:memory:/c\n";
+        assert_eq!(limit_of_groups(own, root), Some(1 << 30));
+        assert_eq!(limit_of_groups("0::/none\n", root), None);
+    }
+
+    #[test]
+    fn the_ceiling_of_this_process_is_at_most_its_physical_memory() {
+        let c = ceiling().expect("a ceiling on Linux");
+        assert!(c.bytes <= physical().unwrap());
+    }
+}

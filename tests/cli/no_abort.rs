@@ -1,0 +1,262 @@
+//! No abort at any setting (issue 20), under the limits a process can be given: an address
+//! space too small for the budget asked (`RLIMIT_AS`), a small main-thread stack
+//! (`RLIMIT_STACK`, as `ulimit -s` sets it), SIGINT ignored on entry (as a script's background
+//! job starts), and checkpoint paths that are not checkpoints. The limits are set in the child
+//! between `fork` and `exec` (`pre_exec`), so no outside tool is needed.
+
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary under test, with the soft and hard `limits` set and SIGINT ignored on entry when
+/// `ignore_sigint`.
+fn limited(
+    args: &[&str],
+    limits: &[(libc::__rlimit_resource_t, u64)],
+    ignore_sigint: bool,
+) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("queens"));
+    cmd.args(args).stdin(Stdio::null());
+    let limits = limits.to_vec();
+    // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+    // (`setrlimit`, `signal`) on values it owns.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &(resource, bytes) in &limits {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes,
+                    rlim_max: bytes,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if ignore_sigint {
+                libc::signal(libc::SIGINT, libc::SIG_IGN);
+            }
+            Ok(())
+        });
+    }
+    cmd
+}
+
+const GIB: u64 = 1 << 30;
+
+/// Asserts that `out` ended with status 2 and a message, not by a signal (SIGABRT, SIGSEGV).
+fn ends_in_an_error(args: &[&str], out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.signal(), None, "{args:?} was killed: {err}");
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("memory allocation"), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn huge_requests_with_a_terabyte_budget_under_a_4_gib_address_space_end_in_an_error() {
+    let cases: [&[&str]; 4] = [
+        &[
+            "solve",
+            "4294967295",
+            "--algo",
+            "backtrack",
+            "--format",
+            "positions",
+        ],
+        &[
+            "solve",
+            "4294967295",
+            "--algo",
+            "min-conflicts",
+            "--format",
+            "positions",
+        ],
+        &["trace", "4294967295", "--summary"],
+        &["complete", "4294967295", "--format", "positions"],
+    ];
+    for args in cases {
+        let args = [args, &["--max-memory", "1T"]].concat();
+        let out = limited(&args, &[(libc::RLIMIT_AS, 4 * GIB)], false)
+            .output()
+            .expect("runs");
+        let err = ends_in_an_error(&args, &out);
+        assert!(
+            err.contains("--max-memory 1.0 TiB is more than this process can have (RLIMIT_AS"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("lowered to"), "{args:?}: {err}");
+        assert_eq!(err.matches("lowered").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("needs"), "{args:?}: {err}");
+    }
+    // A budget given under the ceiling is kept, and the default is lowered without a word.
+    let args = [
+        "solve",
+        "4294967295",
+        "--algo",
+        "backtrack",
+        "--format",
+        "positions",
+    ];
+    let out = limited(&args, &[(libc::RLIMIT_AS, GIB)], false)
+        .output()
+        .expect("runs");
+    let err = ends_in_an_error(&args, &out);
+    assert!(!err.contains("lowered"), "{err}");
+    let args = [&args[..], &["--max-memory", "100M"]].concat();
+    let out = limited(&args, &[(libc::RLIMIT_DATA, 4 * GIB)], false)
+        .output()
+        .expect("runs");
+    let err = ends_in_an_error(&args, &out);
+    assert!(
+        !err.contains("lowered") && err.contains("104857600 bytes"),
+        "{err}"
+    );
+}
+
+/// Sends SIGINT to `child` and waits at most `limit` for its status.
+fn interrupt(child: &mut std::process::Child, limit: Duration) -> std::process::ExitStatus {
+    // SAFETY: `kill` sends a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("no end {limit:?} after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn count_22_with_a_terabyte_budget_under_a_4_gib_address_space_runs_and_stops_on_sigint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("n22.ckpt");
+    let ckpt = ckpt.to_str().unwrap();
+    let args = [
+        "count",
+        "22",
+        "--max-memory",
+        "1T",
+        "--checkpoint",
+        ckpt,
+        "--progress",
+        "none",
+    ];
+    let mut child = limited(&args, &[(libc::RLIMIT_AS, 4 * GIB)], false)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Long enough for the plan and the first subproblems' halves to be allocated.
+    std::thread::sleep(Duration::from_secs(3));
+    let status = interrupt(&mut child, Duration::from_secs(120));
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.signal(), None, "{err}");
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("lowered to"), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+}
+
+#[test]
+fn the_recursive_solvers_run_deep_under_a_small_main_thread_stack() {
+    for (args, stack) in [
+        (
+            &[
+                "solve",
+                "5000",
+                "--algo",
+                "recursive",
+                "--format",
+                "positions",
+            ][..],
+            128 << 10,
+        ),
+        (
+            &["trace", "5000", "--algo", "wirth", "--summary"][..],
+            512 << 10,
+        ),
+    ] {
+        // These searches find no solution of N = 5000 in reach: alive after 2 s, they went
+        // thousands of rows deep without overflowing (the main thread did within a second).
+        let mut child = limited(args, &[(libc::RLIMIT_STACK, stack)], false)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        std::thread::sleep(Duration::from_secs(2));
+        let early = child.try_wait().expect("wait");
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(early, None, "{args:?} ended early (stack overflow?)");
+    }
+    // And a board they solve, under the smallest stack.
+    let out = limited(
+        &["solve", "16", "--algo", "wirth", "--format", "positions"],
+        &[(libc::RLIMIT_STACK, 128 << 10)],
+        false,
+    )
+    .output()
+    .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).split(' ').count(), 16);
+}
+
+#[test]
+fn sigint_in_the_first_moments_of_a_count_started_with_it_ignored_saves_and_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("n24.ckpt");
+    let args = [
+        "count",
+        "24",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--progress",
+        "none",
+    ];
+    let mut child = limited(&args, &[], true)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Past the program's start (the handlers are installed right after the arguments are
+    // parsed), and before the plan is ready.
+    std::thread::sleep(Duration::from_millis(150));
+    let status = interrupt(&mut child, Duration::from_secs(60));
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted") && err.contains("saved in"),
+        "{err}"
+    );
+    let saved = std::fs::read_to_string(&ckpt).expect("the checkpoint is saved");
+    assert!(
+        saved.starts_with("queens-count-checkpoint 2\nn 24\n"),
+        "{saved}"
+    );
+}
+
+#[test]
+fn a_sparse_gigabyte_checkpoint_is_refused_from_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.ckpt");
+    let out = crate::common::queens()
+        .args(["count", "12", "--engine", "frame", "--checkpoint"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(1 << 30).unwrap();
+    let out = crate::common::queens()
+        .args(["count", "12", "--engine", "frame", "--checkpoint"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let err = ends_in_an_error(&["count"], &out);
+    assert!(
+        err.contains("1073741824 bytes long, more than the"),
+        "{err}"
+    );
+}
