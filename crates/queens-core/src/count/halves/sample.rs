@@ -306,7 +306,7 @@ mod tests {
         let never = AtomicBool::new(false);
         let mut rng = Rng::new(21);
         for n in 16..=20 {
-            let plan = Plan::fitting(n, 1, 1 << 30).unwrap();
+            let plan = Plan::fitting(n, 1 << 30).unwrap();
             let todo: Vec<usize> = (1..plan.len()).collect();
             for pair in [0.0, 0.005, 0.02, 0.08] {
                 let groups = f64::from(1u32 << (n as u32 - plan.pattern_columns.count_ones()));
