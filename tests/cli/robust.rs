@@ -37,7 +37,7 @@ fn a_tiny_budget_is_reported_in_bytes() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("budget of 1024 bytes"), "{err}");
-    assert!(!err.contains("0 MiB"), "{err}");
+    assert!(!err.contains("budget of 0 MiB"), "{err}");
 }
 
 /// A shard result of N = 12 (the frame engine's split) that claims `seconds`, with its checksum.
