@@ -281,9 +281,9 @@ fn tile_split<const P: usize, const W: usize, const FAST: bool>(
 fn busiest_piece(a: &[u64], b: &[u64], pieces: usize) -> usize {
     let count = |items: &[u64]| {
         let mut bits = [0u64; 64];
-        // One half in 32 (one in 8 cost 4 % of N = 16 and 18, by perf): the choice only
-        // steers the speed of large groups, never the count.
-        for &x in items.iter().step_by(32) {
+        // One half in 32, and at most about 2048 of them (one in 8 cost 4 % of N = 16 and
+        // 18, by perf): the choice only steers the speed of large groups, never the count.
+        for &x in items.iter().step_by((items.len() / 2048).max(32)) {
             let mut x = x & ((1u64 << KEY_AT) - 1);
             while x != 0 {
                 bits[x.trailing_zeros() as usize] += 1;

@@ -61,7 +61,7 @@ mod tests {
     fn a_reused_buffer_groups_exactly_the_new_words() {
         let words = |count: u64, salt: u64| -> Vec<u64> {
             (0..count)
-                .map(|i| (i * 7 + salt) % 16 << KEY_AT | (i * 2_654_435_761 + salt) & 0xffff)
+                .map(|i| ((i * 7 + salt) % 16) << KEY_AT | ((i * 2_654_435_761 + salt) & 0xffff))
                 .collect()
         };
         let (mut start, mut masks) = (Vec::new(), Vec::new());

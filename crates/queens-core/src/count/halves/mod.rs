@@ -9,7 +9,8 @@
 //! `N`-bit word per direction) share no bit — a diagonal that leaves the board before row `h`
 //! meets no queen of the other half, so it is rightly dropped.
 //!
-//! Both halves are listed (a depth-first search each), grouped by their column sets with one
+//! Both halves are listed (a depth-first search each: the queens of the pattern's columns
+//! first, then the other rows), grouped by their column sets with one
 //! counting sort, and every group of lower halves is matched against the group of upper halves
 //! with the complementary columns. The match is *bit-sliced*: the larger of the two groups is
 //! turned, 512 halves at a time, into a table that gives, for each 4-bit piece of a mask, the set

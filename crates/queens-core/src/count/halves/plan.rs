@@ -52,17 +52,21 @@ pub const PLAN_WORKERS: usize = 2;
 
 /// The number of pattern columns the engine uses for an `n` x `n` board when memory allows:
 /// enough subproblems to share among threads and to resume from, few enough that restricting
-/// the searches to a pattern costs little.
+/// the searches to a pattern costs little. Measured with the listing that places the
+/// pattern's queens first (docs/performance.md): N = 16 is fastest with 8 (0.16 s of one
+/// core against 0.21 s with 6), N = 17 and 18 with 10 (N = 18: 4.8 s against 5.5 s with 8),
+/// N = 19 about the same with 10 and 12.
 pub fn default_pattern_columns(n: usize) -> usize {
     match n {
         0..=7 => 0,
         8..=11 => 2,
         12..=13 => 4,
-        14..=16 => 6,
+        14..=15 => 6,
+        16 => 8,
         // N = 24 with 20 columns has subproblems of up to 105 s of one core (docs/performance.md),
         // past the minute a subproblem may take (issue 12); 22 cut them to 15 s or less.
         24.. => 22,
-        _ => 8,
+        _ => 10,
     }
 }
 
