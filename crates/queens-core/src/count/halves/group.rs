@@ -24,6 +24,7 @@ impl Key {
 
 /// Groups `items` by key (a counting sort on the `2^bits` keys): the words of key `c` end up
 /// in `masks[start[c]..start[c + 1]]`.
+#[inline(always)]
 pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut Vec<u64>) {
     let size = 1usize << bits;
     start.clear();
