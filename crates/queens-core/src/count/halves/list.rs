@@ -171,7 +171,9 @@ impl Halves {
                 continue;
             }
             if tries[level] == 0 {
-                if level == 0 {
+                // Many placements of the pattern's queens may leave no row to fill (a
+                // pattern of as many columns as rows): look at the flag here too.
+                if level == 0 || check.stop(cancel) {
                     return;
                 }
                 level -= 1;
