@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::alloc::{grow, AllocError};
 use super::group::Key;
 use crate::count::kernel::CancelCheck;
 
@@ -20,20 +21,21 @@ pub(super) fn list_uppers(
     key: Key,
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
-) {
+) -> Result<(), AllocError> {
     out.clear();
     let full = (1u32 << n) - 1;
     if h == 0 {
         if need == 0 {
+            grow(out, 1)?;
             out.push(key.word(0, 0));
         }
-        return;
+        return Ok(());
     }
     // The walk's first word moves right a column per row down (the down-right diagonals),
     // its second left: shifted once more, they are the attacks on row h.
     walk(h, allowed, need, full, cancel, out, |c, l, r| {
         key.word(c, u64::from(l << 1 & full) | u64::from(r >> 1) << n)
-    });
+    })
 }
 
 /// Lists every filling of rows `h..n` with columns in `allowed` (and in `first` for row `h`)
@@ -50,7 +52,7 @@ pub(super) fn list_lowers(
     key: Key,
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
-) {
+) -> Result<(), AllocError> {
     out.clear();
     let full = (1u32 << n) - 1;
     // Filled from the bottom row up: the walk's first word moves right a column per row up
@@ -58,14 +60,15 @@ pub(super) fn list_lowers(
     // where those diagonals cross row h, the last queen's own square included.
     walk(n - h, allowed, need, first, cancel, out, |c, l, r| {
         key.word(c, u64::from(r) | u64::from(l & full) << n)
-    });
+    })
 }
 
 /// The depth-first filling of `rows` rows (at least one), one after the other, the columns
 /// in `allowed` (and in `last_row` for the last one), every column of `need` used (a row goes to a needed column when the rows left
 /// are as many as the needed columns left); `finish` turns the state after the last row (its
 /// columns, and the two diagonal words with the last queen added, not yet shifted) into the
-/// stored entry.
+/// stored entry. A list that cannot grow ends the walk with the error (the list is then
+/// partial, as when cancelled).
 #[inline(always)]
 fn walk(
     rows: usize,
@@ -75,7 +78,7 @@ fn walk(
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
     finish: impl Fn(u32, u32, u32) -> u64,
-) {
+) -> Result<(), AllocError> {
     let last = rows - 1;
     let open = |c: u32, depth: usize| open_columns(rows, allowed, need, last_row, c, depth);
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
@@ -92,7 +95,7 @@ fn walk(
             sp -= 1;
             (f, c, l, r) = stack[sp];
             if check.stop(cancel) {
-                return;
+                return Ok(());
             }
             continue;
         }
@@ -100,11 +103,14 @@ fn walk(
         f ^= bit;
         let nc = c | bit;
         if sp == last {
+            if out.len() == out.capacity() {
+                grow(out, 1)?;
+            }
             out.push(finish(nc, l | bit, r | bit));
             // Large boards list millions of halves per subproblem: stop soon when cancelled
             // (the caller sees the flag and drops the list).
             if out.len().is_multiple_of(1 << 20) && cancel.load(Ordering::Relaxed) {
-                return;
+                return Ok(());
             }
             continue;
         }
@@ -117,6 +123,7 @@ fn walk(
             (f, c, l, r) = (nf, nc, nl, nr);
         }
     }
+    Ok(())
 }
 
 /// The columns a walk of `rows` rows may give the row at `depth` after using the columns `c`
