@@ -260,3 +260,90 @@ fn a_sparse_gigabyte_checkpoint_is_refused_from_its_size() {
         "{err}"
     );
 }
+
+/// The bytes of address space process `pid` maps (`VmSize` of `/proc/PID/status`).
+fn mapped_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The half-board engine's halves grow while it counts, long after the budget was checked
+/// against the memory the process could have at start-up. When the process can have less by
+/// then, the growth must fail softly. Here its `RLIMIT_AS` is lowered while it runs (as
+/// `prlimit --pid` does), once its checkpoint is first saved, to 16 MiB above what it maps:
+/// the lists of its first subproblem (millions of halves, tens of MiB: the dearest is counted
+/// first) cannot grow past that, whenever the limit lands in their growth. The run saves its
+/// checkpoint and ends in status 2 with a message naming the memory, not in an abort
+/// ("memory allocation of N bytes failed", SIGABRT). One thread, so that nothing else grows
+/// meanwhile.
+#[test]
+fn a_count_whose_address_space_is_lowered_while_it_runs_saves_and_ends_in_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("n20.ckpt");
+    let args = [
+        "count",
+        "20",
+        "--engine",
+        "halves",
+        "--threads",
+        "1",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--progress",
+        "none",
+    ];
+    let mut child = limited(&args, &[], false)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let pid = child.id();
+    let start = Instant::now();
+    while !ckpt.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no checkpoint after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let limit = mapped_bytes(pid).expect("the child's VmSize") + (16 << 20);
+    let rlimit = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: limit,
+    };
+    // SAFETY: `prlimit` sets a limit of our own child from a value owned by this frame.
+    let set = unsafe { libc::prlimit(pid as i32, libc::RLIMIT_AS, &rlimit, std::ptr::null_mut()) };
+    assert_eq!(set, 0, "prlimit: {}", std::io::Error::last_os_error());
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("still counting 120 s after its address space was lowered");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.signal(), None, "killed: {err}");
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        !err.contains("memory allocation") && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(
+        err.contains("queens: error: out of memory: the half-board engine could not allocate")
+            && err.contains(" bytes (")
+            && err.contains("subproblem of N = 20"),
+        "{err}"
+    );
+    assert!(err.contains("subproblems are saved in"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let saved = std::fs::read_to_string(&ckpt).expect("the checkpoint is saved");
+    assert!(
+        saved.starts_with("queens-count-checkpoint 2\nn 20\n"),
+        "{saved}"
+    );
+}
