@@ -1,8 +1,6 @@
 //! A half's group key: the columns that name its group within a pattern, stored above its
 //! diagonal mask, and the counting sort that groups the halves of one side by it. It calls
-//! only `alloc.rs` (to grow its buffers).
-
-use super::alloc::{room_for, AllocError};
+//! nothing.
 
 /// Where a half's group key goes in its stored word: above the `2N <= 48` mask bits.
 pub(super) const KEY_AT: u32 = 48;
@@ -25,18 +23,12 @@ impl Key {
 }
 
 /// Groups `items` by key (a counting sort on the `2^bits` keys): the words of key `c` end up
-/// in `masks[start[c]..start[c + 1]]`. A buffer that cannot grow is an error (before any word
-/// is moved).
-pub(super) fn bucket(
-    bits: u32,
-    items: &[u64],
-    start: &mut Vec<u32>,
-    masks: &mut Vec<u64>,
-) -> Result<(), AllocError> {
+/// in `masks[start[c]..start[c + 1]]`. (Its caller makes room in both buffers first, fallibly:
+/// `pattern.rs`.)
+pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut Vec<u64>) {
     let size = 1usize << bits;
+    debug_assert!(start.capacity() > size && masks.capacity() >= items.len());
     start.clear();
-    room_for(start, size + 1)?;
-    room_for(masks, items.len())?;
     start.resize(size + 1, 0);
     for &m in items {
         start[(m >> KEY_AT) as usize + 1] += 1;
@@ -59,7 +51,6 @@ pub(super) fn bucket(
         start[i] = start[i - 1];
     }
     start[0] = 0;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -78,7 +69,10 @@ mod tests {
         let (mut start, mut masks) = (Vec::new(), Vec::new());
         for (count, salt) in [(1000, 3), (10, 5), (0, 1), (300, 9)] {
             let items = words(count, salt);
-            bucket(4, &items, &mut start, &mut masks).unwrap();
+            // The room its caller makes first.
+            start.reserve(17);
+            masks.reserve(items.len());
+            bucket(4, &items, &mut start, &mut masks);
             assert_eq!(masks.len(), items.len());
             for key in 0..16u64 {
                 let mut got =

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::alloc::AllocError;
+use super::alloc::{room_for, AllocError};
 use super::bitslice::{join_groups, JoinBuffers, PIECE};
 use super::group::{bucket, Key};
 use super::list::{list_lowers, list_uppers};
@@ -108,8 +108,14 @@ pub(super) fn count_with<const FAST: bool>(
     if cancel.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    bucket(key.bits, &s.uppers, &mut s.upper_start, &mut s.upper_masks)?;
-    bucket(key.bits, &s.lowers, &mut s.lower_start, &mut s.lower_masks)?;
+    // Room for what `bucket` resizes its buffers to, made fallibly: it then allocates nothing.
+    let keys = (1usize << key.bits) + 1;
+    room_for(&mut s.upper_start, keys)?;
+    room_for(&mut s.lower_start, keys)?;
+    room_for(&mut s.upper_masks, s.uppers.len())?;
+    room_for(&mut s.lower_masks, s.lowers.len())?;
+    bucket(key.bits, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
+    bucket(key.bits, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
     let full = (1u32 << key.bits) - 1;
     let pieces = (2 * n).div_ceil(PIECE);
     s.join
