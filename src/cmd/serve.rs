@@ -2,6 +2,8 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -36,16 +38,73 @@ impl ServeLimits {
 /// for at most `--shutdown-grace` seconds, drops the rest and ends with status 130.
 pub fn run(args: &ServeArgs) -> anyhow::Result<Status> {
     let limits = args.limits.work();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        // The heavy requests hold at most `heavy` of these; the rest serve cheap ones.
-        .max_blocking_threads(limits.heavy.saturating_mul(2).saturating_add(8))
-        .build()
-        .context("starting the server's runtime")?;
+    let runtime = runtime(&limits)?;
     let result = runtime.block_on(serve_until_interrupted(args, limits));
     // A search still running has its step budget; the process need not wait for it.
     runtime.shutdown_background();
     result
+}
+
+/// The server's runtime, or an error (status 2) when its threads cannot start (a low `ulimit
+/// -u`). Tokio panics when a worker thread cannot start while it is built ("OS can't spawn
+/// worker thread"), or waits for ever when the thread of a blocking task (the address's name
+/// lookup) cannot start beside one worker: so its workers and one more thread are started
+/// first, and a panic while it is built is caught, its message kept from standard error.
+fn runtime(limits: &Limits) -> anyhow::Result<tokio::runtime::Runtime> {
+    let workers = std::thread::available_parallelism().map_or(1, |p| p.get());
+    threads_can_start(workers + 1).context("cannot start the server's threads")?;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder
+        .worker_threads(workers)
+        .enable_all()
+        // The heavy requests hold at most `heavy` of these; the rest serve cheap ones.
+        .max_blocking_threads(limits.heavy.saturating_mul(2).saturating_add(8));
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| builder.build()));
+    std::panic::set_hook(hook);
+    match built {
+        Ok(runtime) => runtime.context("starting the server's runtime"),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("a thread could not start");
+            anyhow::bail!("cannot start the server's threads: {why}")
+        }
+    }
+}
+
+/// Starts `count` threads of a small stack, each parked until all have started, then ends
+/// them: an error when one cannot start.
+fn threads_can_start(count: usize) -> std::io::Result<()> {
+    let done = Arc::new(AtomicBool::new(false));
+    let mut started = Vec::new();
+    let mut failed = None;
+    for _ in 0..count {
+        let done = Arc::clone(&done);
+        let spawned = std::thread::Builder::new()
+            .stack_size(64 << 10)
+            .spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    std::thread::park();
+                }
+            });
+        match spawned {
+            Ok(handle) => started.push(handle),
+            Err(err) => {
+                failed = Some(err);
+                break;
+            }
+        }
+    }
+    done.store(true, Ordering::SeqCst);
+    for handle in started {
+        handle.thread().unpark();
+        let _ = handle.join();
+    }
+    failed.map_or(Ok(()), Err)
 }
 
 async fn serve_until_interrupted(args: &ServeArgs, limits: Limits) -> anyhow::Result<Status> {
@@ -58,15 +117,22 @@ async fn serve_until_interrupted(args: &ServeArgs, limits: Limits) -> anyhow::Re
     ));
     if args.open {
         // On a thread of its own: some launchers wait for the browser to exit. A missing or
-        // broken browser is no reason to stop the server.
-        let url = url.clone();
-        std::thread::spawn(move || {
-            if let Err(e) = open::that(&url) {
-                say(format_args!(
-                    "queens: could not open a web browser ({e}); open {url} yourself"
-                ));
+        // broken browser (or a thread that cannot start) is no reason to stop the server.
+        let opener = std::thread::Builder::new().spawn({
+            let url = url.clone();
+            move || {
+                if let Err(e) = open::that(&url) {
+                    say(format_args!(
+                        "queens: could not open a web browser ({e}); open {url} yourself"
+                    ));
+                }
             }
         });
+        if let Err(e) = opener {
+            say(format_args!(
+                "queens: could not open a web browser ({e}); open {url} yourself"
+            ));
+        }
     }
     let mut connections = args.limits.connections();
     if let Some(most) = serve::listen::descriptor_limit() {

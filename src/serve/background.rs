@@ -75,20 +75,26 @@ pub async fn total(
                         .map_err(|e| ApiError::bad_request(e.to_string()))?
                         .threads(1),
                 );
-                jobs.insert(n, Arc::clone(&run));
                 let (job, state) = (Arc::clone(&run), state.clone());
-                std::thread::spawn(move || {
-                    if let Ok(counts) = job.execute() {
-                        if job.is_complete() {
-                            if let (Ok(total), Ok(unique)) =
-                                (u64::try_from(counts.total), u64::try_from(counts.unique))
-                            {
-                                state.remember_total(n, false, total);
-                                state.remember_total(n, true, unique);
+                // A thread that cannot start (a low `ulimit -u`) is a 503, not a panic.
+                std::thread::Builder::new()
+                    .name(format!("count {n}"))
+                    .spawn(move || {
+                        if let Ok(counts) = job.execute() {
+                            if job.is_complete() {
+                                if let (Ok(total), Ok(unique)) =
+                                    (u64::try_from(counts.total), u64::try_from(counts.unique))
+                                {
+                                    state.remember_total(n, false, total);
+                                    state.remember_total(n, true, unique);
+                                }
                             }
                         }
-                    }
-                });
+                    })
+                    .map_err(|e| {
+                        ApiError::busy(format!("cannot start the background count: {e}"))
+                    })?;
+                jobs.insert(n, Arc::clone(&run));
                 run
             }
         }

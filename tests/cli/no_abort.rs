@@ -260,3 +260,195 @@ fn a_sparse_gigabyte_checkpoint_is_refused_from_its_size() {
         "{err}"
     );
 }
+
+/// The bytes of address space process `pid` maps (`VmSize` of `/proc/PID/status`).
+fn mapped_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The half-board engine's halves grow while it counts, long after the budget was checked
+/// against the memory the process could have at start-up. When the process can have less by
+/// then, the growth must fail softly. Here its `RLIMIT_AS` is lowered while it runs (as
+/// `prlimit --pid` does), once its checkpoint is first saved, to 16 MiB above what it maps:
+/// the lists of its first subproblem (millions of halves, tens of MiB: the dearest is counted
+/// first) cannot grow past that, whenever the limit lands in their growth. The run saves its
+/// checkpoint and ends in status 2 with a message naming the memory, not in an abort
+/// ("memory allocation of N bytes failed", SIGABRT). One thread, so that nothing else grows
+/// meanwhile.
+#[test]
+fn a_count_whose_address_space_is_lowered_while_it_runs_saves_and_ends_in_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("n20.ckpt");
+    let args = [
+        "count",
+        "20",
+        "--engine",
+        "halves",
+        "--threads",
+        "1",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--progress",
+        "none",
+    ];
+    let mut child = limited(&args, &[], false)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let pid = child.id();
+    let start = Instant::now();
+    while !ckpt.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no checkpoint after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let limit = mapped_bytes(pid).expect("the child's VmSize") + (16 << 20);
+    let rlimit = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: limit,
+    };
+    // SAFETY: `prlimit` sets a limit of our own child from a value owned by this frame.
+    let set = unsafe { libc::prlimit(pid as i32, libc::RLIMIT_AS, &rlimit, std::ptr::null_mut()) };
+    assert_eq!(set, 0, "prlimit: {}", std::io::Error::last_os_error());
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("still counting 120 s after its address space was lowered");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!(status.signal(), None, "killed: {err}");
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(
+        !err.contains("memory allocation") && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(
+        err.contains("queens: error: out of memory: the half-board engine could not allocate")
+            && err.contains(" bytes (")
+            && err.contains("subproblem of N = 20"),
+        "{err}"
+    );
+    assert!(err.contains("subproblems are saved in"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let saved = std::fs::read_to_string(&ckpt).expect("the checkpoint is saved");
+    assert!(
+        saved.starts_with("queens-count-checkpoint 2\nn 20\n"),
+        "{saved}"
+    );
+}
+
+/// The binary under `RLIMIT_NPROC` = `most` (processes and threads of its user). Root ignores
+/// that limit, so when the tests run as root the child first becomes the unprivileged user
+/// 65534 (`nobody`), who normally runs nothing else: then the limit counts the child's own
+/// threads only. (The binary must be readable and executable by that user: the test says so
+/// when it is not.) Run as another user, the limit counts that user's other processes too, and
+/// the child fails at one of its earlier threads: still the error the test asks for.
+fn with_few_threads(args: &[&str], most: u64) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("queens"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .current_dir("/");
+    // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+    // (`geteuid`, `setgroups`, `setgid`, `setuid`, `setrlimit`) on values it owns.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::geteuid() == 0
+                && (libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setgid(65534) != 0
+                    || libc::setuid(65534) != 0)
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            let limit = libc::rlimit {
+                rlim_cur: most,
+                rlim_max: most,
+            };
+            if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd
+}
+
+/// Every thread the commands start may fail to start: under a small `RLIMIT_NPROC`, `count`
+/// (the argument and command threads, the signal thread, the watcher, the worker pool of
+/// `--threads 64`), `count --estimate` (its sampling threads, with either engine), `solve`
+/// (the argument and command threads) and `serve` (its runtime's threads) end in status 2 with
+/// one line naming the thread that could not start, never a panic (status 101 and a
+/// backtrace, as `--estimate` and `serve` did).
+#[test]
+fn commands_under_a_small_process_limit_end_in_an_error_not_a_panic() {
+    let count: &[&str] = &["count", "14", "--threads", "64", "--progress", "none"];
+    let estimate: &[&str] = &["count", "14", "--estimate", "--threads", "64"];
+    let frame_estimate: &[&str] = &["count", "14", "--estimate", "--engine", "frame"];
+    let cases: [(&[&str], u64); 11] = [
+        (count, 1),
+        (count, 2),
+        (count, 3),
+        (count, 4),
+        (count, 8),
+        (count, 32),
+        (estimate, 4),
+        (estimate, 16),
+        (frame_estimate, 3),
+        (&["solve", "14", "--format", "positions"], 2),
+        (&["serve", "--port", "0"], 4),
+    ];
+    for (args, most) in cases {
+        let mut child = match with_few_threads(args, most).spawn() {
+            Ok(child) => child,
+            Err(err) if err.kind() == std::io::ErrorKind::PermissionDenied => {
+                // Only as root, when the binary lies where user 65534 cannot reach it.
+                eprintln!(
+                    "skipped: user 65534 cannot run {} ({err}); run the tests as another user \
+                     or from a readable directory",
+                    assert_cmd::cargo::cargo_bin("queens").display()
+                );
+                return;
+            }
+            Err(err) => panic!("{args:?}: cannot start: {err}"),
+        };
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{args:?} under RLIMIT_NPROC {most}: still running after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        let context = format!("{args:?} under RLIMIT_NPROC {most}: {status:?}: {err}");
+        assert_eq!(status.signal(), None, "{context}");
+        assert_eq!(status.code(), Some(2), "{context}");
+        assert!(
+            !err.contains("panicked") && !err.contains("backtrace"),
+            "{context}"
+        );
+        assert!(err.starts_with("queens: error: "), "{context}");
+        assert!(
+            err.contains("start the") && err.contains("(os error"),
+            "{context}"
+        );
+        assert_eq!(err.lines().count(), 1, "{context}");
+    }
+}

@@ -29,7 +29,7 @@ pub fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
         .shard(shard)
         .threads(threads);
     if let Some(f) = run.forecast_halves(Duration::from_secs(4)) {
-        return halves(args, &run, &f, threads);
+        return halves(args, &run, &f?, threads);
     }
     let e = count::estimate(n, shard, Duration::from_secs(3))?;
     let core = e.core_seconds();

@@ -164,7 +164,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         Ok(result.map(|counts| (counts, failure))?)
     });
     progress.finish();
-    let (counts, _) = outcome?;
+    let (counts, _) = match outcome {
+        Ok(done) => done,
+        Err(err) => return Err(saved_first(err, &session, &run)),
+    };
     let caught = signals.caught();
     let save_failed = session.save(&run).err();
     if let Some(err) = &save_failed {
@@ -234,6 +237,29 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return Ok(Status::Failure);
     }
     Ok(Status::Success)
+}
+
+/// A run that ended in an error (no memory for the half-board engine's halves, a thread that
+/// could not start) saves its checkpoint first, as an interrupted one does: the error, with
+/// where the subproblems counted are kept.
+fn saved_first(err: anyhow::Error, session: &Session, run: &Run) -> anyhow::Error {
+    let Some(path) = session.path() else {
+        return err;
+    };
+    let finished = run.control().tally().finished;
+    match session.save(run) {
+        Ok(()) => anyhow::anyhow!(
+            "{err:#}; {finished} of {} subproblems are saved in {}: run the same command again \
+             to resume",
+            run.todo(),
+            path.display()
+        ),
+        Err(save) => anyhow::anyhow!(
+            "{err:#}; {} could not be saved ({save:#}) and holds the state of its last \
+             successful save",
+            path.display()
+        ),
+    }
 }
 
 /// Says on standard error (unless `--quiet`) when the memory budget holds fewer of the

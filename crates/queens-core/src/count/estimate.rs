@@ -174,7 +174,7 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
     // else on smaller boards, down to N = 12.
     let mut board = n;
     loop {
-        let (count, seconds, per_node) = calibrate(board, budget);
+        let (count, seconds, per_node) = calibrate(board, budget)?;
         if count >= 3 || board <= 12 {
             return Ok(Estimate {
                 subproblems: todo.len(),
@@ -214,20 +214,23 @@ fn largest_piece(
 }
 
 /// Counts random subproblems of the board whole, one after another on this thread, for up to
-/// `budget`: how many finished, in how many seconds, and the seconds per estimated node.
-fn calibrate(n: usize, budget: Duration) -> (usize, f64, f64) {
+/// `budget`: how many finished, in how many seconds, and the seconds per estimated node. The
+/// thread that ends the last count at the budget must start: an error otherwise.
+fn calibrate(n: usize, budget: Duration) -> Result<(usize, f64, f64), CountError> {
     let plan = subproblems(n);
     let mut rng = Rng::from_entropy();
     let control = Control::new(Tally::new(plan.len()));
     let start = Instant::now();
     let (mut count, mut seconds, mut nodes) = (0usize, 0.0f64, 0.0f64);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while start.elapsed() < budget && !control.cancelled() {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            control.cancel.store(true, Ordering::Relaxed);
-        });
+        std::thread::Builder::new()
+            .spawn_scoped(scope, || {
+                while start.elapsed() < budget && !control.cancelled() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                control.cancel.store(true, Ordering::Relaxed);
+            })
+            .map_err(|e| CountError::Threads(e.to_string()))?;
         while start.elapsed() < budget && !plan.is_empty() {
             let i = (rng.next_u64() % plan.len() as u64) as usize;
             if control.tally().is_done(i) {
@@ -247,9 +250,10 @@ fn calibrate(n: usize, budget: Duration) -> (usize, f64, f64) {
             }
         }
         control.cancel.store(true, Ordering::Relaxed);
-    });
+        Ok::<(), CountError>(())
+    })?;
     let per_node = if nodes > 0.0 { seconds / nodes } else { 0.0 };
-    (count, seconds, per_node)
+    Ok((count, seconds, per_node))
 }
 
 #[cfg(test)]

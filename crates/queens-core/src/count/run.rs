@@ -188,8 +188,12 @@ impl Run {
 
     /// Forecasts this run's shard with the half-board engine (see [`halves::forecast`]):
     /// `None` when the run uses the frame engine (whose estimate is [`super::estimate`]).
-    /// Draws subproblems on the run's threads for about `budget`.
-    pub fn forecast_halves(&self, budget: std::time::Duration) -> Option<halves::Forecast> {
+    /// Draws subproblems on the run's threads for about `budget`; a thread that cannot start
+    /// or a draw without memory is an error.
+    pub fn forecast_halves(
+        &self,
+        budget: std::time::Duration,
+    ) -> Option<Result<halves::Forecast, CountError>> {
         let Plan::Halves(plan) = &self.plan else {
             return None;
         };

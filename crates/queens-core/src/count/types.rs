@@ -62,6 +62,20 @@ pub enum CountError {
         /// The budget.
         budget: u64,
     },
+    /// A buffer of the half-board engine could not grow during the run: the process has less
+    /// memory than the budget checked before it assumed.
+    #[error(
+        "out of memory: the half-board engine could not allocate {} for the halves of a \
+         subproblem of N = {n}; this process can have less memory than the budget allowed for \
+         (lower --max-memory or --threads, or use --engine frame)",
+        crate::error::bytes(*bytes)
+    )]
+    OutOfMemory {
+        /// The board size.
+        n: usize,
+        /// The bytes the buffer asked for in all.
+        bytes: u64,
+    },
     /// A checkpoint's recorded half-board split does not fit in the memory budget.
     #[error(
         "checkpoint file {path} records the split {split}, whose subproblems need about {} MiB \

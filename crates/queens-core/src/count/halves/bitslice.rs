@@ -3,10 +3,12 @@
 //! 4-bit piece of a mask), large groups first sorted by one piece; a portable copy and an AVX2
 //! one of the table building, and an AVX-512 one of the probe of a full tile (a table row is
 //! one 512-bit register, its zero bits counted by `vpopcntq`: 7 % of N = 18 on this project's
-//! machine). It calls only `group.rs` (where a half's key sits in its word).
+//! machine). It calls only `group.rs` (where a half's key sits in its word) and `alloc.rs` (to
+//! grow its buffers).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::alloc::{room_for, AllocError};
 use super::group::KEY_AT;
 
 /// The bits of a mask each table piece covers.
@@ -20,6 +22,34 @@ const TILE: usize = 8;
 pub(super) struct JoinBuffers {
     table: Vec<u64>,
     split: Split,
+}
+
+impl JoinBuffers {
+    /// Makes room, fallibly, for what [`join_groups`] of `pieces` pieces on the same groups
+    /// resizes its buffers to (the table, and the sorted copies of the pairs of groups it
+    /// splits), so that the join allocates nothing.
+    pub(super) fn reserve(
+        &mut self,
+        pieces: usize,
+        full: u32,
+        upper_start: &[u32],
+        lower_start: &[u32],
+    ) -> Result<(), AllocError> {
+        room_for(&mut self.table, pieces * 16 * TILE)?;
+        let (mut big_most, mut small_most) = (0, 0);
+        for key in 0..=full as usize {
+            let other = full as usize & !key;
+            let ups = upper_start[key + 1] - upper_start[key];
+            let lows = lower_start[other + 1] - lower_start[other];
+            let (big, small) = (ups.max(lows) as usize, ups.min(lows) as usize);
+            if big >= SPLIT_FROM && small >= 64 {
+                big_most = big_most.max(big);
+                small_most = small_most.max(small);
+            }
+        }
+        room_for(&mut self.split.big, big_most)?;
+        room_for(&mut self.split.small, small_most)
+    }
 }
 
 /// Matches every group of upper halves with the group of lower halves of the complementary
@@ -245,6 +275,8 @@ fn sort16(items: &[u64], shift: u32, out: &mut Vec<u64>) -> [u32; 17] {
     }
     let mut at = start;
     out.clear();
+    // Room was made by `JoinBuffers::reserve`: this allocates nothing.
+    debug_assert!(out.capacity() >= items.len());
     out.resize(items.len(), 0);
     for &x in items {
         let v = (x >> shift) as usize % 16;

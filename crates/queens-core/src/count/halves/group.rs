@@ -23,10 +23,12 @@ impl Key {
 }
 
 /// Groups `items` by key (a counting sort on the `2^bits` keys): the words of key `c` end up
-/// in `masks[start[c]..start[c + 1]]`.
+/// in `masks[start[c]..start[c + 1]]`. (Its caller makes room in both buffers first, fallibly:
+/// `pattern.rs`.)
 #[inline(always)]
 pub(super) fn bucket(bits: u32, items: &[u64], start: &mut Vec<u32>, masks: &mut Vec<u64>) {
     let size = 1usize << bits;
+    debug_assert!(start.capacity() > size && masks.capacity() >= items.len());
     start.clear();
     start.resize(size + 1, 0);
     for &m in items {
@@ -68,6 +70,9 @@ mod tests {
         let (mut start, mut masks) = (Vec::new(), Vec::new());
         for (count, salt) in [(1000, 3), (10, 5), (0, 1), (300, 9)] {
             let items = words(count, salt);
+            // The room its caller makes first.
+            start.reserve(17);
+            masks.reserve(items.len());
             bucket(4, &items, &mut start, &mut masks);
             assert_eq!(masks.len(), items.len());
             for key in 0..16u64 {

@@ -1,7 +1,7 @@
 //! The listing of the halves of a pattern: every filling of the upper rows (or of the lower
 //! rows) that uses exactly the pattern's columns among the pattern columns, each stored as its
 //! group key and the squares of the split row its diagonals meet. It calls `group.rs` (to
-//! store a half) and the kernel's cancel check.
+//! store a half), `alloc.rs` (to grow the list) and the kernel's cancel check.
 //!
 //! A half is found in two steps. First the queens of the pattern's own columns (the columns
 //! the half must use) are placed, column by column, each on a free row; then the other rows
@@ -15,6 +15,7 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
+use super::alloc::{grow, AllocError};
 use super::group::Key;
 use crate::count::kernel::CancelCheck;
 
@@ -30,9 +31,9 @@ pub(super) fn list_uppers(
     key: Key,
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
-) {
+) -> Result<(), AllocError> {
     let full = (1u32 << n) - 1;
-    Halves::new(n, h, key, 0..h, allowed, need, full).list(cancel, out);
+    Halves::new(n, h, key, 0..h, allowed, need, full).list(cancel, out)
 }
 
 /// Lists every filling of rows `h..n` with columns in `allowed` (and in `first` for row `h`)
@@ -50,8 +51,8 @@ pub(super) fn list_lowers(
     key: Key,
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
-) {
-    Halves::new(n, h, key, h..n, allowed, need, first).list(cancel, out);
+) -> Result<(), AllocError> {
+    Halves::new(n, h, key, h..n, allowed, need, first).list(cancel, out)
 }
 
 /// One side of a pattern to list: its rows, the columns it may use and must use, and those
@@ -114,13 +115,14 @@ impl Halves {
 
     /// Lists the halves into `out`: the queens of the columns of `need` first, each on a free
     /// row (a depth-first walk over the needed columns, the lowest first), then, under each
-    /// placement of them, the other rows by [`Halves::fill`].
+    /// placement of them, the other rows by [`Halves::fill`]. An error when the list cannot
+    /// grow; cancelled, it stops soon (the caller sees the flag and drops the list).
     #[inline(always)]
-    fn list(&self, cancel: &AtomicBool, out: &mut Vec<u64>) {
+    fn list(&self, cancel: &AtomicBool, out: &mut Vec<u64>) -> Result<(), AllocError> {
         out.clear();
         let needed = self.need.count_ones() as usize;
         if needed > self.rows.len() {
-            return;
+            return Ok(());
         }
         let all = self.rows.clone().fold(0u32, |m, r| m | 1 << r);
         let mut check = CancelCheck::new();
@@ -161,11 +163,11 @@ impl Halves {
                     free &= free - 1;
                     len += 1;
                 }
-                if !self.fill(&order[..len], (cols, d1, d2), &mut check, cancel, out) {
-                    return;
+                if !self.fill(&order[..len], (cols, d1, d2), &mut check, cancel, out)? {
+                    return Ok(());
                 }
                 if level == 0 {
-                    return;
+                    return Ok(());
                 }
                 level -= 1;
                 continue;
@@ -174,7 +176,7 @@ impl Halves {
                 // Many placements of the pattern's queens may leave no row to fill (a
                 // pattern of as many columns as rows): look at the flag here too.
                 if level == 0 || check.stop(cancel) {
-                    return;
+                    return Ok(());
                 }
                 level -= 1;
                 continue;
@@ -196,9 +198,21 @@ impl Halves {
         }
     }
 
-    /// Stores the halves whose last row `r` is filled under the state entering it.
+    /// Stores the halves whose last row `r` is filled under the state entering it (at most
+    /// 32, one per column: room for them is made first, fallibly, so that the pushes never
+    /// allocate).
     #[inline(always)]
-    fn leaves(&self, out: &mut Vec<u64>, r: usize, cols: u32, d1: u64, d2: u64) {
+    fn leaves(
+        &self,
+        out: &mut Vec<u64>,
+        r: usize,
+        cols: u32,
+        d1: u64,
+        d2: u64,
+    ) -> Result<(), AllocError> {
+        if out.capacity() - out.len() < 32 {
+            grow(out, 32)?;
+        }
         let mut f = self.open(r, cols, d1, d2) & self.free;
         while f != 0 {
             let bit = f & f.wrapping_neg();
@@ -209,10 +223,11 @@ impl Halves {
                 d2 | u64::from(bit) << (self.n - 1 - r),
             ));
         }
+        Ok(())
     }
 
     /// Fills `rows` one after the other from the free columns, storing every half; false
-    /// when cancelled.
+    /// when cancelled, an error when the list cannot grow.
     #[inline(always)]
     fn fill(
         &self,
@@ -221,16 +236,17 @@ impl Halves {
         check: &mut CancelCheck,
         cancel: &AtomicBool,
         out: &mut Vec<u64>,
-    ) -> bool {
+    ) -> Result<bool, AllocError> {
         let n = self.n;
         let Some((&last, inner)) = rows.split_last() else {
+            grow(out, 1)?;
             out.push(self.word(cols, d1, d2));
-            return true;
+            return Ok(true);
         };
         let last = last as usize;
         if inner.is_empty() {
-            self.leaves(out, last, cols, d1, d2);
-            return true;
+            self.leaves(out, last, cols, d1, d2)?;
+            return Ok(true);
         }
         let mut stack = [(0u32, 0u32, 0u64, 0u64); 32];
         let mut sp = 0usize;
@@ -244,14 +260,14 @@ impl Halves {
             let (f, c, a, b) = &mut state;
             if *f == 0 {
                 if sp == 0 {
-                    return true;
+                    return Ok(true);
                 }
                 sp -= 1;
                 state = stack[sp];
                 // A pattern's walk may visit many nodes for few halves: look at the flag
                 // every 2^16 backtracks, as the kernel does (the caller drops the list).
                 if check.stop(cancel) {
-                    return false;
+                    return Ok(false);
                 }
                 continue;
             }
@@ -264,7 +280,7 @@ impl Halves {
                 *b | u64::from(bit) << (n - 1 - r),
             );
             if sp + 1 == inner.len() {
-                self.leaves(out, last, next.0, next.1, next.2);
+                self.leaves(out, last, next.0, next.1, next.2)?;
                 continue;
             }
             let nf = self.open(inner[sp + 1] as usize, next.0, next.1, next.2) & self.free;
@@ -436,7 +452,7 @@ mod tests {
                     let lower = cols & !upper;
                     for first in [full, full & !1, 1 << (n / 2)] {
                         let mut got = Vec::new();
-                        list_uppers(n, h, full & !lower, upper, key, &never, &mut got);
+                        list_uppers(n, h, full & !lower, upper, key, &never, &mut got).unwrap();
                         let mut want = Vec::new();
                         let up_rows: Vec<usize> = (0..h).collect();
                         brute(
@@ -457,7 +473,8 @@ mod tests {
                         );
 
                         let mut got = Vec::new();
-                        list_lowers(n, h, full & !upper, lower, first, key, &never, &mut got);
+                        list_lowers(n, h, full & !upper, lower, first, key, &never, &mut got)
+                            .unwrap();
                         let mut want = Vec::new();
                         let low_rows: Vec<usize> = (h..n).collect();
                         brute(

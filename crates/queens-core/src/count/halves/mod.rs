@@ -69,7 +69,9 @@
 //! - `list.rs`: the depth-first listing of the upper and the lower halves of a pattern.
 //! - `bitslice.rs`: the bit-sliced join of two groups of halves (portable and AVX2).
 //! - `group.rs`: a half's group key and the counting sort by it.
+//! - `alloc.rs`: the fallible growth of the buffers (an error naming the bytes, not an abort).
 
+mod alloc;
 mod bitslice;
 mod group;
 mod list;
@@ -80,6 +82,7 @@ mod plan;
 mod run;
 mod sample;
 
+pub use alloc::AllocError;
 pub use memory::bytes_per_thread;
 pub use pattern::{count_pattern, MAX_N};
 pub use plan::{default_pattern_columns, split_name, Part, Plan, MAX_PATTERN_COLUMNS};

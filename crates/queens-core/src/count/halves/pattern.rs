@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::alloc::{room_for, AllocError};
 use super::bitslice::{join_groups, JoinBuffers, PIECE};
 use super::group::{bucket, Key};
 use super::list::{list_lowers, list_uppers};
@@ -31,16 +32,17 @@ thread_local! {
 
 /// The number of solutions of the `n` x `n` board whose upper half (rows `0..n/2`) uses
 /// exactly the columns `upper` among the pattern columns `cols`, and whose row `n/2` has its
-/// queen on a column of `first`. `None` when cancelled.
+/// queen on a column of `first`. `None` when cancelled; an error when a buffer could not grow
+/// (the thread's buffers are then given back).
 pub fn count_pattern(
     n: usize,
     cols: u32,
     upper: u32,
     first: u32,
     cancel: &AtomicBool,
-) -> Option<u64> {
+) -> Result<Option<u64>, AllocError> {
     assert!((1..=MAX_N).contains(&n));
-    SCRATCH.with(|s| {
+    let counted = SCRATCH.with(|s| {
         let s = &mut s.borrow_mut();
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2")
@@ -51,7 +53,11 @@ pub fn count_pattern(
             return unsafe { count_avx2(n, cols, upper, first, s, cancel) };
         }
         count_with::<false>(n, cols, upper, first, s, cancel)
-    })
+    });
+    if counted.is_err() {
+        SCRATCH.with(|s| *s.borrow_mut() = Scratch::default());
+    }
+    counted
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -63,7 +69,7 @@ fn count_avx2(
     first: u32,
     s: &mut Scratch,
     cancel: &AtomicBool,
-) -> Option<u64> {
+) -> Result<Option<u64>, AllocError> {
     count_with::<true>(n, cols, upper, first, s, cancel)
 }
 
@@ -75,7 +81,7 @@ pub(super) fn count_with<const FAST: bool>(
     first: u32,
     s: &mut Scratch,
     cancel: &AtomicBool,
-) -> Option<u64> {
+) -> Result<Option<u64>, AllocError> {
     let h = n / 2;
     let full = (1u32 << n) - 1;
     let lower = cols & !upper;
@@ -85,9 +91,9 @@ pub(super) fn count_with<const FAST: bool>(
         shift: cols.trailing_ones(),
         bits: n as u32 - cols.count_ones(),
     };
-    list_uppers(n, h, full & !lower, upper, key, cancel, &mut s.uppers);
+    list_uppers(n, h, full & !lower, upper, key, cancel, &mut s.uppers)?;
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Ok(None);
     }
     list_lowers(
         n,
@@ -98,13 +104,22 @@ pub(super) fn count_with<const FAST: bool>(
         key,
         cancel,
         &mut s.lowers,
-    );
+    )?;
     if cancel.load(Ordering::Relaxed) {
-        return None;
+        return Ok(None);
     }
+    // Room for what `bucket` resizes its buffers to, made fallibly: it then allocates nothing.
+    let keys = (1usize << key.bits) + 1;
+    room_for(&mut s.upper_start, keys)?;
+    room_for(&mut s.lower_start, keys)?;
+    room_for(&mut s.upper_masks, s.uppers.len())?;
+    room_for(&mut s.lower_masks, s.lowers.len())?;
     bucket(key.bits, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
     bucket(key.bits, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
     let full = (1u32 << key.bits) - 1;
+    let pieces = (2 * n).div_ceil(PIECE);
+    s.join
+        .reserve(pieces, full, &s.upper_start, &s.lower_start)?;
     macro_rules! join {
         ($($p:literal)*) => {
             match (2 * n).div_ceil(PIECE) {
@@ -119,5 +134,5 @@ pub(super) fn count_with<const FAST: bool>(
             }
         };
     }
-    join!(1 2 3 4 5 6 7 8 9 10 11 12)
+    Ok(join!(1 2 3 4 5 6 7 8 9 10 11 12))
 }

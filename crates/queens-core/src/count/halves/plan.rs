@@ -6,6 +6,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::alloc::AllocError;
 use super::memory::bytes_per_thread;
 use super::pattern::count_pattern;
 use super::plain::plain_count_pattern;
@@ -237,42 +238,43 @@ impl Plan {
     }
 
     /// The contribution of subproblem `i` (total, and eighths of classes), or `None` when
-    /// `cancel` was raised.
-    pub fn solve(&self, i: usize, cancel: &AtomicBool) -> Option<Counts> {
+    /// `cancel` was raised; an error when the halves of a pattern found no memory to grow in.
+    pub fn solve(&self, i: usize, cancel: &AtomicBool) -> Result<Option<Counts>, AllocError> {
         let n = self.n;
         match self.parts[i] {
-            Part::Fixed if n == 1 => Some(Counts {
+            Part::Fixed if n == 1 => Ok(Some(Counts {
                 // The one solution of the 1 x 1 board is its own class: 8 eighths in all.
                 total: 0,
                 unique: 7,
-            }),
-            Part::Fixed => {
-                let half = u128::from(half_turn_until(n, cancel).ok()??);
-                let quarter = u128::from(quarter_turn_until(n, cancel).ok()??);
-                Some(Counts {
-                    total: 0,
-                    unique: half + 2 * quarter,
-                })
-            }
+            })),
+            Part::Fixed => Ok(self.fixed_points(cancel)),
             Part::Pattern {
                 upper,
                 first,
                 weight,
             } => {
-                let found = u128::from(count_pattern(
-                    n,
-                    self.pattern_columns,
-                    upper,
-                    first,
-                    cancel,
-                )?);
-                let total = found * u128::from(weight);
-                Some(Counts {
+                let Some(found) = count_pattern(n, self.pattern_columns, upper, first, cancel)?
+                else {
+                    return Ok(None);
+                };
+                let total = u128::from(found) * u128::from(weight);
+                Ok(Some(Counts {
                     total,
                     unique: total,
-                })
+                }))
             }
         }
+    }
+
+    /// The fixed-point subproblem of N >= 2: `S180 + 2 S90` (they allocate nothing), or `None`
+    /// when `cancel` was raised.
+    fn fixed_points(&self, cancel: &AtomicBool) -> Option<Counts> {
+        let half = u128::from(half_turn_until(self.n, cancel).ok()??);
+        let quarter = u128::from(quarter_turn_until(self.n, cancel).ok()??);
+        Some(Counts {
+            total: 0,
+            unique: half + 2 * quarter,
+        })
     }
 }
 
@@ -283,7 +285,8 @@ impl Plan {
     /// `i` is past the plan or `cancel` was raised.
     pub fn recount(&self, i: usize, cancel: &AtomicBool) -> Option<Counts> {
         match *self.parts.get(i)? {
-            Part::Fixed => self.solve(i, cancel),
+            // Never an error: the fixed-point searches list no halves.
+            Part::Fixed => self.solve(i, cancel).ok()?,
             Part::Pattern {
                 upper,
                 first,

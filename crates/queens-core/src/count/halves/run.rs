@@ -1,20 +1,30 @@
 //! The thread runner of the half-board engine: the subproblems of a plan, the dearest first,
 //! taken one at a time from a shared queue by a pool of threads (or by the calling thread),
 //! each recorded in the run's [`Control`]. It calls `plan.rs` and the engine's `Control`.
+//! A subproblem whose buffers cannot grow stops the run (the others are cancelled, the tally
+//! stays exact) and ends it in [`CountError::OutOfMemory`].
 
 use std::sync::atomic::Ordering;
+use std::sync::Mutex;
 
+use super::alloc::AllocError;
 use super::plan::Plan;
 use crate::count::engine::Control;
 use crate::count::types::CountError;
 
 impl Control {
-    fn work_halves(&self, plan: &Plan, i: usize) {
+    fn work_halves(&self, plan: &Plan, i: usize, failed: &Mutex<Option<AllocError>>) {
         if self.cancelled() || self.tally().is_done(i) {
             return;
         }
-        if let Some(part) = plan.solve(i, &self.cancel) {
-            self.tally().record(i, part);
+        match plan.solve(i, &self.cancel) {
+            Ok(Some(part)) => self.tally().record(i, part),
+            Ok(None) => {}
+            Err(err) => {
+                self.cancel.store(true, Ordering::Relaxed);
+                let mut failed = failed.lock().unwrap_or_else(|e| e.into_inner());
+                failed.get_or_insert(err);
+            }
         }
     }
 }
@@ -22,7 +32,8 @@ impl Control {
 /// Counts the subproblems `todo` of `plan` on `threads` threads (1: the calling thread; 0: one
 /// per core), recording each in `control`. The threads take the subproblems one at a time from
 /// a shared queue, the dearest first (by [`Plan::cost`]), so that none is left alone with a
-/// large one at the end.
+/// large one at the end. A subproblem that finds no memory for its halves raises the cancel
+/// flag and ends the run in [`CountError::OutOfMemory`].
 pub fn run(
     plan: &Plan,
     todo: &[usize],
@@ -31,11 +42,22 @@ pub fn run(
 ) -> Result<(), CountError> {
     let mut order = todo.to_vec();
     order.sort_by(|&a, &b| plan.cost(b).total_cmp(&plan.cost(a)).then(a.cmp(&b)));
+    let failed = Mutex::new(None);
+    let out_of_memory = |failed: Mutex<Option<AllocError>>| match failed
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        Some(err) => Err(CountError::OutOfMemory {
+            n: plan.n(),
+            bytes: err.bytes,
+        }),
+        None => Ok(()),
+    };
     if threads == 1 {
         for &i in &order {
-            control.work_halves(plan, i);
+            control.work_halves(plan, i, &failed);
         }
-        return Ok(());
+        return out_of_memory(failed);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -45,7 +67,7 @@ pub fn run(
     pool.broadcast(|_| loop {
         let at = next.fetch_add(1, Ordering::Relaxed);
         let Some(&i) = order.get(at) else { break };
-        control.work_halves(plan, i);
+        control.work_halves(plan, i, &failed);
     });
-    Ok(())
+    out_of_memory(failed)
 }

@@ -19,7 +19,7 @@
 //! begun finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
 //! the fixed-point searches of `count::fixed`.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,7 @@ use super::list::Side;
 use super::memory::bytes_per_thread;
 use super::plan::{Part, Plan};
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
+use crate::count::types::CountError;
 use crate::random::Rng;
 
 /// What [`forecast`] found for the subproblems of a half-board plan.
@@ -119,8 +120,14 @@ fn predict(plan: &Plan, todo: &[usize], probes: usize, rng: &mut Rng) -> Vec<(f6
 
 /// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
 /// subproblem, then subproblems drawn by their predicted cost and counted whole for about
-/// `budget` (the draws begun by then finish).
-pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -> Forecast {
+/// `budget` (the draws begun by then finish). A thread that cannot start, or a draw whose
+/// halves find no memory, is an error (the other draws stop).
+pub fn forecast(
+    plan: &Plan,
+    todo: &[usize],
+    threads: usize,
+    budget: Duration,
+) -> Result<Forecast, CountError> {
     let n = plan.n();
     let k = plan.pattern_columns.count_ones() as usize;
     let mut rng = Rng::from_entropy();
@@ -143,18 +150,27 @@ pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -
         .collect();
     // The draws: (seconds / predicted cost) of each, on the run's threads at once.
     let ratios = Mutex::new(Vec::<f64>::new());
-    let never = AtomicBool::new(false);
+    // Raised only when a thread failed: the draws are counted whole otherwise.
+    let stop = AtomicBool::new(false);
+    let failed = Mutex::new(None::<CountError>);
+    let fail = |err: CountError| {
+        stop.store(true, Ordering::Relaxed);
+        failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(err);
+    };
     let start = Instant::now();
     let threads = threads.max(1);
     if weight > 0.0 {
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let seed = rng.next_u64() ^ t as u64;
-                let (ratios, cumulative, never, predicted) =
-                    (&ratios, &cumulative, &never, &predicted);
-                scope.spawn(move || {
+                let (ratios, cumulative, stop, predicted, fail) =
+                    (&ratios, &cumulative, &stop, &predicted, &fail);
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let mut rng = Rng::new(seed);
-                    while start.elapsed() < budget {
+                    while start.elapsed() < budget && !stop.load(Ordering::Relaxed) {
                         let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weight;
                         let at = cumulative.partition_point(|&c| c <= x).min(todo.len() - 1);
                         let cost = predicted[at].0;
@@ -162,14 +178,28 @@ pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -
                             continue;
                         }
                         let began = Instant::now();
-                        if plan.solve(todo[at], never).is_some() {
-                            let ratio = began.elapsed().as_secs_f64() / cost;
-                            ratios.lock().unwrap_or_else(|e| e.into_inner()).push(ratio);
+                        match plan.solve(todo[at], stop) {
+                            Ok(Some(_)) => {
+                                let ratio = began.elapsed().as_secs_f64() / cost;
+                                ratios.lock().unwrap_or_else(|e| e.into_inner()).push(ratio);
+                            }
+                            Ok(None) => {}
+                            Err(err) => fail(CountError::OutOfMemory {
+                                n,
+                                bytes: err.bytes,
+                            }),
                         }
                     }
                 });
+                if let Err(err) = spawned {
+                    fail(CountError::Threads(err.to_string()));
+                    break;
+                }
             }
         });
+    }
+    if let Some(err) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(err);
     }
     let seconds = start.elapsed().as_secs_f64();
     let ratios = ratios.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -187,7 +217,7 @@ pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -
     } else {
         (0.0, n)
     };
-    Forecast {
+    Ok(Forecast {
         subproblems: todo.len(),
         pattern_columns: k,
         probes,
@@ -200,7 +230,7 @@ pub fn forecast(plan: &Plan, todo: &[usize], threads: usize, budget: Duration) -
         pattern_error: error,
         fixed,
         largest_seconds: largest_cost * mean,
-    }
+    })
 }
 
 /// Seconds of one core the fixed-point part of `n` takes (estimated), and the board timed.
@@ -248,7 +278,7 @@ mod tests {
             for part in &plan.parts {
                 if let Part::Pattern { upper, first, .. } = *part {
                     let lower = cols & !upper;
-                    list_uppers(n, n / 2, full & !lower, upper, key, &never, &mut ups);
+                    list_uppers(n, n / 2, full & !lower, upper, key, &never, &mut ups).unwrap();
                     list_lowers(
                         n,
                         n / 2,
@@ -258,7 +288,8 @@ mod tests {
                         key,
                         &never,
                         &mut lows,
-                    );
+                    )
+                    .unwrap();
                     listed += ups.len() + lows.len();
                 }
             }
@@ -277,7 +308,7 @@ mod tests {
     fn a_forecast_is_consistent_with_its_plan() {
         let plan = Plan::new(14, 6);
         let todo: Vec<usize> = (0..plan.len()).collect();
-        let f = forecast(&plan, &todo, 2, Duration::from_millis(100));
+        let f = forecast(&plan, &todo, 2, Duration::from_millis(100)).unwrap();
         assert_eq!(f.subproblems, plan.len());
         assert_eq!(f.pattern_columns, 6);
         assert!(f.sampled.0 >= 1 && f.sampled.1 == 2, "{f:?}");
@@ -293,7 +324,7 @@ mod tests {
         assert!(f.core_seconds() >= f.pattern_seconds, "{f:?}");
         assert!(f.wall_seconds(2) >= f.core_seconds() / 2.0, "{f:?}");
         // A shard without the fixed-point part has no time for it.
-        let f = forecast(&plan, &todo[1..3], 1, Duration::ZERO);
+        let f = forecast(&plan, &todo[1..3], 1, Duration::ZERO).unwrap();
         assert_eq!((f.subproblems, f.fixed.0), (2, 0.0));
     }
 
@@ -329,7 +360,7 @@ mod tests {
                     }
                     let cost = (nodes + pair * u * l / 2000.0 / groups) / 2000.0;
                     let began = Instant::now();
-                    plan.solve(i, &never);
+                    plan.solve(i, &never).unwrap();
                     ratios.push(began.elapsed().as_secs_f64() / cost);
                 }
                 let m = ratios.len() as f64;
