@@ -249,6 +249,29 @@ impl Algorithm {
         })?;
         Ok(count)
     }
+
+    /// Every solution, in the order the search visits them (lexicographic): for small boards.
+    pub fn all_solutions(
+        self,
+        n: usize,
+        options: &SearchOptions,
+    ) -> Result<Vec<Vec<usize>>, Error> {
+        let mut all = Vec::new();
+        let _ = self.for_each_solution(n, options, &mut |q| {
+            all.push(q.to_vec());
+            ControlFlow::<()>::Continue(())
+        })?;
+        Ok(all)
+    }
+}
+
+/// Every solution of the `n` x `n` board, by the bitmask search: the list the tests of other
+/// modules check against.
+#[cfg(test)]
+pub(crate) fn every_solution(n: usize) -> Vec<Vec<usize>> {
+    Algorithm::Bitboard
+        .all_solutions(n, &SearchOptions::default())
+        .unwrap()
 }
 
 impl fmt::Display for Algorithm {
