@@ -194,21 +194,10 @@ pub async fn summary(
 
 #[cfg(test)]
 mod tests {
-    use axum::body::Body;
-    use axum::http::{Request, StatusCode};
-    use http_body_util::BodyExt;
+    use axum::http::StatusCode;
     use serde_json::Value;
-    use tower::ServiceExt;
 
-    async fn get(router: axum::Router, uri: &str) -> (StatusCode, Value) {
-        let response = router
-            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (status, serde_json::from_slice(&bytes).unwrap())
-    }
+    use super::super::tests::get_from as get;
 
     #[tokio::test]
     async fn the_page_endpoints_refuse_repeated_and_unknown_parameters_briefly() {

@@ -14,7 +14,8 @@ async fn get(uri: &str) -> (StatusCode, Value) {
     get_from(app(), uri).await
 }
 
-async fn get_from(router: axum::Router, uri: &str) -> (StatusCode, Value) {
+/// The status and the JSON body of `GET uri` on `router`.
+pub(super) async fn get_from(router: axum::Router, uri: &str) -> (StatusCode, Value) {
     let response = router
         .oneshot(Request::get(uri).body(Body::empty()).unwrap())
         .await
@@ -192,14 +193,7 @@ async fn counts_give_the_total_and_the_symmetry_classes() {
 
 #[tokio::test]
 async fn solve_finds_a_solution_with_every_enumerating_algorithm() {
-    for algo in [
-        "backtrack",
-        "iterative",
-        "recursive",
-        "wirth",
-        "bfs",
-        "bitboard",
-    ] {
+    for algo in Algorithm::names() {
         let (status, body) = get(&format!("/api/solve?n=8&algo={algo}")).await;
         assert_eq!(status, StatusCode::OK, "{algo}: {body}");
         assert_eq!(body["algo"], algo);
