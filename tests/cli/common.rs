@@ -82,7 +82,8 @@ pub fn run_with_input(line: &str, input: &str) -> Ran {
     ran(&args, queens().args(&args).write_stdin(input).output())
 }
 
-fn words(line: &str) -> Vec<&str> {
+/// The words of a command line: `line` split at spaces.
+pub fn words(line: &str) -> Vec<&str> {
     line.split(' ').filter(|w| !w.is_empty()).collect()
 }
 
