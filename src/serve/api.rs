@@ -39,9 +39,9 @@ use queens_core::search::rank::{self, RankError};
 use queens_core::solve::{Method, UnknownMethod};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::error::ApiError;
+use super::error::{ApiError, JsonAnswer};
 use super::AppState;
 use crate::json::{event_json, summary_json};
 
@@ -283,10 +283,7 @@ struct Indexed {
 
 /// `GET /api/solutions?n=N&offset=K&limit=L&unique=BOOL`: solutions K..K+L-1 in lexicographic
 /// order (of the symmetry-class representatives when `unique` is true).
-pub async fn solutions(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn solutions(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new(
         "/api/solutions",
         query.as_deref(),
@@ -445,10 +442,7 @@ fn unique_page(asked: PageAsked, known: Option<u64>) -> Result<Found, ApiError> 
 }
 
 /// `GET /api/count?n=N`: the number of solutions and of classes under the board's symmetries.
-pub async fn count(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn count(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/count", query.as_deref(), &["n"])?;
     let n = params.n(COUNT_MAX_N)?;
     let (total, unique) = match (state.known_total(n, false), state.known_total(n, true)) {
@@ -470,10 +464,7 @@ pub async fn count(
 /// none). Without `algo`: bitboard up to N = 29, the construction above (as `queens solve`).
 /// `seed` is only for min-conflicts; without it a seed is drawn and returned. The work is
 /// bounded by each method's largest board ([`solve_method_max_n`]).
-pub async fn solve(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn solve(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let mut params = Params::new("/api/solve", query.as_deref(), &["n", "algo", "seed"])?;
     let solver = match params.get("algo") {
         None | Some("") => None,

@@ -24,10 +24,10 @@ use axum::Json;
 use queens_core::board::is_canonical;
 use queens_core::count::{self, Run};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::api::{admit, Params, Work, SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
-use super::error::ApiError;
+use super::error::{ApiError, JsonAnswer};
 use super::AppState;
 use crate::json::summary_json;
 
@@ -41,10 +41,7 @@ fn jobs() -> &'static Mutex<HashMap<usize, Arc<Run>>> {
 }
 
 /// `GET /api/total?n=N`: starts or follows the background count of the board (module doc).
-pub async fn total(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn total(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/total", query.as_deref(), &["n"])?;
     let n = params.n(SOLUTIONS_MAX_N)?;
     if n > TOTAL_MAX_N {
@@ -110,10 +107,7 @@ pub async fn total(
 }
 
 /// `GET /api/index?n=N&queens=...&unique=BOOL`: where a solution stands in the list (module doc).
-pub async fn index(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn index(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/index", query.as_deref(), &["n", "queens", "unique"])?;
     let n = params.n(UNIQUE_MAX_N)?;
     let unique = params.flag("unique")?;
@@ -174,10 +168,7 @@ pub async fn index(
 
 /// `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of the whole trace up to the first
 /// solution, or of the whole search with `all=true`.
-pub async fn summary(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn summary(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/summary", query.as_deref(), &["n", "algo", "all"])?;
     let n = params.n(TRACE_MAX_N)?;
     let algorithm = params.algorithm(Algorithm::Backtrack)?;
