@@ -462,11 +462,7 @@ mod tests {
                 step,
                 kind: "try",
                 queens: vec![(0, step as usize % 4)],
-                mark: None,
-                attacker: None,
-                solved: false,
                 text: format!("step {step}"),
-                arrays: String::new(),
                 ..Default::default()
             })
             .collect();

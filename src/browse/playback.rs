@@ -243,12 +243,7 @@ mod tests {
             .map(|step| Frame {
                 step,
                 kind: "try",
-                queens: vec![],
-                mark: None,
-                attacker: None,
-                solved: false,
                 text: format!("step {step}"),
-                arrays: String::new(),
                 ..Default::default()
             })
             .collect()

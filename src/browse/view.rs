@@ -278,6 +278,25 @@ mod tests {
         App::new(n, Selection::All, queens_core::Algorithm::Backtrack).unwrap()
     }
 
+    /// Presses the right arrow: one step on.
+    fn step_on(app: &mut App) {
+        app.handle_key(ratatui::crossterm::event::KeyEvent::from(
+            ratatui::crossterm::event::KeyCode::Right,
+        ));
+    }
+
+    /// The backtrack search of `n` x `n`, `steps` steps in.
+    fn played(n: usize, steps: usize) -> App {
+        let mut app = browser(n);
+        app.open_trace(
+            crate::browse::recording::record(n, queens_core::Algorithm::Backtrack).unwrap(),
+        );
+        for _ in 0..steps {
+            step_on(&mut app);
+        }
+        app
+    }
+
     fn draw(app: &mut App, width: u16, height: u16) -> Buffer {
         draw_in(app, width, height, Palette::Colour)
     }
@@ -336,15 +355,9 @@ mod tests {
             text[0].contains("queens browse · 8×8 · every solution"),
             "{text:#?}"
         );
-        assert!(
-            text.iter().any(|l| l.contains("0 4 7 5 2 6 1 3")),
-            "{text:#?}"
-        );
-        assert!(
-            text.iter().any(|l| l.contains("solution 1 of 92")),
-            "{text:#?}"
-        );
-        assert!(text.iter().any(|l| l.contains("q quit")), "{text:#?}");
+        assert!(shows(&text, "0 4 7 5 2 6 1 3"), "{text:#?}");
+        assert!(shows(&text, "solution 1 of 92"), "{text:#?}");
+        assert!(shows(&text, "q quit"), "{text:#?}");
     }
 
     #[test]
@@ -530,11 +543,8 @@ mod tests {
                 .any(|l| l.contains("attacked by the queen on row 0")),
             "{text:#?}"
         );
-        assert!(text.iter().any(|l| l.contains("positions [1, -1, -1, -1]")));
-        assert!(
-            text.iter().any(|l| l.contains("step 1 of 2 · paused")),
-            "{text:#?}"
-        );
+        assert!(shows(&text, "positions [1, -1, -1, -1]"));
+        assert!(shows(&text, "step 1 of 2 · paused"), "{text:#?}");
         let (x0, y0) = (0..16)
             .find_map(|y| Some(((0..70).find(|&x| buf[(x, y)].symbol() == "┌")? + 1, y + 1)))
             .unwrap();
@@ -546,9 +556,7 @@ mod tests {
         assert_eq!(cell(2, 3).symbol(), ATTACKED, "on the queen's diagonal");
         assert_eq!(cell(2, 0).symbol(), " ", "out of the queen's reach");
 
-        app.handle_key(ratatui::crossterm::event::KeyEvent::from(
-            ratatui::crossterm::event::KeyCode::Right,
-        ));
+        step_on(&mut app);
         let buf = draw(&mut app, 70, 16);
         assert_eq!(buf[(x0 + 6, y0 + 1)].symbol(), QUEEN);
         assert_eq!(buf[(x0 + 6, y0 + 1)].bg, mark_colour(Mark::Placed));
@@ -556,6 +564,21 @@ mod tests {
     }
 
     /// Every line of the screen, for assertions on text.
+    /// The screen's lines after drawing `app` on a `width` x `height` terminal.
+    fn drawn_text(app: &mut App, width: u16, height: u16) -> Vec<String> {
+        screen(&draw(app, width, height))
+    }
+
+    /// Whether a line of `text` shows `needle`.
+    fn shows(text: &[String], needle: &str) -> bool {
+        text.iter().any(|l| l.contains(needle))
+    }
+
+    /// The lines of `text` that show `needle`.
+    fn lines_with<'a>(text: &'a [String], needle: &str) -> Vec<&'a String> {
+        text.iter().filter(|l| l.contains(needle)).collect()
+    }
+
     fn screen(buf: &Buffer) -> Vec<String> {
         (0..buf.area.height).map(|y| line(buf, y)).collect()
     }
@@ -567,10 +590,7 @@ mod tests {
         let g = geometry(8, buf.area, &BROWSE_KEYS).expect("8x8 fits 40x15");
         assert!(g.compact && !g.title, "{g:?}");
         let text = screen(&buf);
-        assert!(
-            !text.iter().any(|l| l.contains('┌')),
-            "no border: {text:#?}"
-        );
+        assert!(!shows(&text, "┌"), "no border: {text:#?}");
         // The column numbers are on line 0; the row numbers in the first cells of lines 1..=8.
         assert!(text[0].contains("0 1 2 3 4 5 6 7"), "{text:#?}");
         let x0 = (0..40).find(|&x| buf[(x, 1)].symbol() == "0").unwrap() + 2;
@@ -618,7 +638,7 @@ mod tests {
             );
         }
         assert_eq!(board_at(&buf, 8, (x0, y0), 2), [0, 4, 7, 5, 2, 6, 1, 3]);
-        assert!(text.iter().any(|l| l.contains("solution 1 of 92")));
+        assert!(shows(&text, "solution 1 of 92"));
     }
 
     #[test]
@@ -666,45 +686,24 @@ mod tests {
 
     #[test]
     fn a_wide_terminal_shows_the_algorithm_code_with_the_running_line_marked() {
-        let mut app = browser(6);
-        app.open_trace(
-            crate::browse::recording::record(6, queens_core::Algorithm::Backtrack).unwrap(),
-        );
         // Step 4 of backtracking on 6x6 is the row conflict of (0, 1) with (0, 0).
-        for _ in 0..3 {
-            app.handle_key(ratatui::crossterm::event::KeyEvent::from(
-                ratatui::crossterm::event::KeyCode::Right,
-            ));
-        }
-        let buf = draw(&mut app, 120, 30);
-        let text = screen(&buf);
-        assert!(
-            text.iter().any(|l| l.contains("COMP 333 solve loop")),
-            "{text:#?}"
-        );
+        let mut app = played(6, 3);
+        let text = drawn_text(&mut app, 120, 30);
+        assert!(shows(&text, "COMP 333 solve loop"), "{text:#?}");
         // A conflict runs setPosition(col, row), the test and setPosition(col, −1).
-        let marked: Vec<&String> = text.iter().filter(|l| l.contains('▶')).collect();
+        let marked = lines_with(&text, "▶");
         assert_eq!(marked.len(), 3, "{text:#?}");
         assert!(marked[0].contains("setPosition(col, row)"), "{text:#?}");
         assert!(marked[1].contains("hasConflictCumulative"), "{text:#?}");
         assert!(marked[2].contains("setPosition(col, −1)"), "{text:#?}");
         // Too narrow for the panel: the board alone.
-        let buf = draw(&mut app, 60, 30);
-        assert!(!screen(&buf).iter().any(|l| l.contains('▶')));
+        assert!(!shows(&drawn_text(&mut app, 60, 30), "▶"));
     }
 
     #[test]
     fn the_arrays_are_rows_of_indexed_cells_with_the_changed_entry_reversed() {
-        let mut app = browser(6);
-        app.open_trace(
-            crate::browse::recording::record(6, queens_core::Algorithm::Backtrack).unwrap(),
-        );
         // Step 3 tries (0, 1): column 1 is the entry concerned; its untried entry is already 1.
-        for _ in 0..2 {
-            app.handle_key(ratatui::crossterm::event::KeyEvent::from(
-                ratatui::crossterm::event::KeyCode::Right,
-            ));
-        }
+        let mut app = played(6, 2);
         let buf = draw(&mut app, 100, 24);
         let text = screen(&buf);
         let header = text
@@ -737,31 +736,14 @@ mod tests {
         assert!(text.contains("q quit"));
     }
 
-    /// The backtrack search of 8x8, `steps` steps in.
-    fn played(steps: usize) -> App {
-        let mut app = browser(8);
-        app.open_trace(
-            crate::browse::recording::record(8, queens_core::Algorithm::Backtrack).unwrap(),
-        );
-        for _ in 0..steps {
-            app.handle_key(ratatui::crossterm::event::KeyEvent::from(
-                ratatui::crossterm::event::KeyCode::Right,
-            ));
-        }
-        app
-    }
-
     #[test]
     fn at_80_by_24_a_played_search_keeps_a_shortened_listing_and_the_whole_legend() {
         // Step 4: the row conflict of (0, 1) with (0, 0).
-        let mut app = played(3);
+        let mut app = played(8, 3);
         let buf = draw(&mut app, 80, 24);
         let text = screen(&buf);
-        assert!(
-            text.iter().any(|l| l.contains("COMP 333 solve loop")),
-            "{text:#?}"
-        );
-        let marked: Vec<&String> = text.iter().filter(|l| l.contains('▶')).collect();
+        assert!(shows(&text, "COMP 333 solve loop"), "{text:#?}");
+        let marked = lines_with(&text, "▶");
         assert!(
             marked.iter().any(|l| l.contains("hasConflictCumulative")),
             "{text:#?}"
@@ -807,13 +789,10 @@ mod tests {
 
     #[test]
     fn a_40_by_15_terminal_plays_the_search_on_an_8x8_board_with_the_essential_keys() {
-        let mut app = played(3);
+        let mut app = played(8, 3);
         let buf = draw(&mut app, 40, 15);
         let text = screen(&buf);
-        assert!(
-            !text.iter().any(|l| l.contains("needs a terminal")),
-            "{text:#?}"
-        );
+        assert!(!shows(&text, "needs a terminal"), "{text:#?}");
         let g = geometry(8, buf.area, &TRACE_KEYS).expect("a tiny layout");
         assert!(g.tiny && g.compact, "{g:?}");
         // The board: 8 rows of squares two cells wide, right of the row numbers.
@@ -830,11 +809,12 @@ mod tests {
             QUEEN,
             "(0, 0) holds the first queen"
         );
-        assert!(text.iter().any(|l| l.contains("step 4 of")), "{text:#?}");
-        assert!(text.iter().any(|l| l.contains("q quit")), "{text:#?}");
-        assert!(text.iter().any(|l| l.contains("space play")), "{text:#?}");
+        assert!(shows(&text, "step 4 of"), "{text:#?}");
+        assert!(shows(&text, "q quit"), "{text:#?}");
+        assert!(shows(&text, "space play"), "{text:#?}");
         // Smaller still: the message.
-        let buf = draw(&mut app, 30, 10);
-        assert!(screen(&buf).join("").contains("needs a terminal"));
+        assert!(drawn_text(&mut app, 30, 10)
+            .join("")
+            .contains("needs a terminal"));
     }
 }

@@ -5,9 +5,7 @@
 
 use std::io::{self, Write};
 
-use anyhow::bail;
-
-use super::PlacementFormat;
+use super::{Columns, PlacementFormat};
 
 /// The widest board the algebraic format can name: one file letter per column.
 pub const MAX_ALGEBRAIC_N: usize = 26;
@@ -16,21 +14,16 @@ pub const MAX_ALGEBRAIC_N: usize = 26;
 pub struct Algebraic;
 
 impl PlacementFormat for Algebraic {
-    fn check_size(n: usize) -> anyhow::Result<()> {
-        if n > MAX_ALGEBRAIC_N {
-            bail!(
-                "the algebraic format names files a to z, so it handles N up to {MAX_ALGEBRAIC_N} \
-                 (got N = {n}); use --format positions"
-            );
-        }
-        Ok(())
+    const MAX_N: usize = MAX_ALGEBRAIC_N;
+
+    fn too_wide(n: usize) -> String {
+        format!(
+            "the algebraic format names files a to z, so it handles N up to {MAX_ALGEBRAIC_N} \
+             (got N = {n}); use --format positions"
+        )
     }
 
-    fn write_stream(
-        out: &mut impl Write,
-        n: usize,
-        columns: impl Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()> {
         for (row, c) in columns.enumerate() {
             if row > 0 {
                 out.write_all(b" ")?;

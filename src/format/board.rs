@@ -4,9 +4,7 @@
 
 use std::io::{self, Write};
 
-use anyhow::bail;
-
-use super::PlacementFormat;
+use super::{Columns, PlacementFormat};
 
 /// The widest board the board format draws: N x (N + 1) characters, 100 MB at this size.
 pub const MAX_BOARD_N: usize = 10_000;
@@ -15,22 +13,17 @@ pub const MAX_BOARD_N: usize = 10_000;
 pub struct Board;
 
 impl PlacementFormat for Board {
-    fn check_size(n: usize) -> anyhow::Result<()> {
-        if n > MAX_BOARD_N {
-            bail!(
-                "the board format would draw N x N = {} characters for N = {n}; it handles N up \
-                 to {MAX_BOARD_N}: use --format positions or --format json",
-                (n as u128) * (n as u128)
-            );
-        }
-        Ok(())
+    const MAX_N: usize = MAX_BOARD_N;
+
+    fn too_wide(n: usize) -> String {
+        format!(
+            "the board format would draw N x N = {} characters for N = {n}; it handles N up to \
+             {MAX_BOARD_N}: use --format positions or --format json",
+            (n as u128) * (n as u128)
+        )
     }
 
-    fn write_stream(
-        out: &mut impl Write,
-        n: usize,
-        columns: impl Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()> {
         let mut row = vec![b'.'; n + 1];
         row[n] = b'\n';
         for c in columns {

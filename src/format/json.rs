@@ -5,17 +5,13 @@
 
 use std::io::{self, Write};
 
-use super::{write_columns, PlacementFormat};
+use super::{write_columns, Columns, PlacementFormat};
 
 /// The `json` format.
 pub struct Json;
 
 impl PlacementFormat for Json {
-    fn write_stream(
-        out: &mut impl Write,
-        n: usize,
-        columns: impl Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()> {
         write!(out, "{{\"n\":{n},\"queens\":[")?;
         write_columns(out, columns, b',')?;
         out.write_all(b"]}\n")

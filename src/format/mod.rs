@@ -16,6 +16,7 @@ pub mod trace;
 
 use std::io::{self, Write};
 
+use anyhow::bail;
 use clap::ValueEnum;
 
 /// How a placement is written.
@@ -33,19 +34,32 @@ pub enum Format {
     Svg,
 }
 
+/// The columns of a placement, row 0 first, as the formats take them: any iterator of columns.
+pub trait Columns: Iterator<Item = usize> {}
+
+impl<I: Iterator<Item = usize>> Columns for I {}
+
 /// One output format of a placement.
 pub trait PlacementFormat {
+    /// The widest board the format writes.
+    const MAX_N: usize = usize::MAX;
+
+    /// Why the format refuses a board of `n` wider than [`PlacementFormat::MAX_N`]: the message,
+    /// which names the formats to use instead.
+    fn too_wide(n: usize) -> String {
+        format!("N = {n} is above {}", Self::MAX_N)
+    }
+
     /// Refuses sizes the format cannot write, before anything is printed.
-    fn check_size(_n: usize) -> anyhow::Result<()> {
+    fn check_size(n: usize) -> anyhow::Result<()> {
+        if n > Self::MAX_N {
+            bail!(Self::too_wide(n));
+        }
         Ok(())
     }
 
     /// Writes one placement of the `n` x `n` board given as its `n` columns, row 0 first.
-    fn write_stream(
-        out: &mut impl Write,
-        n: usize,
-        columns: impl Iterator<Item = usize>,
-    ) -> io::Result<()>;
+    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()>;
 }
 
 impl Format {
@@ -71,7 +85,7 @@ impl Format {
         self,
         out: &mut impl Write,
         n: usize,
-        columns: impl Iterator<Item = usize>,
+        columns: impl Columns,
     ) -> io::Result<()> {
         match self {
             Format::Board => board::Board::write_stream(out, n, columns),
@@ -88,18 +102,14 @@ pub fn write_stream(
     format: Format,
     out: &mut impl Write,
     n: usize,
-    columns: impl Iterator<Item = usize>,
+    columns: impl Columns,
 ) -> io::Result<()> {
     format.write_stream(out, n, columns)
 }
 
 /// Writes `columns` in decimal, `sep` between two of them: the body of `positions` and of the
 /// JSON array.
-fn write_columns(
-    out: &mut impl Write,
-    columns: impl Iterator<Item = usize>,
-    sep: u8,
-) -> io::Result<()> {
+fn write_columns(out: &mut impl Write, columns: impl Columns, sep: u8) -> io::Result<()> {
     let mut buf = [0u8; 21];
     for (i, c) in columns.enumerate() {
         let start = if i == 0 { 1 } else { 0 };

@@ -4,17 +4,13 @@
 
 use std::io::{self, Write};
 
-use super::{write_columns, PlacementFormat};
+use super::{write_columns, Columns, PlacementFormat};
 
 /// The `positions` format.
 pub struct Positions;
 
 impl PlacementFormat for Positions {
-    fn write_stream(
-        out: &mut impl Write,
-        _n: usize,
-        columns: impl Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(out: &mut impl Write, _n: usize, columns: impl Columns) -> io::Result<()> {
         write_columns(out, columns, b' ')?;
         out.write_all(b"\n")
     }

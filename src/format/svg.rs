@@ -4,29 +4,22 @@
 
 use std::io::{self, Write};
 
-use anyhow::bail;
-
-use super::PlacementFormat;
+use super::{Columns, PlacementFormat};
 
 /// The `svg` format.
 pub struct Svg;
 
 impl PlacementFormat for Svg {
-    fn check_size(n: usize) -> anyhow::Result<()> {
-        if n > crate::svg::MAX_N {
-            bail!(
-                "the svg format draws boards up to N = {} (got N = {n}); use --format positions",
-                crate::svg::MAX_N
-            );
-        }
-        Ok(())
+    const MAX_N: usize = crate::svg::MAX_N;
+
+    fn too_wide(n: usize) -> String {
+        format!(
+            "the svg format draws boards up to N = {} (got N = {n}); use --format positions",
+            crate::svg::MAX_N
+        )
     }
 
-    fn write_stream(
-        out: &mut impl Write,
-        _n: usize,
-        columns: impl Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(out: &mut impl Write, _n: usize, columns: impl Columns) -> io::Result<()> {
         crate::svg::write_svg(out, &columns.collect::<Vec<_>>())
     }
 }

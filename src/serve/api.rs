@@ -39,9 +39,9 @@ use queens_core::search::rank::{self, RankError};
 use queens_core::solve::{Method, UnknownMethod};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::error::ApiError;
+use super::error::{ApiError, JsonAnswer};
 use super::AppState;
 use crate::json::{event_json, summary_json};
 
@@ -283,10 +283,7 @@ struct Indexed {
 
 /// `GET /api/solutions?n=N&offset=K&limit=L&unique=BOOL`: solutions K..K+L-1 in lexicographic
 /// order (of the symmetry-class representatives when `unique` is true).
-pub async fn solutions(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn solutions(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new(
         "/api/solutions",
         query.as_deref(),
@@ -312,11 +309,17 @@ pub async fn solutions(
     let steps = state.limits.steps;
     let known = state.known_total(n, unique);
     let _slot = admit(&state, Work::Solutions { n }, "a page of a large board")?;
+    let asked = PageAsked {
+        n,
+        offset,
+        limit,
+        steps,
+    };
     let (found, total) = blocking(move || {
         if unique {
-            unique_page(n, offset, limit, known, steps)
+            unique_page(asked, known)
         } else {
-            ranked_page(n, offset, limit, known, steps)
+            ranked_page(asked, known)
         }
     })
     .await?;
@@ -353,19 +356,32 @@ pub async fn solutions(
 
 type Found = (Vec<Vec<usize>>, Option<u64>);
 
-fn ranked_page(
+/// A page `/api/solutions` asks for: `limit` solutions of the `n` x `n` board from `offset`,
+/// within `steps` search steps.
+#[derive(Debug, Clone, Copy)]
+struct PageAsked {
     n: usize,
     offset: u64,
     limit: usize,
-    known: Option<u64>,
     steps: u64,
-) -> Result<Found, ApiError> {
-    if let Some(total) = known {
-        if offset >= total {
-            return Ok((Vec::new(), Some(total)));
-        }
+}
+
+impl PageAsked {
+    /// The empty page, when the `total` is known and the offset is past it.
+    fn past_the_end(self, total: Option<u64>) -> Option<Found> {
+        let total = total.filter(|&total| self.offset >= total)?;
+        Some((Vec::new(), Some(total)))
     }
-    let page = rank::solutions_from(n, offset, limit, steps).map_err(|e| match e {
+}
+
+/// The solutions of the page, in lexicographic order, and the total when it is `known` or the
+/// walk or the counting engine learns it.
+fn ranked_page(asked: PageAsked, known: Option<u64>) -> Result<Found, ApiError> {
+    if let Some(empty) = asked.past_the_end(known) {
+        return Ok(empty);
+    }
+    let (n, offset) = (asked.n, asked.offset);
+    let page = rank::solutions_from(n, offset, asked.limit, asked.steps).map_err(|e| match e {
         RankError::OverBudget(_) => ApiError::too_much_work(format!(
             "offset {offset} of the {n}x{n} board is too deep to reach quickly: {e}"
         )),
@@ -392,19 +408,12 @@ fn counted(n: usize) -> Option<(u64, u64)> {
 /// is full. The number of classes comes from the counting engine (N is at most
 /// [`UNIQUE_MAX_N`]), so an offset past it is answered without a search; a page deeper than the
 /// step budget reaches (at [`UNIQUE_STEPS_PER_CLASS`]) is refused, also without a search.
-fn unique_page(
-    n: usize,
-    offset: u64,
-    limit: usize,
-    known: Option<u64>,
-    steps: u64,
-) -> Result<Found, ApiError> {
-    let total = known.or_else(|| counted(n).map(|c| c.1));
-    if let Some(total) = total {
-        if offset >= total {
-            return Ok((Vec::new(), Some(total)));
-        }
+fn unique_page(asked: PageAsked, known: Option<u64>) -> Result<Found, ApiError> {
+    let total = known.or_else(|| counted(asked.n).map(|c| c.1));
+    if let Some(empty) = asked.past_the_end(total) {
+        return Ok(empty);
     }
+    let (n, offset, limit, steps) = (asked.n, asked.offset, asked.limit, asked.steps);
     let end = offset.saturating_add(limit as u64);
     let passed = total.map_or(end, |t| t.min(end));
     let needed = passed.saturating_mul(UNIQUE_STEPS_PER_CLASS);
@@ -433,10 +442,7 @@ fn unique_page(
 }
 
 /// `GET /api/count?n=N`: the number of solutions and of classes under the board's symmetries.
-pub async fn count(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn count(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/count", query.as_deref(), &["n"])?;
     let n = params.n(COUNT_MAX_N)?;
     let (total, unique) = match (state.known_total(n, false), state.known_total(n, true)) {
@@ -458,10 +464,7 @@ pub async fn count(
 /// none). Without `algo`: bitboard up to N = 29, the construction above (as `queens solve`).
 /// `seed` is only for min-conflicts; without it a seed is drawn and returned. The work is
 /// bounded by each method's largest board ([`solve_method_max_n`]).
-pub async fn solve(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn solve(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let mut params = Params::new("/api/solve", query.as_deref(), &["n", "algo", "seed"])?;
     let solver = match params.get("algo") {
         None | Some("") => None,

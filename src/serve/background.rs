@@ -24,10 +24,10 @@ use axum::Json;
 use queens_core::board::is_canonical;
 use queens_core::count::{self, Run};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::api::{admit, Params, Work, SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
-use super::error::ApiError;
+use super::error::{ApiError, JsonAnswer};
 use super::AppState;
 use crate::json::summary_json;
 
@@ -41,10 +41,7 @@ fn jobs() -> &'static Mutex<HashMap<usize, Arc<Run>>> {
 }
 
 /// `GET /api/total?n=N`: starts or follows the background count of the board (module doc).
-pub async fn total(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn total(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/total", query.as_deref(), &["n"])?;
     let n = params.n(SOLUTIONS_MAX_N)?;
     if n > TOTAL_MAX_N {
@@ -116,10 +113,7 @@ pub async fn total(
 }
 
 /// `GET /api/index?n=N&queens=...&unique=BOOL`: where a solution stands in the list (module doc).
-pub async fn index(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn index(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/index", query.as_deref(), &["n", "queens", "unique"])?;
     let n = params.n(UNIQUE_MAX_N)?;
     let unique = params.flag("unique")?;
@@ -180,10 +174,7 @@ pub async fn index(
 
 /// `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of the whole trace up to the first
 /// solution, or of the whole search with `all=true`.
-pub async fn summary(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+pub async fn summary(State(state): State<AppState>, RawQuery(query): RawQuery) -> JsonAnswer {
     let params = Params::new("/api/summary", query.as_deref(), &["n", "algo", "all"])?;
     let n = params.n(TRACE_MAX_N)?;
     let algorithm = params.algorithm(Algorithm::Backtrack)?;
@@ -200,21 +191,10 @@ pub async fn summary(
 
 #[cfg(test)]
 mod tests {
-    use axum::body::Body;
-    use axum::http::{Request, StatusCode};
-    use http_body_util::BodyExt;
+    use axum::http::StatusCode;
     use serde_json::Value;
-    use tower::ServiceExt;
 
-    async fn get(router: axum::Router, uri: &str) -> (StatusCode, Value) {
-        let response = router
-            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (status, serde_json::from_slice(&bytes).unwrap())
-    }
+    use super::super::tests::get_from as get;
 
     #[tokio::test]
     async fn the_page_endpoints_refuse_repeated_and_unknown_parameters_briefly() {

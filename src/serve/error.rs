@@ -7,6 +7,9 @@ use axum::Json;
 /// The `Retry-After` of a 503, in seconds: about the time a heavy request takes.
 pub const RETRY_AFTER_SECONDS: u32 = 2;
 
+/// What a JSON endpoint answers: its body, or why there is none.
+pub type JsonAnswer = Result<Json<serde_json::Value>, ApiError>;
+
 /// Why an API request got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {

@@ -350,6 +350,14 @@ impl Watched {
             .store(self.clock.now(), Ordering::Relaxed);
     }
 
+    /// `polled`, the outcome of a write, noted as activity when it wrote something.
+    fn wrote(&self, polled: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.moved();
+        }
+        polled
+    }
+
     /// Sends what is left of the replacement answer; ready when all of it is sent.
     fn poll_replaced(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while let Some((bytes, sent)) = &mut self.replaced {
@@ -445,10 +453,7 @@ impl AsyncWrite for Watched {
             return Poll::Ready(Ok(buf.len()));
         }
         let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.moved();
-        }
-        polled
+        self.wrote(polled)
     }
 
     fn poll_write_vectored(
@@ -464,10 +469,7 @@ impl AsyncWrite for Watched {
             }
         }
         let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
-            self.moved();
-        }
-        polled
+        self.wrote(polled)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -14,7 +14,8 @@ async fn get(uri: &str) -> (StatusCode, Value) {
     get_from(app(), uri).await
 }
 
-async fn get_from(router: axum::Router, uri: &str) -> (StatusCode, Value) {
+/// The status and the JSON body of `GET uri` on `router`.
+pub(super) async fn get_from(router: axum::Router, uri: &str) -> (StatusCode, Value) {
     let response = router
         .oneshot(Request::get(uri).body(Body::empty()).unwrap())
         .await
@@ -192,14 +193,7 @@ async fn counts_give_the_total_and_the_symmetry_classes() {
 
 #[tokio::test]
 async fn solve_finds_a_solution_with_every_enumerating_algorithm() {
-    for algo in [
-        "backtrack",
-        "iterative",
-        "recursive",
-        "wirth",
-        "bfs",
-        "bitboard",
-    ] {
+    for algo in Algorithm::names() {
         let (status, body) = get(&format!("/api/solve?n=8&algo={algo}")).await;
         assert_eq!(status, StatusCode::OK, "{algo}: {body}");
         assert_eq!(body["algo"], algo);
@@ -419,36 +413,24 @@ fn limit(config: &Value, pointer: &str) -> u64 {
 #[tokio::test]
 async fn the_config_limits_are_the_ones_the_endpoints_enforce() {
     let (_, config) = get("/api/config").await;
-    let max = limit(&config, "/browse/max_n");
-    bad_request(
-        &format!("/api/solutions?n={}", max + 1),
-        &[&format!("limit of {max}")],
-    )
-    .await;
-    let max = limit(&config, "/browse/unique_max_n");
-    let uri = format!("/api/solutions?n={}&unique=true", max + 1);
-    bad_request(&uri, &[&format!("limit of {max}")]).await;
+    // Each limit of the config, with the request (`{}` the number) that one past it is refused.
+    for (pointer, uri) in [
+        ("/browse/max_n", "/api/solutions?n={}"),
+        ("/browse/unique_max_n", "/api/solutions?n={}&unique=true"),
+        ("/browse/page_max", "/api/solutions?n=8&limit={}"),
+        ("/browse/count_max_n", "/api/count?n={}"),
+        ("/learn/max_n", "/api/trace?n={}"),
+        ("/learn/events_max", "/api/trace?n=4&limit={}"),
+        ("/solve/max_n", "/api/solve?n={}"),
+    ] {
+        let max = limit(&config, pointer);
+        let uri = uri.replace("{}", &(max + 1).to_string());
+        bad_request(&uri, &[&format!("limit of {max}")]).await;
+    }
     let max = limit(&config, "/browse/page_max");
-    let uri = format!("/api/solutions?n=8&limit={}", max + 1);
-    bad_request(&uri, &[&format!("limit of {max}")]).await;
     let (status, body) = get(&format!("/api/solutions?n=10&limit={max}")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let max = limit(&config, "/browse/count_max_n");
-    bad_request(
-        &format!("/api/count?n={}", max + 1),
-        &[&format!("limit of {max}")],
-    )
-    .await;
 
-    let max = limit(&config, "/learn/max_n");
-    bad_request(
-        &format!("/api/trace?n={}", max + 1),
-        &[&format!("limit of {max}")],
-    )
-    .await;
-    let max = limit(&config, "/learn/events_max");
-    let uri = format!("/api/trace?n=4&limit={}", max + 1);
-    bad_request(&uri, &[&format!("limit of {max}")]).await;
     let (_, body) = get("/api/trace?n=8&all=true").await;
     let events = body["events"].as_array().unwrap().len() as u64;
     assert_eq!(
@@ -462,12 +444,6 @@ async fn the_config_limits_are_the_ones_the_endpoints_enforce() {
         assert_eq!(status, StatusCode::OK, "{algo}: {body}");
     }
 
-    let max = limit(&config, "/solve/max_n");
-    bad_request(
-        &format!("/api/solve?n={}", max + 1),
-        &[&format!("limit of {max}")],
-    )
-    .await;
     for solver in config["solve"]["algorithms"].as_array().unwrap() {
         let name = solver["name"].as_str().unwrap();
         let max = limit(solver, "/max_n");

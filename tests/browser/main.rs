@@ -355,6 +355,20 @@ pub async fn text(client: &Client, id: &str) -> String {
     element(client, id).await.text().await.expect("its text")
 }
 
+/// The value of the JavaScript expression `script` on the page.
+pub async fn value_of(client: &Client, script: &str) -> Value {
+    js(client, &format!("return {script};")).await
+}
+
+/// Checks that the element `id` shows, now, a text that starts with `prefix`.
+pub async fn assert_text_starts(client: &Client, id: &str, prefix: &str) {
+    let shown = text(client, id).await;
+    assert!(
+        shown.starts_with(prefix),
+        "#{id} shows {shown:?}, not {prefix:?}..."
+    );
+}
+
 /// Clicks the element `id`.
 pub async fn click(client: &Client, id: &str) {
     let clicked = element(client, id).await.click().await;

@@ -4,47 +4,20 @@
 //! impossible counts refused by `merge` and on resume even when re-signed).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command as Std, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::Command as Std;
+use std::time::Duration;
 
 use crate::common::*;
 use predicates::prelude::*;
 use queens_core::count::shard_result::result_line;
 use queens_core::count::{Counts, Shard};
 
-/// The value of line `key` of a checkpoint file.
-fn field(path: &Path, key: &str) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let prefix = format!("{key} ");
-    text.lines()
-        .find_map(|l| l.strip_prefix(&prefix).map(str::to_string))
-}
-
 /// Starts `queens count N` with `extra` arguments and a checkpoint saved every 0.1 s, and kills
 /// it (SIGKILL) once it has saved some work, before the end.
 fn interrupted(n: &str, ckpt: &Path, extra: &[&str]) {
-    let bin = assert_cmd::cargo::cargo_bin("queens");
-    let mut child = Std::new(bin)
-        .args(["count", n, "--checkpoint-every", "0.1", "-q"])
-        .args(extra)
-        .arg("--checkpoint")
-        .arg(ckpt)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    let finished = |p: &Path| field(p, "finished").and_then(|f| f.parse::<u64>().ok());
-    while finished(ckpt).unwrap_or(0) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(120), "no checkpoint");
-        sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let saved = finished(ckpt).unwrap();
-    let all: u64 = field(ckpt, "subproblems").unwrap().parse().unwrap();
-    assert!(saved > 0 && saved < all, "killed mid-way: {saved} of {all}");
+    let args = [&["--checkpoint-every", "0.1", "-q"], extra].concat();
+    let child = start_until_saved(n, ckpt, &args, Duration::from_secs(120));
+    kill_mid_way(child, ckpt);
 }
 
 /// Within 32 MiB, N = 17 used to be cut in 286 subproblems on 1 thread and 4120 on 16
@@ -53,11 +26,10 @@ fn interrupted(n: &str, ckpt: &Path, extra: &[&str]) {
 fn a_run_interrupted_on_one_number_of_threads_resumes_on_another_both_ways() {
     let (total, unique) = known_for(17);
     for (before, after) in [("1", "16"), ("16", "1")] {
-        let dir = tempfile::tempdir().unwrap();
-        let ckpt = dir.path().join("run.ckpt");
+        let (_dir, ckpt) = temp_checkpoint();
         let memory = ["--max-memory", "32M"];
         interrupted("17", &ckpt, &[&["-j", before][..], &memory].concat());
-        let split = field(&ckpt, "split").unwrap();
+        let split = checkpoint_field(&ckpt, "split").unwrap();
         let out = queens()
             .args(["count", "17", "--json", "-j", after])
             .args(memory)
@@ -77,10 +49,9 @@ fn a_run_interrupted_on_one_number_of_threads_resumes_on_another_both_ways() {
 /// subproblems fits, and otherwise says how much memory it needs.
 #[test]
 fn a_resume_takes_the_recorded_split_or_says_the_memory_it_needs() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     interrupted("17", &ckpt, &["-j", "1", "--max-memory", "16M"]);
-    let split = field(&ckpt, "split").unwrap();
+    let split = checkpoint_field(&ckpt, "split").unwrap();
     let k: usize = split
         .strip_prefix("halves")
         .and_then(|s| s.strip_suffix("-v1"))
@@ -101,15 +72,7 @@ fn a_resume_takes_the_recorded_split_or_says_the_memory_it_needs() {
                 .and(predicates::str::contains(format!("--max-memory {need}M"))),
         );
     // The default budget would cut N = 17 into fewer subproblems; the file's split is kept.
-    let (total, unique) = known_for(17);
-    let v = json_of(&[
-        "count",
-        "17",
-        "--json",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-    ]);
-    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+    let v = exact_count_from(17, &ckpt, &[]);
     assert_eq!(v["split"], split.as_str());
 }
 
@@ -192,8 +155,7 @@ fn forged(text: &str, index: usize, by: u128) -> String {
 
 #[test]
 fn recount_audits_a_half_board_checkpoint_and_catches_a_forged_subproblem() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let arg = ckpt.to_str().unwrap();
     let counted = json_of(&["count", "14", "--json", "--checkpoint", arg]);
     assert!(counted["split"].as_str().unwrap().starts_with("halves"));
@@ -203,12 +165,9 @@ fn recount_audits_a_half_board_checkpoint_and_catches_a_forged_subproblem() {
     // Eight more solutions in a pattern (a multiple of every weight): one more class.
     let good = std::fs::read_to_string(&ckpt).unwrap();
     std::fs::write(&ckpt, forged(&good, 5, 8)).unwrap();
-    let out = queens()
-        .args(["count", "14", "--recount", "100000", "--checkpoint", arg])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run_args(&["count", "14", "--recount", "100000", "--checkpoint", arg])
+        .status(1)
+        .stdout;
     assert!(
         text.contains("subproblem 5: saved") && text.contains("DISAGREES"),
         "{text}"
@@ -216,11 +175,9 @@ fn recount_audits_a_half_board_checkpoint_and_catches_a_forged_subproblem() {
     // Four more solutions and eighths (a multiple of every weight): each part possible, the
     // complete count not.
     std::fs::write(&ckpt, forged(&good, 5, 4)).unwrap();
-    queens()
-        .args(["count", "14", "--checkpoint", arg])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("not a multiple of 8"));
+    run_args(&["count", "14", "--checkpoint", arg])
+        .status(2)
+        .stderr_has(&["not a multiple of 8"]);
 }
 
 /// The result line of `queens count N --shard S --json`, as printed and parsed.
@@ -243,34 +200,24 @@ fn resigned(v: &serde_json::Value, total: u128, unique: u128) -> String {
 #[test]
 fn merge_refuses_resigned_parts_whose_sum_no_board_can_have() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    };
+    let write = |name: &str, text: &str| write_file(dir.path(), name, text);
     // The whole of N = 16 in one part, one solution more: an odd total.
     let (_, whole) = shard_json("16", "0/1");
     let (total, unique) = known_for(16);
     let odd = write("odd", &resigned(&whole, total + 1, unique));
-    queens()
-        .arg("merge")
-        .arg(&odd)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("14772513 is odd"));
+    run_command(queens().arg("merge").arg(&odd))
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&["14772513 is odd"]);
     // Classes past half the total, or short of an eighth of it.
     for (classes, message) in [
         (total / 2 + 1, "at most total / 2"),
         (total / 8 - 1, "at least"),
     ] {
         let bad = write("classes", &resigned(&whole, total, classes));
-        queens()
-            .arg("merge")
-            .arg(&bad)
-            .assert()
-            .code(2)
-            .stderr(predicates::str::contains(message));
+        run_command(queens().arg("merge").arg(&bad))
+            .status(2)
+            .stderr_has(&[message]);
     }
     // Two half-board shards of N = 12 whose eighths of classes add up to no whole class.
     let ((a, _), (_, b)) = (shard_json("12", "0/2"), shard_json("12", "1/2"));
@@ -279,35 +226,23 @@ fn merge_refuses_resigned_parts_whose_sum_no_board_can_have() {
         "b",
         &resigned(&b, number(&b["total"]) + 2, number(&b["unique"]) + 2),
     );
-    queens()
-        .arg("merge")
-        .args([&a, &b_bad])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("not a multiple of 8"));
+    run_command(queens().arg("merge").args([&a, &b_bad]))
+        .status(2)
+        .stderr_has(&["not a multiple of 8"]);
 }
 
 #[test]
 fn merge_recount_audits_shard_results_of_either_engine_and_refuses_a_forged_one() {
     let dir = tempfile::tempdir().unwrap();
     for (n, engine) in [("12", "halves"), ("11", "frame")] {
-        let files: Vec<PathBuf> = (0..3)
-            .map(|i| {
-                let spec = format!("{i}/3");
-                let out = stdout_of(&["count", n, "--json", "--engine", engine, "--shard", &spec]);
-                let path = dir.path().join(format!("{engine}-{i}.json"));
-                std::fs::write(&path, out).unwrap();
-                path
-            })
-            .collect();
+        let files = write_shards(dir.path(), engine, 3, |_| {
+            format!("count {n} --engine {engine}")
+        });
         let (total, _) = known_for(n.parse().unwrap());
-        queens()
-            .args(["merge", "--recount", "3"])
-            .args(&files)
-            .assert()
-            .success()
-            .stdout(format!("{total}\n"))
-            .stderr(predicates::str::contains("all 3 recounted shards agree"));
+        run_command(queens().args(["merge", "--recount", "3"]).args(&files))
+            .succeeds()
+            .stdout_is(&format!("{total}\n"))
+            .stderr_has(&["all 3 recounted shards agree"]);
         // Shard 1 with 8 more solutions in one more class (8 more eighths with halves):
         // every sum stays possible, only the recount sees it.
         let v: serde_json::Value =
@@ -315,12 +250,9 @@ fn merge_recount_audits_shard_results_of_either_engine_and_refuses_a_forged_one(
         let more = if engine == "halves" { 8 } else { 1 };
         let line = resigned(&v, number(&v["total"]) + 8, number(&v["unique"]) + more);
         std::fs::write(&files[1], line).unwrap();
-        queens()
-            .arg("merge")
-            .args(&files)
-            .assert()
-            .success()
-            .stdout(format!("{}\n", total + 8));
+        run_command(queens().arg("merge").args(&files))
+            .succeeds()
+            .stdout_is(&format!("{}\n", total + 8));
         queens()
             .args(["merge", "--recount", "3"])
             .args(&files)

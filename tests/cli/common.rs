@@ -1,5 +1,10 @@
 //! Helpers shared by the CLI tests.
 
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
 use assert_cmd::Command;
 
 /// The `queens` binary under test.
@@ -70,6 +75,17 @@ pub fn run_args(args: &[&str]) -> Ran {
     ran(args, queens().args(args).output())
 }
 
+/// Runs `command`, a `queens` command built with arguments that are not all text (paths),
+/// standard input empty.
+pub fn run_command(command: &mut Command) -> Ran {
+    let args: Vec<String> = command
+        .get_args()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    ran(&args, command.output())
+}
+
 /// Runs `queens LINE`: the command line split at spaces (so no argument has a space in it; a
 /// path from a temporary folder goes through [`run_args`]).
 pub fn run(line: &str) -> Ran {
@@ -82,7 +98,8 @@ pub fn run_with_input(line: &str, input: &str) -> Ran {
     ran(&args, queens().args(&args).write_stdin(input).output())
 }
 
-fn words(line: &str) -> Vec<&str> {
+/// The words of a command line: `line` split at spaces.
+pub fn words(line: &str) -> Vec<&str> {
     line.split(' ').filter(|w| !w.is_empty()).collect()
 }
 
@@ -179,4 +196,102 @@ pub fn known_for(n: usize) -> (u128, u128) {
 /// A whole number of a JSON result.
 pub fn number(v: &serde_json::Value) -> u128 {
     v.as_u64().expect("a whole number") as u128
+}
+
+/// The value of line `key` of a checkpoint file, when the file and the line are there.
+pub fn checkpoint_field(path: &Path, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let prefix = format!("{key} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix).map(str::to_string))
+}
+
+/// The subproblems a checkpoint says are finished, once it is written.
+pub fn finished_in(path: &Path) -> Option<u64> {
+    checkpoint_field(path, "finished")?.parse().ok()
+}
+
+/// The subproblems of the run a checkpoint is for.
+pub fn subproblems_in(path: &Path) -> u64 {
+    let value = checkpoint_field(path, "subproblems").expect("a subproblems line");
+    value.parse().expect("a number of subproblems")
+}
+
+/// Starts `queens count N` with `args` and the checkpoint `ckpt` (its outputs dropped), and waits
+/// until the checkpoint holds finished work, for at most `patience`.
+pub fn start_until_saved(n: &str, ckpt: &Path, args: &[&str], patience: Duration) -> Child {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", n])
+        .args(args)
+        .arg("--checkpoint")
+        .arg(ckpt)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while finished_in(ckpt).unwrap_or(0) == 0 {
+        assert!(start.elapsed() < patience, "no checkpoint");
+        sleep(Duration::from_millis(10));
+    }
+    child
+}
+
+/// Kills `child` (SIGKILL on Unix) and checks that its checkpoint `ckpt` holds some of the work,
+/// not all of it.
+pub fn kill_mid_way(mut child: Child, ckpt: &Path) {
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = finished_in(ckpt).unwrap();
+    let all = subproblems_in(ckpt);
+    assert!(saved > 0 && saved < all, "killed mid-way: {saved} of {all}");
+}
+
+/// Runs `queens LINE --shard i/m --json` for each shard `i` of `m`, `line(i)` its command line,
+/// and writes each result to `dir/NAME-i.json`: the files, in order.
+pub fn write_shards(
+    dir: &Path,
+    name: &str,
+    m: usize,
+    line: impl Fn(usize) -> String,
+) -> Vec<std::path::PathBuf> {
+    (0..m)
+        .map(|i| {
+            let (line, spec) = (line(i), format!("{i}/{m}"));
+            let args = [&words(&line)[..], &["--shard", &spec, "--json"]].concat();
+            let path = dir.join(format!("{name}-{i}.json"));
+            std::fs::write(&path, stdout_of(&args)).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// A new temporary folder and the path of a checkpoint, `run.ckpt`, in it (the folder is removed
+/// when dropped).
+pub fn temp_checkpoint() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("run.ckpt");
+    (dir, ckpt)
+}
+
+/// Writes `text` to the file `name` of `dir`: its path.
+pub fn write_file(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The JSON of `queens count N --json --checkpoint CKPT` with `extra` arguments (a run resumed
+/// or read back from its checkpoint), checked to hold N's exact total and number of classes.
+pub fn exact_count_from(n: usize, ckpt: &Path, extra: &[&str]) -> serde_json::Value {
+    let (n_arg, ckpt_arg) = (n.to_string(), ckpt.to_str().unwrap());
+    let args = [
+        &["count", &n_arg, "--json", "--checkpoint", ckpt_arg],
+        extra,
+    ]
+    .concat();
+    let v = json_of(&args);
+    let counts = (number(&v["total"]), number(&v["unique"]));
+    assert_eq!(counts, known_for(n), "{v}");
+    v
 }

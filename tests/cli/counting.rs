@@ -6,7 +6,6 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use crate::common::*;
-use predicates::prelude::*;
 
 #[test]
 fn count_prints_the_known_totals_and_unique_counts_on_any_number_of_threads() {
@@ -27,33 +26,20 @@ fn count_prints_the_known_totals_and_unique_counts_on_any_number_of_threads() {
 
 #[test]
 fn count_with_a_solver_still_counts_by_enumeration() {
-    queens()
-        .args(["count", "8", "--algo", "wirth"])
-        .assert()
-        .success()
-        .stdout("92\n");
+    run("count 8 --algo wirth").succeeds().stdout_is("92\n");
 }
 
 #[test]
 fn count_refuses_boards_past_its_masks_with_a_clear_error() {
-    queens()
-        .args(["count", "33"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("N = 33").and(predicates::str::contains("up to 32")));
+    run("count 33")
+        .status(2)
+        .stderr_has(&["N = 33", "up to 32"]);
 }
 
-fn shard_files(dir: &Path, n: &str, m: u64) -> Vec<PathBuf> {
-    (0..m)
-        .map(|i| {
-            let spec = format!("{i}/{m}");
-            // The frame engine's parts: the tests below craft parts of its split.
-            let out = stdout_of(&["count", n, "--engine", "frame", "--shard", &spec, "--json"]);
-            let path = dir.join(format!("part-{i}.json"));
-            std::fs::write(&path, out).unwrap();
-            path
-        })
-        .collect()
+/// The frame engine's parts of the count of N in `m` shards: the tests below craft parts of its
+/// split.
+fn shard_files(dir: &Path, n: &str, m: usize) -> Vec<PathBuf> {
+    write_shards(dir, "part", m, |_| format!("count {n} --engine frame"))
 }
 
 fn merge(files: &[&PathBuf]) -> assert_cmd::assert::Assert {
@@ -84,19 +70,13 @@ fn merge_reads_many_results_from_one_file_one_per_line() {
     }
     let all = dir.path().join("all.jsonl");
     std::fs::write(&all, &lines).unwrap();
-    queens()
-        .args(["merge", "--unique"])
-        .arg(&all)
-        .assert()
-        .success()
-        .stdout(format!("{}\n", known_for(11).1));
+    run_command(queens().args(["merge", "--unique"]).arg(&all))
+        .succeeds()
+        .stdout_is(&format!("{}\n", known_for(11).1));
     std::fs::write(&all, format!("{lines}{lines}")).unwrap();
-    queens()
-        .arg("merge")
-        .arg(&all)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("all.jsonl line 4"));
+    run_command(queens().arg("merge").arg(&all))
+        .status(2)
+        .stderr_has(&["all.jsonl line 4"]);
 }
 
 #[test]
@@ -177,75 +157,34 @@ fn list_unique_prints_the_smallest_image_of_each_class_in_order() {
     assert_eq!(stdout_of(&["list", "8", "--unique"]).lines().count(), 12);
 }
 
-fn finished_in(path: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("finished "))
-        .and_then(|v| v.parse().ok())
-}
-
-fn subproblems_in(path: &Path) -> u64 {
-    let text = std::fs::read_to_string(path).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("subproblems "))
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
-/// Starts `queens count 16 -j1 --engine frame` with a checkpoint and waits until it has saved
-/// some work.
-fn start_and_wait_for_progress(ckpt: &Path) -> std::process::Child {
-    start_engine_and_wait_for_progress(ckpt, "16", "frame")
-}
-
 /// Starts `queens count N -j1 --engine E` with a checkpoint and waits until it has saved some
 /// work.
-fn start_engine_and_wait_for_progress(ckpt: &Path, n: &str, engine: &str) -> std::process::Child {
-    let bin = assert_cmd::cargo::cargo_bin("queens");
-    let child = Std::new(bin)
-        .args(["count", n, "--threads", "1", "--checkpoint-every", "0.2"])
-        .args(["--engine", engine])
-        .arg("--checkpoint")
-        .arg(ckpt)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while finished_in(ckpt).unwrap_or(0) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no checkpoint");
-        sleep(Duration::from_millis(20));
-    }
-    child
+fn start_saving(ckpt: &Path, n: &str, engine: &str) -> std::process::Child {
+    let args = [
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "0.2",
+        "--engine",
+        engine,
+    ];
+    start_until_saved(n, ckpt, &args, Duration::from_secs(60))
+}
+
+/// Kills a count of N by engine E mid-way and resumes it from its checkpoint `ckpt`: the
+/// resumed run's JSON, checked to hold the exact total and number of classes.
+fn killed_and_resumed(n: &str, engine: &str, ckpt: &Path) -> serde_json::Value {
+    kill_mid_way(start_saving(ckpt, n, engine), ckpt);
+    exact_count_from(n.parse().unwrap(), ckpt, &["--engine", engine])
 }
 
 #[test]
 fn a_run_killed_hard_resumes_from_its_checkpoint_to_the_exact_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
-    let mut child = start_and_wait_for_progress(&ckpt);
-    child.kill().unwrap(); // SIGKILL on Unix
-    child.wait().unwrap();
-    let saved = finished_in(&ckpt).unwrap();
-    assert!(
-        saved > 0 && saved < subproblems_in(&ckpt),
-        "killed mid-way: {saved}"
-    );
-    let ckpt_arg = ckpt.to_str().unwrap();
-    let v = json_of(&[
-        "count",
-        "16",
-        "--json",
-        "--engine",
-        "frame",
-        "--checkpoint",
-        ckpt_arg,
-    ]);
-    assert_eq!(number(&v["total"]), known_for(16).0);
-    assert_eq!(number(&v["unique"]), known_for(16).1);
+    let (_dir, ckpt) = temp_checkpoint();
+    killed_and_resumed("16", "frame", &ckpt);
     // The finished checkpoint is kept and complete; running again just reads it.
     assert_eq!(finished_in(&ckpt), Some(subproblems_in(&ckpt)));
+    let ckpt_arg = ckpt.to_str().unwrap();
     assert_eq!(
         stdout_of(&[
             "count",
@@ -259,44 +198,22 @@ fn a_run_killed_hard_resumes_from_its_checkpoint_to_the_exact_count() {
         format!("{}\n", known_for(16).1)
     );
     // The other engine's split does not match the file.
-    queens()
-        .args([
-            "count",
-            "16",
-            "--engine",
-            "halves",
-            "--checkpoint",
-            ckpt_arg,
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("split frame1-v1"));
-}
-
-#[test]
-fn a_half_board_run_killed_hard_resumes_from_its_checkpoint_to_the_exact_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
-    let mut child = start_engine_and_wait_for_progress(&ckpt, "17", "halves");
-    child.kill().unwrap();
-    child.wait().unwrap();
-    let saved = finished_in(&ckpt).unwrap();
-    assert!(
-        saved > 0 && saved < subproblems_in(&ckpt),
-        "killed mid-way: {saved}"
-    );
-    let ckpt_arg = ckpt.to_str().unwrap();
-    let v = json_of(&[
+    run_args(&[
         "count",
-        "17",
-        "--json",
+        "16",
         "--engine",
         "halves",
         "--checkpoint",
         ckpt_arg,
-    ]);
-    assert_eq!(number(&v["total"]), known_for(17).0);
-    assert_eq!(number(&v["unique"]), known_for(17).1);
+    ])
+    .status(2)
+    .stderr_has(&["split frame1-v1"]);
+}
+
+#[test]
+fn a_half_board_run_killed_hard_resumes_from_its_checkpoint_to_the_exact_count() {
+    let (_dir, ckpt) = temp_checkpoint();
+    let v = killed_and_resumed("17", "halves", &ckpt);
     assert!(v["split"].as_str().unwrap().starts_with("halves"));
 }
 
@@ -318,12 +235,10 @@ fn both_engines_count_the_same_and_say_which_split_they_used() {
 
 #[test]
 fn the_half_board_engine_refuses_a_memory_budget_no_split_fits() {
-    queens()
-        .args(["count", "18", "--engine", "halves", "--max-memory", "1M"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("N = 18").and(predicates::str::contains("--max-memory")));
+    run("count 18 --engine halves --max-memory 1M")
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&["N = 18", "--max-memory"]);
 }
 
 #[test]
@@ -331,17 +246,9 @@ fn half_board_shards_merge_into_the_known_counts() {
     let dir = tempfile::tempdir().unwrap();
     let (total, unique) = known_for(14);
     for m in [2, 5] {
-        let files: Vec<PathBuf> = (0..m)
-            .map(|i| {
-                let spec = format!("{i}/{m}");
-                let out = stdout_of(&[
-                    "count", "14", "--engine", "halves", "--shard", &spec, "--json",
-                ]);
-                let path = dir.path().join(format!("h{m}-{i}.json"));
-                std::fs::write(&path, out).unwrap();
-                path
-            })
-            .collect();
+        let files = write_shards(dir.path(), &format!("h{m}"), m, |_| {
+            "count 14 --engine halves".into()
+        });
         let parts: Vec<&PathBuf> = files.iter().collect();
         let out = merge(&parts).success().get_output().stdout.clone();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
@@ -355,29 +262,10 @@ fn half_board_shards_merge_into_the_known_counts() {
 fn half_board_shards_on_different_thread_counts_merge() {
     let dir = tempfile::tempdir().unwrap();
     let (total, unique) = known_for(16);
-    let files: Vec<PathBuf> = [1, 16, 1, 16]
-        .iter()
-        .enumerate()
-        .map(|(i, threads)| {
-            let (spec, threads) = (format!("{i}/4"), threads.to_string());
-            let out = stdout_of(&[
-                "count",
-                "16",
-                "--engine",
-                "halves",
-                "--shard",
-                &spec,
-                "--threads",
-                &threads,
-                "--max-memory",
-                "32M",
-                "--json",
-            ]);
-            let path = dir.path().join(format!("t{i}.json"));
-            std::fs::write(&path, out).unwrap();
-            path
-        })
-        .collect();
+    let files = write_shards(dir.path(), "t", 4, |i| {
+        let threads = [1, 16, 1, 16][i];
+        format!("count 16 --engine halves --threads {threads} --max-memory 32M")
+    });
     let parts: Vec<&PathBuf> = files.iter().collect();
     let out = merge(&parts).success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
@@ -387,9 +275,8 @@ fn half_board_shards_on_different_thread_counts_merge() {
 #[cfg(unix)]
 #[test]
 fn sigint_saves_the_checkpoint_and_exits_with_status_130() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
-    let mut child = start_and_wait_for_progress(&ckpt);
+    let (_dir, ckpt) = temp_checkpoint();
+    let mut child = start_saving(&ckpt, "16", "frame");
     let sent = Std::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -402,26 +289,19 @@ fn sigint_saves_the_checkpoint_and_exits_with_status_130() {
 
 #[test]
 fn a_checkpoint_of_another_board_or_a_damaged_one_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let arg = ckpt.to_str().unwrap();
     stdout_of(&["count", "9", "--checkpoint", arg]);
-    queens()
-        .args(["count", "10", "--checkpoint", arg])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("N = 9, not N = 10"));
-    queens()
-        .args(["count", "9", "--shard", "0/2", "--checkpoint", arg])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("shard 0/1, not shard 0/2"));
+    run_args(&["count", "10", "--checkpoint", arg])
+        .status(2)
+        .stderr_has(&["N = 9, not N = 10"]);
+    run_args(&["count", "9", "--shard", "0/2", "--checkpoint", arg])
+        .status(2)
+        .stderr_has(&["shard 0/1, not shard 0/2"]);
     std::fs::write(&ckpt, "garbage\n").unwrap();
-    queens()
-        .args(["count", "9", "--checkpoint", arg])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("not a valid checkpoint"));
+    run_args(&["count", "9", "--checkpoint", arg])
+        .status(2)
+        .stderr_has(&["not a valid checkpoint"]);
 }
 
 // ---- Runs that stop on any signal, checkpoints and parts that cannot lie (issue 12) ----
@@ -504,8 +384,7 @@ fn send(child: &std::process::Child, signal: &str) {
 #[cfg(unix)]
 #[test]
 fn sigterm_sighup_and_sigkill_at_random_moments_all_resume_to_the_exact_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let mut saved = 0;
     for (signal, status) in [("TERM", 143), ("HUP", 129)] {
         let child = spawn_count("18", &ckpt, &["-j", "2", "--checkpoint-every", "3600"]);
@@ -525,35 +404,20 @@ fn sigterm_sighup_and_sigkill_at_random_moments_all_resume_to_the_exact_count() 
         saved = now;
     }
     kill_three_times(&ckpt, &[], saved);
-    let v = json_of(&[
-        "count",
-        "18",
-        "--json",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        (number(&v["total"]), number(&v["unique"])),
-        known_for(18),
-        "{v}"
-    );
+    exact_count_from(18, &ckpt, &[]);
 }
 
 #[cfg(unix)]
 #[test]
 fn a_second_run_on_a_held_checkpoint_is_refused_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let first = spawn_count("18", &ckpt, &["-j", "1"]);
     wait_for_file(&ckpt);
     let before = finished_in(&ckpt).unwrap();
-    queens()
-        .args(["count", "18", "--checkpoint"])
-        .arg(&ckpt)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicates::str::contains("in use by another run"));
+    run_command(queens().args(["count", "18", "--checkpoint"]).arg(&ckpt))
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&["in use by another run"]);
     send(&first, "TERM");
     let out = first.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143));
@@ -602,12 +466,9 @@ fn symlinks_beside_a_checkpoint_never_get_written_through() {
     // A lock file that is a symlink is refused, not followed.
     let other = dir.path().join("other.ckpt");
     std::os::unix::fs::symlink(&victim, dir.path().join("other.ckpt.lock")).unwrap();
-    queens()
-        .args(["count", "10", "--checkpoint"])
-        .arg(&other)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("lock file"));
+    run_command(queens().args(["count", "10", "--checkpoint"]).arg(&other))
+        .status(2)
+        .stderr_has(&["lock file"]);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     assert!(!other.exists());
 }
@@ -647,8 +508,7 @@ fn tamper(text: &str, key: &str) -> String {
 
 #[test]
 fn every_field_of_a_checkpoint_tampered_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let arg = ckpt.to_str().unwrap();
     stdout_of(&["count", "10", "--checkpoint", arg]);
     let good = std::fs::read_to_string(&ckpt).unwrap();
@@ -699,22 +559,24 @@ fn every_field_of_a_checkpoint_tampered_is_refused() {
 #[test]
 fn checkpoint_every_outside_a_tenth_of_a_second_to_a_week_is_refused() {
     for bad in ["1e300", "0.01", "0", "-1", "nan", "inf", "604801", "soon"] {
-        queens()
-            .args(["count", "8", "--checkpoint", "x"])
-            .arg(format!("--checkpoint-every={bad}"))
-            .assert()
-            .code(2)
-            .stderr(predicates::str::contains("from 0.1 to 604800"));
+        run_command(
+            queens()
+                .args(["count", "8", "--checkpoint", "x"])
+                .arg(format!("--checkpoint-every={bad}")),
+        )
+        .status(2)
+        .stderr_has(&["from 0.1 to 604800"]);
     }
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("c");
     for good in ["0.1", "604800"] {
-        queens()
-            .args(["count", "8", "--checkpoint-every", good, "--checkpoint"])
-            .arg(&ckpt)
-            .assert()
-            .success()
-            .stdout("92\n");
+        run_command(
+            queens()
+                .args(["count", "8", "--checkpoint-every", good, "--checkpoint"])
+                .arg(&ckpt),
+        )
+        .succeeds()
+        .stdout_is("92\n");
     }
 }
 
@@ -742,21 +604,14 @@ fn part(
 #[test]
 fn merge_refuses_overflow_foreign_boards_huge_shard_counts_and_unchecked_parts() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, text: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    };
+    let write = |name: &str, text: &str| write_file(dir.path(), name, text);
     let plan12 = subproblems_of_a_count("12");
     // The test's own parts are accepted when right.
     let a = write("a", &part(12, 14000, 1700, 0, 2, plan12));
     let b = write("b", &part(12, 200, 87, 1, 2, plan12));
-    queens()
-        .arg("merge")
-        .args([&a, &b])
-        .assert()
-        .success()
-        .stdout("14200\n");
+    run_command(queens().arg("merge").args([&a, &b]))
+        .succeeds()
+        .stdout_is("14200\n");
     let half = 1u128 << 127;
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
@@ -794,13 +649,10 @@ fn merge_refuses_overflow_foreign_boards_huge_shard_counts_and_unchecked_parts()
     for (k, (lines, message)) in cases.into_iter().enumerate() {
         let file = write(&format!("case{k}"), &lines.concat());
         let started = Instant::now();
-        queens()
-            .arg("merge")
-            .arg(&file)
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(predicates::str::contains(message));
+        run_command(queens().arg("merge").arg(&file))
+            .status(2)
+            .stdout_is("")
+            .stderr_has(&[message]);
         // Not a timing target: a refusal that took this long would have done work
         // proportional to a claimed count.
         assert!(started.elapsed() < Duration::from_secs(20), "case {k}");
@@ -817,8 +669,7 @@ fn subproblems_of_a_count(n: &str) -> usize {
 /// (EISDIR), as on a full or read-only disk, even for root.
 #[test]
 fn a_failed_save_is_reported_at_once_retried_and_the_result_still_printed_with_status_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let child = spawn_count("17", &ckpt, &["-j", "1", "--checkpoint-every", "0.1"]);
     wait_for_file(&ckpt);
     std::fs::remove_file(&ckpt).unwrap();
@@ -883,17 +734,13 @@ fn progress_lines_report_done_total_rate_and_eta_on_stderr() {
         );
     }
     // Off a terminal the default stays silent.
-    queens().args(["count", "12"]).assert().success().stderr("");
-    queens()
-        .args(["count", "12", "--progress", "sometimes"])
-        .assert()
-        .code(2);
+    run("count 12").succeeds().stderr_is("");
+    run("count 12 --progress sometimes").status(2);
 }
 
 #[test]
 fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let arg = ckpt.to_str().unwrap();
     stdout_of(&["count", "11", "--checkpoint", arg]);
     let out = stdout_of(&["count", "11", "--recount", "5", "--checkpoint", arg]);
@@ -927,12 +774,9 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
             &format!("unique {}\n", unique + 1),
         );
     std::fs::write(&ckpt, resealed(&bad)).unwrap();
-    let out = queens()
-        .args(["count", "11", "--recount", "100000", "--checkpoint", arg])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run_args(&["count", "11", "--recount", "100000", "--checkpoint", arg])
+        .status(1)
+        .stdout;
     assert!(
         text.contains(&format!("subproblem {index}: saved {}/{}", t + 8, u + 1))
             && text.contains("DISAGREES")
@@ -940,10 +784,7 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
         "{text}"
     );
     // And resuming from it just prints the wrong total it holds: recount is the check.
-    queens()
-        .args(["count", "11", "--recount", "3"])
-        .assert()
-        .code(2);
+    run("count 11 --recount 3").status(2);
 }
 
 #[test]
@@ -988,10 +829,7 @@ fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
             "{text}"
         );
     }
-    queens()
-        .args(["count", "12", "--estimate", "--checkpoint", "x"])
-        .assert()
-        .code(2);
+    run("count 12 --estimate --checkpoint x").status(2);
 }
 
 /// `--estimate` forecasts the engine the same command runs: by default the half-board engine
@@ -1094,8 +932,7 @@ fn estimate_forecasts_the_half_board_engine_that_runs() {
 #[test]
 fn a_save_that_failed_is_retried_at_each_interval_until_it_succeeds() {
     use std::io::BufRead;
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let mut child = spawn_count("18", &ckpt, &["-j", "1", "--checkpoint-every", "0.1"]);
     wait_for_file(&ckpt);
     std::fs::remove_file(&ckpt).unwrap();
@@ -1189,8 +1026,7 @@ fn shards_of_pieces_merge_into_the_known_counts() {
 #[cfg(unix)]
 #[test]
 fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let mut before = String::new();
     for session in 0..2 {
         let extra = [
@@ -1284,8 +1120,7 @@ fn a_large_board_saves_the_pieces_of_its_begun_frames_and_resumes_them() {
 #[cfg(unix)]
 #[test]
 fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("run.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let child = spawn_count("18", &ckpt, &["-j", "2", "--pieces", "1"]);
     wait_for_file(&ckpt);
     sleep(Duration::from_millis(300 + random_below(1000)));
@@ -1298,11 +1133,9 @@ fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
     kill_three_times(&ckpt, &["--pieces", "1"], saved);
     let path = ckpt.to_str().unwrap();
     // Another depth is refused, not mixed.
-    queens()
-        .args(["count", "18", "--pieces", "3", "--checkpoint", path])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("frame1-rows1-v1"));
+    run_args(&["count", "18", "--pieces", "3", "--checkpoint", path])
+        .status(2)
+        .stderr_has(&["frame1-rows1-v1"]);
     let v = json_of(&["count", "18", "--json", "--checkpoint", path]);
     assert_eq!(v["split"], "frame1-rows1-v1");
     assert_eq!(
@@ -1310,25 +1143,19 @@ fn a_run_of_pieces_killed_at_random_moments_resumes_to_the_exact_count() {
         known_for(18),
         "{v}"
     );
-    queens()
-        .args(["count", "18", "--recount", "4", "--checkpoint", path])
-        .assert()
-        .success()
-        .stdout(predicates::str::contains("all 4 recounted subproblems"));
+    run_args(&["count", "18", "--recount", "4", "--checkpoint", path])
+        .succeeds()
+        .stdout_has(&["all 4 recounted subproblems"]);
 }
 
 #[test]
 fn pieces_are_refused_with_the_half_board_engine_or_past_the_free_rows() {
-    queens()
-        .args(["count", "12", "--pieces", "2", "--engine", "halves"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("--engine halves"));
-    queens()
-        .args(["count", "6", "--pieces", "5"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("too deep for N = 6"));
+    run("count 12 --pieces 2 --engine halves")
+        .status(2)
+        .stderr_has(&["--engine halves"]);
+    run("count 6 --pieces 5")
+        .status(2)
+        .stderr_has(&["too deep for N = 6"]);
     let v = json_of(&["count", "13", "--pieces", "3", "--json"]);
     assert_eq!((number(&v["total"]), number(&v["unique"])), known_for(13));
 }

@@ -7,14 +7,19 @@ use std::io::Write;
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{is_solution, positions, queens};
+use crate::common::{is_solution, positions, queens, words};
 
 /// The address space the huge-N cases may use: room for the default 1 GiB budget, far from the
 /// 8 to 100 GB those requests would take.
 const ADDRESS_SPACE: &str = "--as=3221225472";
 
+/// Runs `queens LINE` (split at spaces) under `prlimit --as`, feeding it `input`.
+fn limited(line: &str, input: &[u8]) -> Output {
+    limited_args(&words(line), input)
+}
+
 /// Runs the `queens` binary with `args` under `prlimit --as`, feeding it `input`.
-fn limited(args: &[&str], input: &[u8]) -> Output {
+fn limited_args(args: &[&str], input: &[u8]) -> Output {
     let bin = assert_cmd::cargo::cargo_bin("queens");
     let mut child = StdCommand::new("prlimit")
         .arg(ADDRESS_SPACE)
@@ -57,25 +62,11 @@ fn assert_refused(out: &Output, needles: &[&str]) {
 #[test]
 fn the_recursive_solvers_refuse_boards_deeper_than_their_stack() {
     for args in [
-        &[
-            "solve",
-            "100000",
-            "--algo",
-            "wirth",
-            "--format",
-            "positions",
-        ][..],
-        &[
-            "solve",
-            "100000",
-            "--algo",
-            "recursive",
-            "--format",
-            "positions",
-        ],
-        &["list", "100000", "--algo", "wirth"],
-        &["count", "100000", "--algo", "wirth"],
-        &["trace", "100000", "--algo", "recursive", "--limit", "5"],
+        "solve 100000 --algo wirth --format positions",
+        "solve 100000 --algo recursive --format positions",
+        "list 100000 --algo wirth",
+        "count 100000 --algo wirth",
+        "trace 100000 --algo recursive --limit 5",
     ] {
         let out = limited(args, b"");
         assert_refused(&out, &["too large", "stack frame per row", "5000"]);
@@ -109,61 +100,31 @@ fn the_recursive_solvers_run_at_their_deepest_board_without_overflowing() {
 #[test]
 fn a_deeply_nested_csplib_file_is_refused() {
     let text = format!("letting n = 8\nletting init = {}\n", "[".repeat(30_000));
-    let out = limited(&["complete", "-"], text.as_bytes());
+    let out = limited("complete -", text.as_bytes());
     assert_refused(&out, &["line 2", "nested more than"]);
 }
 
 #[test]
 fn huge_boards_are_refused_before_allocating() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&str, &str); 5] = [
         (
-            &[
-                "solve",
-                "4294967295",
-                "--algo",
-                "iterative",
-                "--format",
-                "json",
-            ],
+            "solve 4294967295 --algo iterative --format json",
             "the iterative algorithm on N = 4294967295 needs",
         ),
         (
-            &[
-                "solve",
-                "1000000000",
-                "--algo",
-                "backtrack",
-                "--format",
-                "positions",
-            ],
+            "solve 1000000000 --algo backtrack --format positions",
             "the backtrack algorithm on N = 1000000000 needs",
         ),
         (
-            &[
-                "solve",
-                "4294967295",
-                "--algo",
-                "min-conflicts",
-                "--format",
-                "positions",
-                "--seed",
-                "1",
-            ],
+            "solve 4294967295 --algo min-conflicts --format positions --seed 1",
             "min-conflicts on N = 4294967295 needs",
         ),
         (
-            &["trace", "4294967295", "--limit", "1"],
+            "trace 4294967295 --limit 1",
             "the trace of the backtrack algorithm",
         ),
         (
-            &[
-                "complete",
-                "200000000",
-                "--fixed",
-                "0:0",
-                "--format",
-                "positions",
-            ],
+            "complete 200000000 --fixed 0:0 --format positions",
             "completing the 200000000x200000000 board",
         ),
     ];
@@ -180,48 +141,23 @@ fn huge_boards_are_refused_before_allocating() {
 fn the_budget_is_the_max_memory_flag_for_every_command() {
     // Small boards fit a small budget; a smaller one refuses them.
     let out = limited(
-        &[
-            "solve",
-            "2000",
-            "--algo",
-            "min-conflicts",
-            "--seed",
-            "3",
-            "--format",
-            "positions",
-            "--max-memory",
-            "1M",
-        ],
+        "solve 2000 --algo min-conflicts --seed 3 --format positions --max-memory 1M",
         b"",
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let q = positions(String::from_utf8(out.stdout).unwrap().trim());
     assert!(is_solution(&q));
     let out = limited(
-        &[
-            "solve",
-            "2000",
-            "--algo",
-            "min-conflicts",
-            "--seed",
-            "3",
-            "--format",
-            "positions",
-            "--max-memory",
-            "10K",
-        ],
+        "solve 2000 --algo min-conflicts --seed 3 --format positions --max-memory 10K",
         b"",
     );
     assert_refused(
         &out,
         &["min-conflicts on N = 2000 needs 48000 bytes", "10240 bytes"],
     );
-    let out = limited(
-        &["list", "3000", "--algo", "iterative", "--max-memory", "4K"],
-        b"",
-    );
+    let out = limited("list 3000 --algo iterative --max-memory 4K", b"");
     assert_refused(&out, &["the iterative algorithm on N = 3000"]);
-    let out = limited(&["verify", "--max-memory", "16"], b"0 4 7 5 2 6 1 3\n");
+    let out = limited("verify --max-memory 16", b"0 4 7 5 2 6 1 3\n");
     assert_refused(&out, &["line 1", "longer than the 3 columns"]);
 }
 
@@ -230,7 +166,7 @@ fn a_runaway_board_is_an_error_at_its_second_line_in_little_time_and_memory() {
     // `yes . | head -c 100000000 | queens verify` held 5.7 GB for 24 s and printed 150 MB.
     let input = b".\n".repeat(25_000_000);
     let started = Instant::now();
-    let out = limited(&["verify"], &input);
+    let out = limited("verify", &input);
     assert_refused(&out, &["line 2:", "separate boards with a blank line"]);
     assert!(
         started.elapsed() < Duration::from_secs(30),
@@ -239,14 +175,14 @@ fn a_runaway_board_is_an_error_at_its_second_line_in_little_time_and_memory() {
     // A board row longer than the first is an error at its own line, however long.
     let mut text = b"....\n..".to_vec();
     text.extend(std::iter::repeat_n(b'.', 20_000_000));
-    let out = limited(&["verify"], &text);
+    let out = limited("verify", &text);
     assert_refused(&out, &["line 2:", "more than 4"]);
 }
 
 #[test]
 fn complete_reads_at_most_a_share_of_the_budget() {
     let input = b".\n".repeat(1_000_000);
-    let out = limited(&["complete", "-", "--max-memory", "64M"], &input);
+    let out = limited("complete - --max-memory 64M", &input);
     assert_refused(
         &out,
         &[
@@ -258,36 +194,36 @@ fn complete_reads_at_most_a_share_of_the_budget() {
 
 #[test]
 fn numbers_too_large_say_so() {
-    let out = limited(&["solve", "18446744073709551616"], b"");
+    let out = limited("solve 18446744073709551616", b"");
     assert_refused(
         &out,
         &["N = 18446744073709551616 is too large: at most 18446744073709551615 for `solve --algo construct`"],
     );
-    let out = limited(&["list", "99999999999999999999999"], b"");
+    let out = limited("list 99999999999999999999999", b"");
     assert_refused(
         &out,
         &["is too large: at most 4294967295 for `list --algo backtrack`"],
     );
-    let out = limited(&["complete", "18446744073709551616"], b"");
+    let out = limited("complete 18446744073709551616", b"");
     assert_refused(
         &out,
         &["N = 18446744073709551616 is too large: at most 4294967295"],
     );
     let out = limited(
-        &["complete", "-"],
+        "complete -",
         b"letting n = 1000000000000000000000000000000\n",
     );
     assert_refused(&out, &["line 1", "is too large: at most 4294967295"]);
     let column = "9".repeat(1_000_000);
-    let out = limited(&["verify"], format!("0 {column} 1\n").as_bytes());
+    let out = limited("verify", format!("0 {column} 1\n").as_bytes());
     assert_refused(
         &out,
         &["line 1", "a number of 1000000 digits", "columns are 0 to 2"],
     );
     // The old messages stay for zero and for words.
-    let out = limited(&["solve", "0"], b"");
+    let out = limited("solve 0", b"");
     assert_refused(&out, &["N must be at least 1"]);
-    let out = limited(&["solve", "eight"], b"");
+    let out = limited("solve eight", b"");
     assert_refused(
         &out,
         &["N must be a whole number of at least 1, not 'eight'"],
@@ -438,7 +374,7 @@ fn merge_reads_a_huge_file_a_bounded_line_at_a_time() {
         .unwrap()
         .set_len(4 << 30)
         .unwrap();
-    let out = limited(&["merge", huge.to_str().unwrap()], b"");
+    let out = limited_args(&["merge", huge.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -447,7 +383,7 @@ fn merge_reads_a_huge_file_a_bounded_line_at_a_time() {
     );
     let mixed = dir.path().join("mixed.jsonl");
     std::fs::write(&mixed, format!("\n{}\n{}\n", "{}", "x".repeat(5000))).unwrap();
-    let out = limited(&["merge", mixed.to_str().unwrap()], b"");
+    let out = limited_args(&["merge", mixed.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

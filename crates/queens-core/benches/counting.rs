@@ -13,7 +13,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::sync::atomic::AtomicBool;
 
 use queens_core::count;
-use queens_core::internals::{bitboard_count, count_completions, count_completions_searched};
+use queens_core::internals::{
+    bitboard_count, bitboard_count_below as descend, count_completions, count_completions_searched,
+};
 
 /// The classic single-threaded bitmask counter with mirror symmetry only: queens of the first
 /// row in the left half are counted twice, the middle column of an odd board once.
@@ -27,20 +29,6 @@ fn mirror_count(n: usize) -> u64 {
     if n % 2 == 1 {
         let bit = 1u64 << (n / 2);
         total += descend(full, bit, bit << 1, bit >> 1);
-    }
-    total
-}
-
-fn descend(full: u64, cols: u64, left: u64, right: u64) -> u64 {
-    if cols == full {
-        return 1;
-    }
-    let mut free = full & !(cols | left | right);
-    let mut total = 0;
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        total += descend(full, cols | bit, (left | bit) << 1, (right | bit) >> 1);
     }
     total
 }

@@ -73,4 +73,5 @@ pub mod internals {
     pub use crate::count::join::count_completions_joining;
     pub use crate::count::kernel::count_completions_searched;
     pub use crate::search::bitboard::count as bitboard_count;
+    pub use crate::search::bitboard::count_below as bitboard_count_below;
 }

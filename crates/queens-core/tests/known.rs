@@ -22,14 +22,7 @@ fn pairwise_valid(queens: &[usize]) -> bool {
 }
 
 fn list(algo: Algorithm, n: usize) -> Vec<Vec<usize>> {
-    let mut all = Vec::new();
-    let _ = algo
-        .for_each_solution(n, &SearchOptions::default(), &mut |q| {
-            all.push(q.to_vec());
-            ControlFlow::<()>::Continue(())
-        })
-        .unwrap();
-    all
+    algo.all_solutions(n, &SearchOptions::default()).unwrap()
 }
 
 #[test]

@@ -85,24 +85,12 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         let options = args.search.options();
         // Counting by enumeration is exponential: a sign of life on a terminal after 2 s.
         let total = match SignOfLife::new(format!("counting N = {n} ({algorithm})"), args.quiet) {
-            Some(mut sign) => {
-                let mut total = 0u64;
-                let _ = algorithm
-                    .for_each_solution_watched(
-                        n,
-                        &options,
-                        &mut |progress| {
-                            sign.report(progress);
-                            ControlFlow::Continue(())
-                        },
-                        &mut |_| {
-                            total += 1;
-                            ControlFlow::<()>::Continue(())
-                        },
-                    )
-                    .map_err(budget_hint)?;
-                total
-            }
+            Some(mut sign) => algorithm
+                .count_by_enumeration_watched(n, &options, &mut |progress| {
+                    sign.report(progress);
+                    ControlFlow::Continue(())
+                })
+                .map_err(budget_hint)?,
             None => algorithm
                 .count_by_enumeration(n, &options)
                 .map_err(budget_hint)?,

@@ -169,7 +169,7 @@ async fn browse_says_in_words_what_it_cannot_reach_or_count() {
         "the request ends",
     )
     .await;
-    assert!(text(client, "label").await.starts_with("Solution 1 "));
+    assert_text_starts(client, "label", "Solution 1 ").await;
     assert!(text(client, "board-caption").await.contains("solution 1 "));
     // 32x32: the label and the counts say why there is no total, and what would count it.
     open(&page, "/?n=32").await;

@@ -61,11 +61,7 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
     wait_for_text(client, "learn-step-label", "Step 0 of").await;
     press(client, &ARROW_RIGHT.repeat(3)).await;
     wait_for_text(client, "learn-step-label", "Step 3 of").await;
-    let algo = js(
-        client,
-        "return document.getElementById('learn-algo').value;",
-    )
-    .await;
+    let algo = value_of(client, "document.getElementById('learn-algo').value").await;
     assert_eq!(algo, json!("wirth"));
     assert_eq!(code_line(client).await, "for j \u{2190} 0 to N \u{2212} 1:");
 

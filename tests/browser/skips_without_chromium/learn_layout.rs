@@ -146,17 +146,14 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
     assert_no_console_errors(client, page.driver_port, "on a laptop").await;
 }
 
-/// Focuses the element `id` from the page (as Tab would) and returns nothing.
-async fn focus(client: &fantoccini::Client, id: &str) {
+/// Focuses the element `id` from the page (as Tab would) and presses `keys` there.
+async fn press_on(client: &fantoccini::Client, id: &str, keys: &str) {
     js(
         client,
         &format!("document.getElementById('{id}').focus(); return document.activeElement.id;"),
     )
     .await;
-}
-
-async fn value_of(client: &fantoccini::Client, script: &str) -> Value {
-    js(client, &format!("return {script};")).await
+    press(client, keys).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -167,8 +164,7 @@ async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
     let playing = "document.getElementById('learn-play').getAttribute('aria-pressed')";
 
     // Space on a focused button presses that button, and does not play.
-    focus(client, "learn-step").await;
-    press(client, SPACE).await;
+    press_on(client, "learn-step", SPACE).await;
     wait_for_text(client, "learn-step-label", "Step 1 of").await;
     assert_eq!(value_of(client, playing).await, json!("false"));
     assert_eq!(
@@ -178,8 +174,7 @@ async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
     );
 
     // Space on a checkbox ticks it.
-    focus(client, "learn-attacks").await;
-    press(client, SPACE).await;
+    press_on(client, "learn-attacks", SPACE).await;
     wait_until(
         client,
         "return document.getElementById('learn-attacks').checked;",
@@ -187,21 +182,15 @@ async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
     )
     .await;
     assert_eq!(value_of(client, playing).await, json!("false"));
-    assert!(text(client, "learn-step-label")
-        .await
-        .starts_with("Step 1 of"));
+    assert_text_starts(client, "learn-step-label", "Step 1 of").await;
 
     // The arrows on the speed slider change the speed, not the step.
-    focus(client, "learn-speed").await;
-    press(client, &ARROW_RIGHT.repeat(2)).await;
+    press_on(client, "learn-speed", &ARROW_RIGHT.repeat(2)).await;
     wait_for_text(client, "learn-speed-out", "20 steps/s").await;
-    assert!(text(client, "learn-step-label")
-        .await
-        .starts_with("Step 1 of"));
+    assert_text_starts(client, "learn-step-label", "Step 1 of").await;
 
     // The arrows on a select change its value, and the select keeps the focus.
-    focus(client, "learn-algo").await;
-    press(client, ARROW_DOWN).await;
+    press_on(client, "learn-algo", ARROW_DOWN).await;
     wait_until(
         client,
         "return document.getElementById('learn-algo').value === 'iterative';",

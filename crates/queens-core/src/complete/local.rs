@@ -15,6 +15,7 @@
 
 use super::Instance;
 use crate::random::Rng;
+use crate::solve::min_conflicts::Swaps;
 
 /// Probes per row in the greedy start before a row is placed on a conflicting square.
 const GREEDY_PROBES: usize = 64;
@@ -62,7 +63,9 @@ impl Board {
         self.up[u] -= 1;
         self.collisions -= u64::from(self.down[d] > 0) + u64::from(self.up[u] > 0);
     }
+}
 
+impl Swaps for Board {
     #[inline]
     fn is_attacked(&self, i: usize) -> bool {
         let (d, u) = self.lines(i);
@@ -76,6 +79,11 @@ impl Board {
         self.cols.swap(i, j);
         self.add(i);
         self.add(j);
+    }
+
+    #[inline]
+    fn collisions(&self) -> u64 {
+        self.collisions
     }
 }
 
@@ -142,14 +150,7 @@ pub fn search(instance: &Instance, seed: u64, max_tries: u64) -> Option<Vec<usiz
         let mut idle = 0u64;
         let mut stuck = false;
         while board.collisions > 0 && !stuck {
-            let Some(i) = work.pop() else {
-                work.extend((0..k).filter(|&i| board.is_attacked(i)).map(|i| i as u32));
-                continue;
-            };
-            let i = i as usize;
-            if !board.is_attacked(i) {
-                continue;
-            }
+            let i = board.next_attacked(&mut work, k);
             loop {
                 if idle >= patience || tries >= max_tries {
                     stuck = true;
@@ -160,24 +161,9 @@ pub fn search(instance: &Instance, seed: u64, max_tries: u64) -> Option<Vec<usiz
                     continue;
                 }
                 tries += 1;
-                let before = board.collisions;
-                board.swap(i, j);
-                if board.collisions <= before {
-                    if board.collisions < before {
-                        idle = 0;
-                    } else {
-                        idle += 1;
-                    }
-                    if board.is_attacked(j) {
-                        work.push(j as u32);
-                    }
-                    if board.is_attacked(i) {
-                        work.push(i as u32);
-                    }
+                if board.try_swap(i, j, &mut idle, &mut work) {
                     break;
                 }
-                board.swap(i, j);
-                idle += 1;
             }
         }
         if board.collisions == 0 {

@@ -596,8 +596,8 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::every_solution;
     use crate::solve::construct;
-    use crate::{Algorithm, SearchOptions};
     use proptest::strategy::Strategy;
 
     fn sq(row: usize, col: usize) -> Square {
@@ -611,21 +611,10 @@ mod tests {
             && (0..n).all(|i| (i + 1..n).all(|j| q[i] != q[j] && q[i].abs_diff(q[j]) != j - i))
     }
 
-    fn all_solutions(n: usize) -> Vec<Vec<usize>> {
-        let mut all = Vec::new();
-        let _ = Algorithm::Bitboard
-            .for_each_solution(n, &SearchOptions::default(), &mut |q| {
-                all.push(q.to_vec());
-                ControlFlow::<()>::Continue(())
-            })
-            .unwrap();
-        all
-    }
-
     #[test]
     fn counts_agree_with_filtering_the_full_list() {
         for n in 1..=8 {
-            let all = all_solutions(n);
+            let all = every_solution(n);
             // Every single given queen, and every pair of squares in the first two rows.
             let mut puzzles: Vec<Vec<Square>> = Vec::new();
             for r in 0..n {
@@ -685,7 +674,7 @@ mod tests {
                 }
             })
             .sum();
-        assert_eq!(total, all_solutions(n).len() as u64);
+        assert_eq!(total, every_solution(n).len() as u64);
     }
 
     #[test]

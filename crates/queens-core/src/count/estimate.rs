@@ -276,17 +276,21 @@ mod tests {
         nodes
     }
 
-    #[test]
-    fn probes_average_to_the_exact_size_of_the_tree() {
-        let n = 11;
-        let plan = subproblems(n);
-        let exact: f64 = plan
-            .iter()
+    /// Nodes of the plain searches of every frame of `plan`, counted exactly.
+    fn exact_plan_nodes(n: usize, plan: &[Subproblem]) -> f64 {
+        plan.iter()
             .map(|sub| {
                 let s = setup(n, sub);
                 exact_nodes(&s, 0, s.cols, 0, 0)
             })
-            .sum();
+            .sum()
+    }
+
+    #[test]
+    fn probes_average_to_the_exact_size_of_the_tree() {
+        let n = 11;
+        let plan = subproblems(n);
+        let exact = exact_plan_nodes(n, &plan);
         let estimated: f64 = plan.iter().map(|sub| probe_nodes(n, sub, 2000)).sum();
         let error = (estimated - exact).abs() / exact;
         assert!(error < 0.05, "estimated {estimated}, exact {exact}");
@@ -299,13 +303,7 @@ mod tests {
     fn estimate_accuracy() {
         for n in 12..=17 {
             let plan = subproblems(n);
-            let exact: f64 = plan
-                .iter()
-                .map(|sub| {
-                    let s = setup(n, sub);
-                    exact_nodes(&s, 0, s.cols, 0, 0)
-                })
-                .sum();
+            let exact = exact_plan_nodes(n, &plan);
             let probes = (4_000_000 / plan.len()).clamp(16, 4096);
             for _ in 0..3 {
                 let estimated: f64 = plan.iter().map(|sub| probe_nodes(n, sub, probes)).sum();

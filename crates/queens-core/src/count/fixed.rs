@@ -215,15 +215,7 @@ fn quarter_turn_from(board: &mut Board, r: usize, cancel: &AtomicBool) -> Option
 mod tests {
     use super::*;
     use crate::board::is_canonical;
-
-    fn solutions(n: usize) -> Vec<Vec<usize>> {
-        let mut all = Vec::new();
-        let _ = bitboard::for_each_solution(n, &mut |q| {
-            all.push(q.to_vec());
-            ControlFlow::Continue(())
-        });
-        all
-    }
+    use crate::search::every_solution;
 
     #[test]
     fn a_raised_flag_stops_the_fixed_point_searches_at_once() {
@@ -246,7 +238,7 @@ mod tests {
     #[test]
     fn fixed_counts_match_a_brute_force_check_of_every_solution() {
         for n in 1..=10 {
-            let all = solutions(n);
+            let all = every_solution(n);
             let mut image = vec![0; n];
             let mut fixed = |g: Symmetry| {
                 all.iter()
@@ -285,7 +277,7 @@ mod tests {
             assert!(reps.windows(2).all(|w| w[0] < w[1]));
             // Every solution's smallest image is one of the representatives.
             let mut image = vec![0; n];
-            for q in solutions(n) {
+            for q in every_solution(n) {
                 let smallest = Symmetry::ALL
                     .iter()
                     .map(|g| {
@@ -297,7 +289,7 @@ mod tests {
                 assert!(reps.binary_search(&smallest).is_ok());
                 assert!(is_canonical(&smallest));
             }
-            let total = solutions(n).len() as u128;
+            let total = every_solution(n).len() as u128;
             let half = count_fixed_by_half_turn(n).unwrap() as u128;
             let quarter = count_fixed_by_quarter_turn(n).unwrap() as u128;
             assert_eq!(

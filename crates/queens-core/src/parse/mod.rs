@@ -308,6 +308,13 @@ impl<R: BufRead> EntryReader<R> {
     fn positions(&mut self) -> Result<Vec<u32>, ReadError> {
         let line = self.line;
         let max_cols = self.budget / BYTES_PER_COLUMN;
+        let too_long = |line, budget| ParseError::TooLong {
+            line,
+            what: "the positions line",
+            max: max_cols,
+            unit: "columns",
+            budget,
+        };
         let mut cols: Vec<u32> = Vec::new();
         // The first column too large for a u32, with its row and its value (`None` beyond
         // u64, with its number of digits then).
@@ -353,14 +360,7 @@ impl<R: BufRead> EntryReader<R> {
                             push(&mut cols, v);
                             if cols.len() as u64 > max_cols {
                                 self.input.consume(i + 1);
-                                return Err(ParseError::TooLong {
-                                    line,
-                                    what: "the positions line",
-                                    max: max_cols,
-                                    unit: "columns",
-                                    budget: self.budget,
-                                }
-                                .into());
+                                return Err(too_long(line, self.budget).into());
                             }
                         }
                     }
@@ -379,14 +379,7 @@ impl<R: BufRead> EntryReader<R> {
         self.line += 1;
         let n = cols.len();
         if n as u64 > max_cols {
-            return Err(ParseError::TooLong {
-                line,
-                what: "the positions line",
-                max: max_cols,
-                unit: "columns",
-                budget: self.budget,
-            }
-            .into());
+            return Err(too_long(line, self.budget).into());
         }
         if let Some(row) = cols.iter().position(|&c| c as usize >= n) {
             return Err(match first_huge {
@@ -744,6 +737,17 @@ mod tests {
         assert_eq!(parse_entries("Q\n\nQ\n\n.\n").unwrap().len(), 3);
     }
 
+    /// Checks that reading `text` within `budget` gives `entries` entries, then an error that
+    /// starts with `start`.
+    fn assert_refused_within(text: &str, budget: u64, entries: usize, start: &str) {
+        let mut reader = EntryReader::with_budget(text.as_bytes(), budget);
+        for _ in 0..entries {
+            assert!(reader.next().unwrap().is_ok());
+        }
+        let err = reader.next().unwrap().unwrap_err().to_string();
+        assert!(err.starts_with(start), "{err}");
+    }
+
     #[test]
     fn a_long_input_of_rows_fails_at_once_in_little_memory() {
         // 10 MB of one-square rows: the old reader held them all and listed every length.
@@ -754,12 +758,8 @@ mod tests {
         // One 10 MB row: a board of 10^7 columns would need the rows below it; the budget
         // refuses it at its line.
         let row = ".".repeat(10_000_000);
-        let mut reader = EntryReader::with_budget(row.as_bytes(), 1 << 20);
-        let err = reader.next().unwrap().unwrap_err().to_string();
-        assert!(
-            err.starts_with("line 1: the board row is longer than"),
-            "{err}"
-        );
+        let start = "line 1: the board row is longer than";
+        assert_refused_within(&row, 1 << 20, 0, start);
     }
 
     #[test]
@@ -780,13 +780,8 @@ mod tests {
     fn positions_lines_beyond_the_budget_are_refused_at_their_line() {
         let line = "0 ".repeat(1000);
         let text = format!("1 3 0 2\n{line}\n");
-        let mut reader = EntryReader::with_budget(text.as_bytes(), 500 * BYTES_PER_COLUMN);
-        assert!(reader.next().unwrap().is_ok());
-        let err = reader.next().unwrap().unwrap_err().to_string();
-        assert!(
-            err.starts_with("line 2: the positions line is longer than the 500 columns"),
-            "{err}"
-        );
+        let start = "line 2: the positions line is longer than the 500 columns";
+        assert_refused_within(&text, 500 * BYTES_PER_COLUMN, 1, start);
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use super::tracer::{Board, ConflictLine, EventKind, Step, Tracer};
+use super::tracer::{Board, ConflictLine, EventKind, Snapshot, Tracer};
 use crate::board::Square;
 
 /// The explicit state of the column-by-column search.
@@ -185,25 +185,14 @@ pub fn for_each_solution_traced<T: Tracer>(
     }
 }
 
-impl Backtracker {
-    /// Reports a step with a snapshot of the state.
+impl Snapshot for Backtracker {
     #[inline(always)]
-    fn report<T: Tracer>(
-        &self,
-        tracer: &mut T,
-        kind: EventKind,
-        row: Option<usize>,
-        col: Option<usize>,
-    ) -> ControlFlow<()> {
-        tracer.step(&Step {
-            kind,
-            row,
-            col,
-            board: Board::Signed(&self.positions),
-            untried: Some(&self.untried),
-        })
+    fn snapshot(&self) -> (Board<'_>, Option<&[usize]>) {
+        (Board::Signed(&self.positions), Some(&self.untried))
     }
+}
 
+impl Backtracker {
     /// Removes the queen of `col` (its row was marked tried when it was tried).
     #[inline(always)]
     fn take_back<T: Tracer>(&mut self, tracer: &mut T, col: usize) -> ControlFlow<()> {

@@ -7,14 +7,16 @@
 //! Richards' BCPL program (1997). Each node costs a handful of instructions; the tree is the same
 //! as plain backtracking, so the cost is still exponential in N (about N!/c^N nodes).
 
+use std::convert::Infallible;
 use std::ops::ControlFlow;
 
-use super::tracer::{emit, Board, EventKind, NoTrace, Tracer};
+use super::tracer::{emit, leave_row, Board, EventKind, NoTrace, Tracer};
 
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;
 
-fn full_mask(n: usize) -> u64 {
+/// The bits of the `n` columns of a board.
+pub(crate) fn full_mask(n: usize) -> u64 {
     if n >= 64 {
         u64::MAX
     } else {
@@ -102,42 +104,52 @@ fn descend<T: Tracer>(
             Board::prefix(queens, row),
         )?;
     }
-    if row > 0 {
-        emit(
-            tracer,
-            EventKind::Backtrack,
-            Some(row),
-            None,
-            Board::prefix(queens, row),
-        )?;
-    }
-    ControlFlow::Continue(())
+    leave_row(tracer, queens, row)
 }
 
 /// Counts every solution with the plain bitmask search, one thread, no symmetry: the baseline
 /// the counting engine is measured against.
 pub fn count(n: usize) -> u64 {
     debug_assert!((1..=MAX_N).contains(&n));
-    count_from(full_mask(n), 0, 0, 0)
+    count_below(full_mask(n), 0, 0, 0)
 }
 
-fn count_from(full: u64, cols: u64, down_right: u64, down_left: u64) -> u64 {
+/// The solutions below a node of the bitmask search: `full` has a bit per column of the board,
+/// `cols`, `down_right` and `down_left` the squares of the node's row that the queens above take.
+pub fn count_below(full: u64, cols: u64, down_right: u64, down_left: u64) -> u64 {
+    let Ok(total) = count_nodes(full, cols, down_right, down_left, &mut || {
+        Ok::<(), Infallible>(())
+    });
+    total
+}
+
+/// [`count_below`], calling `on_node` first at every node it visits: an error of `on_node` (a
+/// budget run out) ends the count with that error.
+pub(crate) fn count_nodes<E>(
+    full: u64,
+    cols: u64,
+    down_right: u64,
+    down_left: u64,
+    on_node: &mut impl FnMut() -> Result<(), E>,
+) -> Result<u64, E> {
+    on_node()?;
     if cols == full {
-        return 1;
+        return Ok(1);
     }
     let mut free = full & !(cols | down_right | down_left);
     let mut total = 0;
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        total += count_from(
+        total += count_nodes(
             full,
             cols | bit,
             (down_right | bit) << 1,
             (down_left | bit) >> 1,
-        );
+            on_node,
+        )?;
     }
-    total
+    Ok(total)
 }
 
 #[cfg(test)]

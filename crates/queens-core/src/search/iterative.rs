@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{first_attacker, Board, EventKind, Tracer};
+use super::tracer::{first_attacker, Board, EventKind, Snapshot, Tracer};
 
 /// The state of the textbook loop.
 struct Search {
@@ -48,17 +48,12 @@ impl Search {
         }
         ControlFlow::Continue(-1)
     }
+}
 
-    /// Reports a step with a snapshot of the board.
+impl Snapshot for Search {
     #[inline(always)]
-    fn report<T: Tracer>(
-        &self,
-        tracer: &mut T,
-        kind: EventKind,
-        row: Option<usize>,
-        col: Option<usize>,
-    ) -> ControlFlow<()> {
-        super::tracer::emit(tracer, kind, row, col, Board::Signed(&self.queens))
+    fn snapshot(&self) -> (Board<'_>, Option<&[usize]>) {
+        (Board::Signed(&self.queens), None)
     }
 }
 

@@ -242,13 +242,54 @@ impl Algorithm {
 
     /// Counts the solutions by visiting every one of them.
     pub fn count_by_enumeration(self, n: usize, options: &SearchOptions) -> Result<u64, Error> {
-        let mut count = 0u64;
-        let _ = self.for_each_solution(n, options, &mut |_| {
-            count += 1;
+        count_visits(|visit| self.for_each_solution(n, options, visit))
+    }
+
+    /// [`Algorithm::count_by_enumeration`], also handing `report` a [`Progress`] every
+    /// [`WATCH_EVERY`] steps (see [`Algorithm::for_each_solution_watched`]).
+    pub fn count_by_enumeration_watched(
+        self,
+        n: usize,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<u64, Error> {
+        count_visits(|visit| self.for_each_solution_watched(n, options, report, visit))
+    }
+
+    /// Every solution, in the order the search visits them (lexicographic): for small boards.
+    pub fn all_solutions(
+        self,
+        n: usize,
+        options: &SearchOptions,
+    ) -> Result<Vec<Vec<usize>>, Error> {
+        let mut all = Vec::new();
+        let _ = self.for_each_solution(n, options, &mut |q| {
+            all.push(q.to_vec());
             ControlFlow::<()>::Continue(())
         })?;
-        Ok(count)
+        Ok(all)
     }
+}
+
+/// The solutions `search` visits, counted: it runs with the counting visitor it is handed.
+fn count_visits(
+    search: impl FnOnce(&mut dyn FnMut(&[usize]) -> ControlFlow<()>) -> Result<ControlFlow<()>, Error>,
+) -> Result<u64, Error> {
+    let mut count = 0u64;
+    let _ = search(&mut |_| {
+        count += 1;
+        ControlFlow::Continue(())
+    })?;
+    Ok(count)
+}
+
+/// Every solution of the `n` x `n` board, by the bitmask search: the list the tests of other
+/// modules check against.
+#[cfg(test)]
+pub(crate) fn every_solution(n: usize) -> Vec<Vec<usize>> {
+    Algorithm::Bitboard
+        .all_solutions(n, &SearchOptions::default())
+        .unwrap()
 }
 
 impl fmt::Display for Algorithm {
@@ -436,20 +477,12 @@ mod tests {
     fn a_watched_search_reports_its_steps_and_finds_the_same_solutions() {
         for algo in [Algorithm::Bitboard, Algorithm::Backtrack] {
             let mut reports = Vec::new();
-            let mut watched = 0u64;
-            let _ = algo
-                .for_each_solution_watched(
-                    12,
-                    &SearchOptions::default(),
-                    &mut |p| {
-                        reports.push(p);
-                        ControlFlow::Continue(())
-                    },
-                    &mut |_| {
-                        watched += 1;
-                        ControlFlow::<()>::Continue(())
-                    },
-                )
+            let options = SearchOptions::default();
+            let watched = algo
+                .count_by_enumeration_watched(12, &options, &mut |p| {
+                    reports.push(p);
+                    ControlFlow::Continue(())
+                })
                 .unwrap();
             assert_eq!(watched, 14_200, "{algo}");
             let expected = crate::trace::summarize(12, algo, &SearchOptions::default(), true, None)

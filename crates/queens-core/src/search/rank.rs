@@ -15,6 +15,7 @@
 //! Stinson, *Combinatorial Algorithms*, 1999, ch. 2). A step budget bounds the work, so that a
 //! caller (a web server) can refuse offsets that would take too long.
 
+use super::bitboard::{count_nodes, full_mask};
 use crate::error::SizeError;
 
 /// The widest board: one bit of a `u64` per column.
@@ -53,35 +54,6 @@ fn step(steps: &mut u64) -> Result<(), Exhausted> {
     }
     *steps -= 1;
     Ok(())
-}
-
-/// Counts the solutions below a node, one step per node: the bitmask counter of
-/// `bitboard::count` with a budget.
-fn count_below(
-    full: u64,
-    cols: u64,
-    down_right: u64,
-    down_left: u64,
-    steps: &mut u64,
-) -> Result<u64, Exhausted> {
-    step(steps)?;
-    if cols == full {
-        return Ok(1);
-    }
-    let mut free = full & !(cols | down_right | down_left);
-    let mut total = 0;
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        total += count_below(
-            full,
-            cols | bit,
-            (down_right | bit) << 1,
-            (down_left | bit) >> 1,
-            steps,
-        )?;
-    }
-    Ok(total)
 }
 
 struct Walk {
@@ -159,14 +131,6 @@ impl Walk {
     }
 }
 
-fn full_mask(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
-}
-
 /// Solutions `offset .. offset + limit` (0-based, lexicographic order) of the `n` x `n` board,
 /// using at most `budget` search steps.
 ///
@@ -211,30 +175,22 @@ pub fn solutions_from(n: usize, offset: u64, limit: usize, budget: u64) -> Resul
 pub fn count(n: usize, budget: u64) -> Result<u64, RankError> {
     SizeError::check(n, "ranking", MAX_N)?;
     let mut steps = budget;
-    count_below(full_mask(n), 0, 0, 0, &mut steps)
+    // One step per node: the bitmask counter of `bitboard::count` with a budget.
+    count_nodes(full_mask(n), 0, 0, 0, &mut || step(&mut steps))
         .map_err(|Exhausted| RankError::OverBudget(budget))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::bitboard;
+    use crate::search::{bitboard, every_solution};
     use proptest::prelude::*;
     use std::ops::ControlFlow;
-
-    fn all(n: usize) -> Vec<Vec<usize>> {
-        let mut v = Vec::new();
-        let _ = bitboard::for_each_solution(n, &mut |q| {
-            v.push(q.to_vec());
-            ControlFlow::Continue(())
-        });
-        v
-    }
 
     #[test]
     fn every_offset_of_small_boards_matches_the_enumeration() {
         for n in 1..=9 {
-            let every = all(n);
+            let every = every_solution(n);
             for offset in 0..=every.len() + 1 {
                 let page = solutions_from(n, offset as u64, 1, u64::MAX).unwrap();
                 assert_eq!(
@@ -344,7 +300,7 @@ mod tests {
     proptest! {
         #[test]
         fn a_page_is_the_matching_slice_of_the_full_list(n in 4usize..=9, offset in 0u64..400, limit in 1usize..20) {
-            let every = all(n);
+            let every = every_solution(n);
             let page = solutions_from(n, offset, limit, u64::MAX).unwrap();
             let start = (offset as usize).min(every.len());
             let end = (start + limit).min(every.len());

@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{emit, first_attacker, Board, EventKind, Tracer};
+use super::tracer::{emit, first_attacker, leave_row, Board, EventKind, Tracer};
 
 /// Whether row `k` may hold a queen in column `i`, given the columns `x[..k]` of earlier rows.
 pub fn place(x: &[usize], k: usize, i: usize) -> bool {
@@ -74,16 +74,7 @@ fn nqueens<T: Tracer>(
             }
         }
     }
-    if k > 0 {
-        emit(
-            tracer,
-            EventKind::Backtrack,
-            Some(k),
-            None,
-            Board::prefix(x, k),
-        )?;
-    }
-    ControlFlow::Continue(())
+    leave_row(tracer, x, k)
 }
 
 #[cfg(test)]

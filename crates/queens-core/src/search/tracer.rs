@@ -223,6 +223,32 @@ impl Tracer for NoTrace {
     }
 }
 
+/// A solver's state that is its own snapshot: the board (and the first-untried array, if any)
+/// every step it reports shows.
+pub(crate) trait Snapshot {
+    /// The board and the first-untried array as they stand.
+    fn snapshot(&self) -> (Board<'_>, Option<&[usize]>);
+
+    /// Reports a step with a snapshot of the state.
+    #[inline(always)]
+    fn report<T: Tracer>(
+        &self,
+        tracer: &mut T,
+        kind: EventKind,
+        row: Option<usize>,
+        col: Option<usize>,
+    ) -> ControlFlow<()> {
+        let (board, untried) = self.snapshot();
+        tracer.step(&Step {
+            kind,
+            row,
+            col,
+            board,
+            untried,
+        })
+    }
+}
+
 /// Reports one step: the solvers' shorthand for building a [`Step`].
 #[inline(always)]
 pub(crate) fn emit<T: Tracer>(
@@ -239,6 +265,22 @@ pub(crate) fn emit<T: Tracer>(
         board,
         untried: None,
     })
+}
+
+/// Reports that the search leaves row `row` of a row-wise solver, all its squares tried, the
+/// queens of the rows above in `lines`: a backtrack, except from row 0, which has no row above.
+#[inline(always)]
+pub(crate) fn leave_row<T: Tracer>(tracer: &mut T, lines: &[usize], row: usize) -> ControlFlow<()> {
+    if row > 0 {
+        emit(
+            tracer,
+            EventKind::Backtrack,
+            Some(row),
+            None,
+            Board::prefix(lines, row),
+        )?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// The first queen, in row order, that attacks (`row`, `col`), given the columns of the queens

@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{self, first_attacker, EventKind, Tracer};
+use super::tracer::{self, first_attacker, leave_row, EventKind, Tracer};
 
 struct Board {
     x: Vec<usize>,
@@ -40,10 +40,10 @@ impl Board {
     fn report<T: Tracer>(
         &self,
         tracer: &mut T,
+        filled: usize,
         kind: EventKind,
         row: Option<usize>,
         col: Option<usize>,
-        filled: usize,
     ) -> ControlFlow<()> {
         let lines = &self.x;
         tracer::emit(
@@ -84,25 +84,22 @@ fn try_row<T: Tracer>(
 ) -> ControlFlow<()> {
     let n = board.x.len();
     for col in 0..n {
-        board.report(tracer, EventKind::Try, Some(row), Some(col), row)?;
+        board.report(tracer, row, EventKind::Try, Some(row), Some(col))?;
         if board.is_free(row, col) {
             board.x[row] = col;
             board.set(row, col, false);
             let flow = descend(board, row, col, tracer, visit);
             board.set(row, col, true);
             flow?;
-            board.report(tracer, EventKind::Remove, Some(row), Some(col), row)?;
+            board.report(tracer, row, EventKind::Remove, Some(row), Some(col))?;
         } else if T::ACTIVE {
             if let Some((with, line)) = first_attacker(board.x[..row].iter().copied(), row, col) {
                 let conflict = EventKind::Conflict { with, line };
-                board.report(tracer, conflict, Some(row), Some(col), row)?;
+                board.report(tracer, row, conflict, Some(row), Some(col))?;
             }
         }
     }
-    if row > 0 {
-        board.report(tracer, EventKind::Backtrack, Some(row), None, row)?;
-    }
-    ControlFlow::Continue(())
+    leave_row(tracer, &board.x, row)
 }
 
 /// What follows the queen just put on (`row`, `col`): its report, then the solution or the
@@ -116,9 +113,9 @@ fn descend<T: Tracer>(
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let n = board.x.len();
-    board.report(tracer, EventKind::Place, Some(row), Some(col), row + 1)?;
+    board.report(tracer, row + 1, EventKind::Place, Some(row), Some(col))?;
     if row + 1 == n {
-        board.report(tracer, EventKind::Solution, None, None, n)?;
+        board.report(tracer, n, EventKind::Solution, None, None)?;
         visit(&board.x)
     } else {
         try_row(board, row + 1, tracer, visit)

@@ -45,6 +45,88 @@ struct Board {
     collisions: u64,
 }
 
+/// A board that min-conflicts repairs: a count of collisions, and queens that trade columns
+/// in pairs (here and in [`crate::complete`]'s local search, over the free rows).
+pub(crate) trait Swaps {
+    /// Whether queen `i` shares a line with another.
+    fn is_attacked(&self, i: usize) -> bool;
+
+    /// Exchanges the columns of queens `i` and `j`, keeping the counters right.
+    fn swap(&mut self, i: usize, j: usize);
+
+    /// The collisions: over every line, one for each queen on it beyond the first.
+    fn collisions(&self) -> u64;
+
+    /// The next queen to move: the next attacked one off `work`, which is refilled with every
+    /// attacked queen of `0..count` whenever it runs out (there must be a collision).
+    #[inline]
+    fn next_attacked(&self, work: &mut Vec<u32>, count: usize) -> usize {
+        loop {
+            let Some(i) = work.pop() else {
+                work.extend(
+                    (0..count)
+                        .filter(|&i| self.is_attacked(i))
+                        .map(|i| i as u32),
+                );
+                continue;
+            };
+            if self.is_attacked(i as usize) {
+                return i as usize;
+            }
+        }
+    }
+
+    /// Swaps queens `i` and `j` and keeps the swap when it does not raise the collisions,
+    /// queueing on `work` the two queens still attacked; undoes it otherwise. Sideways swaps (no
+    /// change) are kept too: they let small boards walk off plateaus instead of restarting; only
+    /// improvements reset the patience, `idle`. Whether the swap was kept.
+    #[inline]
+    fn try_swap(&mut self, i: usize, j: usize, idle: &mut u64, work: &mut Vec<u32>) -> bool {
+        let before = self.collisions();
+        self.swap(i, j);
+        if self.collisions() <= before {
+            if self.collisions() < before {
+                *idle = 0;
+            } else {
+                *idle += 1;
+            }
+            if self.is_attacked(j) {
+                work.push(j as u32);
+            }
+            if self.is_attacked(i) {
+                work.push(i as u32);
+            }
+            return true;
+        }
+        self.swap(i, j);
+        *idle += 1;
+        false
+    }
+}
+
+impl Swaps for Board {
+    #[inline]
+    fn is_attacked(&self, row: usize) -> bool {
+        let col = self.queens[row] as usize;
+        self.down[self.down_index(row, col)] > 1 || self.up[row + col] > 1
+    }
+
+    #[inline]
+    fn swap(&mut self, i: usize, j: usize) {
+        let (ci, cj) = (self.queens[i] as usize, self.queens[j] as usize);
+        self.remove(i, ci);
+        self.remove(j, cj);
+        self.queens.swap(i, j);
+        self.add(i, cj);
+        self.add(j, ci);
+    }
+
+    #[inline]
+    fn collisions(&self) -> u64 {
+        self.collisions
+    }
+}
+
 impl Board {
     fn new(n: usize) -> Board {
         Board {
@@ -82,23 +164,6 @@ impl Board {
         self.down[self.down_index(row, col)] == 0 && self.up[row + col] == 0
     }
 
-    #[inline]
-    fn is_attacked(&self, row: usize) -> bool {
-        let col = self.queens[row] as usize;
-        self.down[self.down_index(row, col)] > 1 || self.up[row + col] > 1
-    }
-
-    /// Exchanges the columns of rows `i` and `j`, keeping the counters right.
-    #[inline]
-    fn swap(&mut self, i: usize, j: usize) {
-        let (ci, cj) = (self.queens[i] as usize, self.queens[j] as usize);
-        self.remove(i, ci);
-        self.remove(j, cj);
-        self.queens.swap(i, j);
-        self.add(i, cj);
-        self.add(j, ci);
-    }
-
     /// A fresh greedy start: rows in order take a random unused column whose diagonals are
     /// empty, the last few rows a random one.
     fn greedy_start(&mut self, rng: &mut Rng) {
@@ -132,14 +197,7 @@ impl Board {
         let mut work: Vec<u32> = Vec::new();
         let mut idle = 0u64;
         while self.collisions > 0 {
-            let Some(i) = work.pop() else {
-                work.extend((0..n).filter(|&r| self.is_attacked(r)).map(|r| r as u32));
-                continue;
-            };
-            let i = i as usize;
-            if !self.is_attacked(i) {
-                continue;
-            }
+            let i = self.next_attacked(&mut work, n);
             loop {
                 if idle >= patience {
                     return false;
@@ -149,27 +207,10 @@ impl Board {
                     continue;
                 }
                 stats.tries += 1;
-                let before = self.collisions;
-                self.swap(i, j);
-                // Sideways swaps (no change) are kept too: they let small boards walk off
-                // plateaus instead of restarting; only improvements reset the patience.
-                if self.collisions <= before {
+                if self.try_swap(i, j, &mut idle, &mut work) {
                     stats.swaps += 1;
-                    if self.collisions < before {
-                        idle = 0;
-                    } else {
-                        idle += 1;
-                    }
-                    if self.is_attacked(j) {
-                        work.push(j as u32);
-                    }
-                    if self.is_attacked(i) {
-                        work.push(i as u32);
-                    }
                     break;
                 }
-                self.swap(i, j);
-                idle += 1;
             }
         }
         true

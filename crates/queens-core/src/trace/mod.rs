@@ -741,14 +741,7 @@ mod tests {
     }
 
     fn untraced(n: usize, algorithm: Algorithm) -> Vec<Vec<usize>> {
-        let mut all = Vec::new();
-        let _ = algorithm
-            .for_each_solution(n, &options(), &mut |q| {
-                all.push(q.to_vec());
-                ControlFlow::<()>::Continue(())
-            })
-            .unwrap();
-        all
+        algorithm.all_solutions(n, &options()).unwrap()
     }
 
     proptest! {
