@@ -450,47 +450,34 @@ mod tests {
                 };
                 for upper in (0..=cols).filter(|p| p & !cols == 0) {
                     let lower = cols & !upper;
-                    for first in [full, full & !1, 1 << (n / 2)] {
-                        let mut got = Vec::new();
-                        list_uppers(n, h, full & !lower, upper, key, &never, &mut got).unwrap();
-                        let mut want = Vec::new();
-                        let up_rows: Vec<usize> = (0..h).collect();
-                        brute(
-                            &up_rows,
-                            full & !lower,
-                            upper,
-                            h,
-                            full,
-                            &mut vec![],
-                            &mut want,
-                        );
-                        let mut want: Vec<u64> = want.iter().map(|q| word(n, h, key, q)).collect();
+                    // The brute-force halves of `rows`, as sorted stored words.
+                    let brute_words = |rows: std::ops::Range<usize>, allowed, need, split| {
+                        let mut found = Vec::new();
+                        let rows: Vec<usize> = rows.collect();
+                        brute(&rows, allowed, need, h, split, &mut vec![], &mut found);
+                        let mut words: Vec<u64> =
+                            found.iter().map(|q| word(n, h, key, q)).collect();
+                        words.sort_unstable();
+                        words
+                    };
+                    let sorted = |mut got: Vec<u64>| {
                         got.sort_unstable();
-                        want.sort_unstable();
-                        assert_eq!(
-                            got, want,
-                            "uppers of N = {n}, pattern {upper:b} of {cols:b}"
-                        );
-
+                        got
+                    };
+                    let mut got = Vec::new();
+                    list_uppers(n, h, full & !lower, upper, key, &never, &mut got).unwrap();
+                    assert_eq!(
+                        sorted(got),
+                        brute_words(0..h, full & !lower, upper, full),
+                        "uppers of N = {n}, pattern {upper:b} of {cols:b}"
+                    );
+                    for first in [full, full & !1, 1 << (n / 2)] {
                         let mut got = Vec::new();
                         list_lowers(n, h, full & !upper, lower, first, key, &never, &mut got)
                             .unwrap();
-                        let mut want = Vec::new();
-                        let low_rows: Vec<usize> = (h..n).collect();
-                        brute(
-                            &low_rows,
-                            full & !upper,
-                            lower,
-                            h,
-                            first,
-                            &mut vec![],
-                            &mut want,
-                        );
-                        let mut want: Vec<u64> = want.iter().map(|q| word(n, h, key, q)).collect();
-                        got.sort_unstable();
-                        want.sort_unstable();
                         assert_eq!(
-                            got, want,
+                            sorted(got),
+                            brute_words(h..n, full & !upper, lower, first),
                             "lowers of N = {n}, pattern {lower:b} of {cols:b}, first {first:b}"
                         );
                     }

@@ -26,6 +26,16 @@ pub(super) struct Scratch {
     join: JoinBuffers,
 }
 
+/// One subproblem: the board, the pattern columns, the pattern of the upper half and the
+/// columns allowed to the queen of row `n/2`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Which {
+    pub(super) n: usize,
+    pub(super) cols: u32,
+    pub(super) upper: u32,
+    pub(super) first: u32,
+}
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
@@ -42,17 +52,24 @@ pub fn count_pattern(
     cancel: &AtomicBool,
 ) -> Result<Option<u64>, AllocError> {
     assert!((1..=MAX_N).contains(&n));
+    let which = Which {
+        n,
+        cols,
+        upper,
+        first,
+    };
     let counted = SCRATCH.with(|s| {
         let s = &mut s.borrow_mut();
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
         {
             // SAFETY: the features `count_avx2` is compiled for were checked just above.
-            return unsafe { count_avx2(n, cols, upper, first, s, cancel) };
+            return unsafe { count_avx2(which, s, cancel) };
         }
-        count_with::<false>(n, cols, upper, first, s, cancel)
+        count_with::<false>(which, s, cancel)
     });
     if counted.is_err() {
         SCRATCH.with(|s| *s.borrow_mut() = Scratch::default());
@@ -63,22 +80,21 @@ pub fn count_pattern(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 fn count_avx2(
-    n: usize,
-    cols: u32,
-    upper: u32,
-    first: u32,
+    which: Which,
     s: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Result<Option<u64>, AllocError> {
-    count_with::<true>(n, cols, upper, first, s, cancel)
+    count_with::<true>(which, s, cancel)
 }
 
 #[inline(always)]
 pub(super) fn count_with<const FAST: bool>(
-    n: usize,
-    cols: u32,
-    upper: u32,
-    first: u32,
+    Which {
+        n,
+        cols,
+        upper,
+        first,
+    }: Which,
     s: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Result<Option<u64>, AllocError> {

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use super::bitslice::SPLIT_FROM;
-use super::pattern::{count_pattern, count_with, Scratch};
+use super::pattern::{count_pattern, count_with, Scratch, Which};
 use super::plan::{feasible, spread, Part, Plan};
 use crate::count::Counts;
 
@@ -67,6 +67,13 @@ impl Listed {
 /// (the non-canonical ones, whose counts the plans take from their orbits), by the join and
 /// by the plain search's solutions in the subproblem; the fixed-point subproblem by
 /// turning every listed solution.
+/// The count of one subproblem by the engine, never cancelled and with room to grow.
+fn counted(n: usize, cols: u32, upper: u32, first: u32) -> u64 {
+    count_pattern(n, cols, upper, first, &AtomicBool::new(false))
+        .expect("room for the halves")
+        .expect("not cancelled")
+}
+
 #[test]
 fn every_subproblem_of_8_to_14_counts_what_the_plain_search_counts() {
     let never = AtomicBool::new(false);
@@ -86,9 +93,7 @@ fn every_subproblem_of_8_to_14_counts_what_the_plain_search_counts() {
                     continue;
                 };
                 assert_eq!(
-                    count_pattern(n, cols, upper, first, &never)
-                        .unwrap()
-                        .unwrap(),
+                    counted(n, cols, upper, first),
                     listed.count(cols, upper, first),
                     "n = {n}, k = {k}, pattern {upper:b}, first {first:b}"
                 );
@@ -99,7 +104,7 @@ fn every_subproblem_of_8_to_14_counts_what_the_plain_search_counts() {
                 let p = spread(bits, &members);
                 let want = listed.count(cols, p, all);
                 let got = if feasible(n, n / 2, cols, p) {
-                    count_pattern(n, cols, p, all, &never).unwrap().unwrap()
+                    counted(n, cols, p, all)
                 } else {
                     0
                 };
@@ -111,7 +116,6 @@ fn every_subproblem_of_8_to_14_counts_what_the_plain_search_counts() {
 
 #[test]
 fn a_restricted_first_lower_row_counts_what_the_plain_search_counts() {
-    let never = AtomicBool::new(false);
     for n in [7, 9, 11, 12] {
         let listed = Listed::new(n);
         let plan = Plan::new(n, 4);
@@ -123,9 +127,7 @@ fn a_restricted_first_lower_row_counts_what_the_plain_search_counts() {
             for c in 0..n {
                 let first = 1 << c | 1 << ((c + 3) % n);
                 assert_eq!(
-                    count_pattern(n, cols, upper, first, &never)
-                        .unwrap()
-                        .unwrap(),
+                    counted(n, cols, upper, first),
                     listed.count(cols, upper, first),
                     "n = {n}, pattern {upper:b}, first {first:b}"
                 );
@@ -147,7 +149,16 @@ fn the_portable_count_and_the_one_chosen_at_run_time_agree() {
                 continue;
             };
             let cols = plan.pattern_columns;
-            let portable = count_with::<false>(n, cols, upper, first, &mut scratch, &never);
+            let portable = count_with::<false>(
+                Which {
+                    n,
+                    cols,
+                    upper,
+                    first,
+                },
+                &mut scratch,
+                &never,
+            );
             split += usize::from(scratch.lowers.len() > 64 * SPLIT_FROM);
             assert_eq!(
                 portable,
