@@ -311,8 +311,10 @@ fn open_columns(rows: usize, allowed: u32, need: u32, last_row: u32, c: u32, dep
     }
 }
 
-/// The walk of one side of a subproblem, for Knuth's random probes (`sample.rs`): the rows,
-/// the allowed and the needed columns, and those of its last row.
+/// A row-by-row walk of one side of a subproblem, for Knuth's random probes (`sample.rs`):
+/// the rows, the allowed and the needed columns, and those of its last row. Its leaves are
+/// the halves [`list_uppers`] and [`list_lowers`] store; its nodes are more than they visit
+/// (the probes rank subproblems by them, and a forecast times the subproblems it draws).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Side {
     rows: usize,
@@ -322,8 +324,8 @@ pub(super) struct Side {
 }
 
 impl Side {
-    /// The upper side of the pattern `upper` among the pattern columns `cols` (as
-    /// [`list_uppers`] walks it).
+    /// The upper side of the pattern `upper` among the pattern columns `cols` (the halves of
+    /// [`list_uppers`]).
     pub(super) fn upper(n: usize, cols: u32, upper: u32) -> Side {
         let full = (1u32 << n) - 1;
         Side {
@@ -334,7 +336,7 @@ impl Side {
         }
     }
 
-    /// The lower side (as [`list_lowers`] walks it), its row `n/2` within `first`.
+    /// The lower side (the halves of [`list_lowers`]), its row `n/2` within `first`.
     pub(super) fn lower(n: usize, cols: u32, upper: u32, first: u32) -> Side {
         let full = (1u32 << n) - 1;
         Side {
