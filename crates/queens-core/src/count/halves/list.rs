@@ -19,21 +19,23 @@ use super::alloc::{grow, AllocError};
 use super::group::Key;
 use crate::count::kernel::CancelCheck;
 
-/// Lists every filling of rows `0..h` with columns in `allowed` that uses every column of
-/// `need`: its columns, and the squares of row `h` its queens attack along the two diagonal
-/// directions (down-right in the low `n` bits, down-left in the next `n`).
+/// Lists every filling of rows `0..h` with columns in `allowed` (and in `top` for row 0) that
+/// uses every column of `need`: its columns, and the squares of row `h` its queens attack
+/// along the two diagonal directions (down-right in the low `n` bits, down-left in the next
+/// `n`).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn list_uppers(
     n: usize,
     h: usize,
     allowed: u32,
     need: u32,
+    top: u32,
     key: Key,
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
 ) -> Result<(), AllocError> {
-    let full = (1u32 << n) - 1;
-    Halves::new(n, h, key, 0..h, allowed, need, full).list(cancel, out)
+    Halves::new(n, h, key, 0..h, allowed, need, (0, top)).list(cancel, out)
 }
 
 /// Lists every filling of rows `h..n` with columns in `allowed` (and in `first` for row `h`)
@@ -52,11 +54,11 @@ pub(super) fn list_lowers(
     cancel: &AtomicBool,
     out: &mut Vec<u64>,
 ) -> Result<(), AllocError> {
-    Halves::new(n, h, key, h..n, allowed, need, first).list(cancel, out)
+    Halves::new(n, h, key, h..n, allowed, need, (h, first)).list(cancel, out)
 }
 
 /// One side of a pattern to list: its rows, the columns it may use and must use, and those
-/// row `h` may use.
+/// one of its rows may use (row 0 of the upper half, row `h` of the lower one).
 struct Halves {
     n: usize,
     h: usize,
@@ -65,8 +67,8 @@ struct Halves {
     /// The columns outside `need` that the rows may use.
     free: u32,
     need: u32,
-    /// The columns row `h` may use (when it is one of `rows`).
-    split_row: u32,
+    /// A row of `rows`, and the columns it may use.
+    special: (usize, u32),
 }
 
 impl Halves {
@@ -78,7 +80,7 @@ impl Halves {
         rows: Range<usize>,
         allowed: u32,
         need: u32,
-        split_row: u32,
+        special: (usize, u32),
     ) -> Halves {
         Halves {
             n,
@@ -87,7 +89,7 @@ impl Halves {
             rows,
             free: allowed & !need,
             need,
-            split_row,
+            special,
         }
     }
 
@@ -97,8 +99,8 @@ impl Halves {
     fn open(&self, r: usize, cols: u32, d1: u64, d2: u64) -> u32 {
         let seen = (d1 >> r) as u32 | (d2 >> (self.n - 1 - r)) as u32;
         let open = !(cols | seen);
-        if r == self.h {
-            open & self.split_row
+        if r == self.special.0 {
+            open & self.special.1
         } else {
             open
         }
@@ -382,14 +384,13 @@ mod tests {
     use super::*;
 
     /// Every placement of one queen per row of `rows`, on distinct columns of `allowed` (row
-    /// `h` within `split_row`) with no two on a diagonal, that uses every column of `need`:
-    /// each as its columns and its queens, found by trying every column in every row.
+    /// `special.0` within `special.1`) with no two on a diagonal, that uses every column of
+    /// `need`: each as its columns and its queens, found by trying every column in every row.
     fn brute(
         rows: &[usize],
         allowed: u32,
         need: u32,
-        h: usize,
-        split_row: u32,
+        special: (usize, u32),
         queens: &mut Vec<(usize, usize)>,
         found: &mut Vec<Vec<(usize, usize)>>,
     ) {
@@ -402,13 +403,13 @@ mod tests {
         };
         for c in 0..32usize {
             let ok = allowed >> c & 1 == 1
-                && (r != h || split_row >> c & 1 == 1)
+                && (r != special.0 || special.1 >> c & 1 == 1)
                 && queens
                     .iter()
                     .all(|&(qr, qc)| qc != c && qr.abs_diff(r) != qc.abs_diff(c));
             if ok {
                 queens.push((r, c));
-                brute(rest, allowed, need, h, split_row, queens, found);
+                brute(rest, allowed, need, special, queens, found);
                 queens.pop();
             }
         }
@@ -437,7 +438,8 @@ mod tests {
     }
 
     /// Both listings give exactly the halves a brute-force placement finds, word for word,
-    /// for every pattern of small boards (odd and even, the split row restricted or not).
+    /// for every pattern of small boards (odd and even, the top row of the upper half and the
+    /// split row of the lower one restricted or not).
     #[test]
     fn the_listings_find_exactly_the_halves_of_a_brute_force_placement() {
         let never = AtomicBool::new(false);
@@ -453,10 +455,10 @@ mod tests {
                 for upper in (0..=cols).filter(|p| p & !cols == 0) {
                     let lower = cols & !upper;
                     // The brute-force halves of `rows`, as sorted stored words.
-                    let brute_words = |rows: std::ops::Range<usize>, allowed, need, split| {
+                    let brute_words = |rows: std::ops::Range<usize>, allowed, need, special| {
                         let mut found = Vec::new();
                         let rows: Vec<usize> = rows.collect();
-                        brute(&rows, allowed, need, h, split, &mut vec![], &mut found);
+                        brute(&rows, allowed, need, special, &mut vec![], &mut found);
                         let mut words: Vec<u64> =
                             found.iter().map(|q| word(n, h, key, q)).collect();
                         words.sort_unstable();
@@ -466,20 +468,23 @@ mod tests {
                         got.sort_unstable();
                         got
                     };
-                    let mut got = Vec::new();
-                    list_uppers(n, h, full & !lower, upper, key, &never, &mut got).unwrap();
-                    assert_eq!(
-                        sorted(got),
-                        brute_words(0..h, full & !lower, upper, full),
-                        "uppers of N = {n}, pattern {upper:b} of {cols:b}"
-                    );
+                    for top in [full, (1 << n.div_ceil(2)) - 1, 1 << (n - 1)] {
+                        let mut got = Vec::new();
+                        list_uppers(n, h, full & !lower, upper, top, key, &never, &mut got)
+                            .unwrap();
+                        assert_eq!(
+                            sorted(got),
+                            brute_words(0..h, full & !lower, upper, (0, top)),
+                            "uppers of N = {n}, pattern {upper:b} of {cols:b}, top {top:b}"
+                        );
+                    }
                     for first in [full, full & !1, 1 << (n / 2)] {
                         let mut got = Vec::new();
                         list_lowers(n, h, full & !upper, lower, first, key, &never, &mut got)
                             .unwrap();
                         assert_eq!(
                             sorted(got),
-                            brute_words(h..n, full & !upper, lower, first),
+                            brute_words(h..n, full & !upper, lower, (h, first)),
                             "lowers of N = {n}, pattern {lower:b} of {cols:b}, first {first:b}"
                         );
                     }

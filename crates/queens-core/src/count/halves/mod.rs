@@ -34,7 +34,10 @@
 //! middle queen's column (one of the lower half's pattern columns `m`, or none), which the flip
 //! maps to `(K \ P \ m, m)`; the lower half's first row is restricted to the columns of the
 //! classes counted. So only one subproblem per orbit of those symmetries is counted, times the
-//! orbit's size: about a quarter of the work.
+//! orbit's size: about a quarter of the work. On even boards a pattern the mirror keeps
+//! holds its solutions in mirror pairs (none is its own image), whose queens of row 0 stand
+//! on columns `c` and `n - 1 - c`: its upper halves are listed with that queen in the left
+//! half only, and its count doubled (`pattern.rs`).
 //! Not used: the transposition and the quarter turns, which map the middle row of an odd
 //! board to its middle column; classes of the pair (middle row's queen's column, middle
 //! column's queen's row) under all 8 symmetries would leave about an eighth of the work

@@ -107,7 +107,17 @@ pub(super) fn count_with<const FAST: bool>(
         shift: cols.trailing_ones(),
         bits: n as u32 - cols.count_ones(),
     };
-    list_uppers(n, h, full & !lower, upper, key, cancel, &mut s.uppers)?;
+    // On an even board whose pattern (and restriction of row `n/2`) the mirror keeps, the
+    // solutions come in mirror pairs (none is its own mirror image: two of its queens would
+    // share a row) whose queens of row 0 stand on columns `c` and `n - 1 - c`: count those
+    // whose queen of row 0 is in the left half, twice.
+    let mirror = |m: u32| m.reverse_bits() >> (32 - n);
+    let pairs = n.is_multiple_of(2)
+        && n > 1
+        && mirror(upper) == upper
+        && mirror(first & full) == first & full;
+    let top = if pairs { full >> h } else { full };
+    list_uppers(n, h, full & !lower, upper, top, key, cancel, &mut s.uppers)?;
     if cancel.load(Ordering::Relaxed) {
         return Ok(None);
     }
@@ -150,5 +160,6 @@ pub(super) fn count_with<const FAST: bool>(
             }
         };
     }
-    Ok(join!(1 2 3 4 5 6 7 8 9 10 11 12))
+    let found = join!(1 2 3 4 5 6 7 8 9 10 11 12);
+    Ok(found.map(|found| if pairs { 2 * found } else { found }))
 }

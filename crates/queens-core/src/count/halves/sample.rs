@@ -278,7 +278,8 @@ mod tests {
             for part in &plan.parts {
                 if let Part::Pattern { upper, first, .. } = *part {
                     let lower = cols & !upper;
-                    list_uppers(n, n / 2, full & !lower, upper, key, &never, &mut ups).unwrap();
+                    list_uppers(n, n / 2, full & !lower, upper, full, key, &never, &mut ups)
+                        .unwrap();
                     list_lowers(
                         n,
                         n / 2,
