@@ -188,6 +188,15 @@ fn build<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table: 
     }
 }
 
+/// The table as its `P` pieces of 16 rows of `W` words, so that a probe indexes a row
+/// without checks.
+#[inline(always)]
+fn pieces<const P: usize, const W: usize>(table: &[u64]) -> &[[[u64; W]; 16]; P] {
+    table.as_chunks::<W>().0.as_chunks::<16>().0[..P]
+        .try_into()
+        .expect("a table of P pieces")
+}
+
 /// How many pairs of (a tile whose table is `table`) x `small` share no bit.
 #[inline(always)]
 fn probe<const P: usize, const W: usize, const FAST: bool>(table: &[u64], small: &[u64]) -> u64 {
@@ -200,10 +209,7 @@ fn probe<const P: usize, const W: usize, const FAST: bool>(table: &[u64], small:
         // SAFETY: the features `probe_avx512` is compiled for were checked just above.
         return unsafe { probe_avx512::<P>(table, small) };
     }
-    // The table as its P pieces of 16 rows of W words: indexed without checks below.
-    let pieces: &[[[u64; W]; 16]; P] = table.as_chunks::<W>().0.as_chunks::<16>().0[..P]
-        .try_into()
-        .expect("a table of P pieces");
+    let pieces = pieces::<P, W>(table);
     let mut count = 0u64;
     for &x in small {
         let mut acc = [0u64; W];
@@ -231,10 +237,7 @@ fn probe_avx512<const P: usize>(table: &[u64], small: &[u64]) -> u64 {
         __m512i, _mm512_add_epi64, _mm512_loadu_si512, _mm512_or_si512, _mm512_popcnt_epi64,
         _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_ternarylogic_epi64,
     };
-    // The table as its P pieces of 16 rows of a tile's 8 words: indexed without checks below.
-    let pieces: &[[[u64; TILE]; 16]; P] = table.as_chunks::<TILE>().0.as_chunks::<16>().0[..P]
-        .try_into()
-        .expect("a table of P pieces");
+    let pieces = pieces::<P, TILE>(table);
     let mut sum = _mm512_setzero_si512();
     for &x in small {
         let mut acc = _mm512_setzero_si512();

@@ -36,6 +36,11 @@ pub(super) struct Which {
     pub(super) first: u32,
 }
 
+/// The columns of `mask` seen in the left-right mirror of the `n`-column board (`n` >= 1).
+pub(super) fn mirror(n: usize, mask: u32) -> u32 {
+    mask.reverse_bits() >> (32 - n)
+}
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
@@ -111,11 +116,10 @@ pub(super) fn count_with<const FAST: bool>(
     // solutions come in mirror pairs (none is its own mirror image: two of its queens would
     // share a row) whose queens of row 0 stand on columns `c` and `n - 1 - c`: count those
     // whose queen of row 0 is in the left half, twice.
-    let mirror = |m: u32| m.reverse_bits() >> (32 - n);
     let pairs = n.is_multiple_of(2)
         && n > 1
-        && mirror(upper) == upper
-        && mirror(first & full) == first & full;
+        && mirror(n, upper) == upper
+        && mirror(n, first & full) == first & full;
     let top = if pairs { full >> h } else { full };
     list_uppers(n, h, full & !lower, upper, top, key, cancel, &mut s.uppers)?;
     if cancel.load(Ordering::Relaxed) {

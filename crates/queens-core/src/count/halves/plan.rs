@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::alloc::AllocError;
 use super::memory::bytes_per_thread;
-use super::pattern::count_pattern;
+use super::pattern::{count_pattern, mirror};
 use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::types::{CountError, Counts};
@@ -337,10 +337,6 @@ pub(super) fn spread(bits: u32, members: &[u32]) -> u32 {
 /// lower half of `n - h` rows the others.
 pub(super) fn feasible(n: usize, h: usize, cols: u32, p: u32) -> bool {
     p.count_ones() as usize <= h && (cols & !p).count_ones() as usize <= n - h
-}
-
-fn mirror(n: usize, mask: u32) -> u32 {
-    mask.reverse_bits() >> (32 - n)
 }
 
 /// The patterns whose counts equal that of `p`: its mirror image, and on even boards the
