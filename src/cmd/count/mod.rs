@@ -142,10 +142,22 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let progress = Display::new(args, run.todo() as u64);
     let (finished_run, run_ended) = mpsc::channel::<()>();
     let outcome = thread::scope(|scope| -> anyhow::Result<_> {
-        // A thread that cannot start (no memory for its stack) is an error, not a panic.
+        // A thread that cannot start (no memory for its stack) is an error, not a panic. The
+        // run waits until the watcher is up: the standard library maps a thread's signal stack
+        // from the new thread itself, and aborts when that fails, so the watcher must not
+        // start while the count is taking the memory there is.
+        let (up, watcher_up) = mpsc::channel::<()>();
         let watcher = thread::Builder::new()
-            .spawn_scoped(scope, || session.watch(&run, &progress, run_ended))
+            .name("watcher".into())
+            .spawn_scoped(scope, {
+                let (session, run, progress) = (&session, &run, &progress);
+                move || {
+                    let _ = up.send(());
+                    session.watch(run, progress, run_ended)
+                }
+            })
             .context("could not start the thread that watches the run")?;
+        let _ = watcher_up.recv();
         let result = run.execute();
         drop(finished_run);
         let failure = watcher.join().unwrap_or(None);
