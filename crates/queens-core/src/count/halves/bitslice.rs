@@ -3,13 +3,13 @@
 //! 4-bit piece of a mask), large groups first sorted by one piece; a portable copy and an AVX2
 //! one of the table building, and an AVX-512 one of the probe of a full tile (a table row is
 //! one 512-bit register, its zero bits counted by `vpopcntq`: 7 % of N = 18 on this project's
-//! machine). It calls only `group.rs` (where a half's key sits in its word) and `alloc.rs` (to
-//! grow its buffers).
+//! machine). It calls only `group.rs` (the groups of halves) and `alloc.rs` (to grow its
+//! buffers).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::alloc::{room_for, AllocError};
-use super::group::KEY_AT;
+use super::group::Groups;
 
 /// The bits of a mask each table piece covers.
 pub(super) const PIECE: usize = 4;
@@ -32,16 +32,15 @@ impl JoinBuffers {
         &mut self,
         pieces: usize,
         full: u32,
-        upper_start: &[u32],
-        lower_start: &[u32],
+        uppers: &Groups,
+        lowers: &Groups,
     ) -> Result<(), AllocError> {
         room_for(&mut self.table, pieces * 16 * TILE)?;
         let (mut big_most, mut small_most) = (0, 0);
         for key in 0..=full as usize {
-            let other = full as usize & !key;
-            let ups = upper_start[key + 1] - upper_start[key];
-            let lows = lower_start[other + 1] - lower_start[other];
-            let (big, small) = (ups.max(lows) as usize, ups.min(lows) as usize);
+            let ups = uppers.get(key).len();
+            let lows = lowers.get(full as usize & !key).len();
+            let (big, small) = (ups.max(lows), ups.min(lows));
             if big >= SPLIT_FROM && small >= 64 {
                 big_most = big_most.max(big);
                 small_most = small_most.max(small);
@@ -57,28 +56,25 @@ impl JoinBuffers {
 #[inline(always)]
 pub(super) fn join_groups<const P: usize, const FAST: bool>(
     full: u32,
-    (upper_start, upper_masks): (&[u32], &[u64]),
-    (lower_start, lower_masks): (&[u32], &[u64]),
+    uppers: &Groups,
+    lowers: &Groups,
     s: &mut JoinBuffers,
     cancel: &AtomicBool,
 ) -> Option<u64> {
     let mut total = 0u64;
     let mut done = 0usize;
     s.table.resize(P * 16 * TILE, 0);
-    let piece = busiest_piece(upper_masks, lower_masks, P);
+    let piece = busiest_piece(uppers, lowers, P);
     let table = &mut s.table[..];
-    for key in 0..=full {
-        let (a, b) = (upper_start[key as usize], upper_start[key as usize + 1]);
-        if a == b {
+    for key in 0..=full as usize {
+        let ups = uppers.get(key);
+        if ups.is_empty() {
             continue;
         }
-        let other = (full & !key) as usize;
-        let (c, d) = (lower_start[other], lower_start[other + 1]);
-        if c == d {
+        let lows = lowers.get(full as usize & !key);
+        if lows.is_empty() {
             continue;
         }
-        let ups = &upper_masks[a as usize..b as usize];
-        let lows = &lower_masks[c as usize..d as usize];
         let (big, small) = if ups.len() >= lows.len() {
             (ups, lows)
         } else {
@@ -363,13 +359,14 @@ fn tile_split<const P: usize, const W: usize, const FAST: bool>(
 
 /// The piece of the masks where the halves in `a` and `b` meet most often (by a sample):
 /// the one to split large groups by.
-fn busiest_piece(a: &[u64], b: &[u64], pieces: usize) -> usize {
-    let count = |items: &[u64]| {
+fn busiest_piece(a: &Groups, b: &Groups, pieces: usize) -> usize {
+    let count = |groups: &Groups| {
         let mut bits = [0u64; 64];
         // One half in 32, and at most about 2048 of them (one in 8 cost 4 % of N = 16 and
         // 18, by perf): the choice only steers the speed of large groups, never the count.
-        for &x in items.iter().step_by((items.len() / 2048).max(32)) {
-            let mut x = x & ((1u64 << KEY_AT) - 1);
+        let step = (groups.len() / 2048).max(32);
+        for &x in groups.all().flat_map(|g| g.iter().step_by(step)) {
+            let mut x = x;
             while x != 0 {
                 bits[x.trailing_zeros() as usize] += 1;
                 x &= x - 1;

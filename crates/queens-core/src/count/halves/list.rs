@@ -1,7 +1,7 @@
 //! The listing of the halves of a pattern: every filling of the upper rows (or of the lower
 //! rows) that uses exactly the pattern's columns among the pattern columns, each stored as its
-//! group key and the squares of the split row its diagonals meet. It calls `group.rs` (to
-//! store a half), `alloc.rs` (to grow the list) and the kernel's cancel check.
+//! diagonals' squares of the split row, in the group of its key. It calls `group.rs` (to
+//! store a half), `alloc.rs` (for its error) and the kernel's cancel check.
 //!
 //! A half is found in two steps. First the queens of the pattern's own columns (the columns
 //! the half must use) are placed, column by column, each on a free row; then the other rows
@@ -15,8 +15,8 @@
 use std::ops::Range;
 use std::sync::atomic::AtomicBool;
 
-use super::alloc::{grow, AllocError};
-use super::group::Key;
+use super::alloc::AllocError;
+use super::group::{Groups, Key};
 use crate::count::kernel::CancelCheck;
 
 /// Lists every filling of rows `0..h` with columns in `allowed` (and in `top` for row 0) that
@@ -33,7 +33,7 @@ pub(super) fn list_uppers(
     top: u32,
     key: Key,
     cancel: &AtomicBool,
-    out: &mut Vec<u64>,
+    out: &mut Groups,
 ) -> Result<(), AllocError> {
     Halves::new(n, h, key, 0..h, allowed, need, (0, top)).list(cancel, out)
 }
@@ -52,7 +52,7 @@ pub(super) fn list_lowers(
     first: u32,
     key: Key,
     cancel: &AtomicBool,
-    out: &mut Vec<u64>,
+    out: &mut Groups,
 ) -> Result<(), AllocError> {
     Halves::new(n, h, key, h..n, allowed, need, (h, first)).list(cancel, out)
 }
@@ -106,13 +106,13 @@ impl Halves {
         }
     }
 
-    /// The stored word of a finished half.
+    /// Stores a finished half: the squares of row `h` on its diagonals, in its group.
     #[inline(always)]
-    fn word(&self, cols: u32, d1: u64, d2: u64) -> u64 {
+    fn store(&self, out: &mut Groups, cols: u32, d1: u64, d2: u64) -> Result<(), AllocError> {
         let full = (1u64 << self.n) - 1;
         let down = d2 >> (self.n - 1 - self.h) & full;
         let across = d1 >> self.h & full;
-        self.key.word(cols, down | across << self.n)
+        out.push(self.key.of(cols), down | across << self.n)
     }
 
     /// Lists the halves into `out`: the queens of the columns of `need` first, each on a free
@@ -120,8 +120,16 @@ impl Halves {
     /// placement of them, the other rows by [`Halves::fill`]. An error when the list cannot
     /// grow; cancelled, it stops soon (the caller sees the flag and drops the list).
     #[inline(always)]
-    fn list(&self, cancel: &AtomicBool, out: &mut Vec<u64>) -> Result<(), AllocError> {
-        out.clear();
+    fn list(&self, cancel: &AtomicBool, out: &mut Groups) -> Result<(), AllocError> {
+        out.reset(self.key.bits);
+        self.walk(cancel, out)?;
+        out.done();
+        Ok(())
+    }
+
+    /// The walk of [`Halves::list`].
+    #[inline(always)]
+    fn walk(&self, cancel: &AtomicBool, out: &mut Groups) -> Result<(), AllocError> {
         let needed = self.need.count_ones() as usize;
         if needed > self.rows.len() {
             return Ok(());
@@ -200,30 +208,26 @@ impl Halves {
         }
     }
 
-    /// Stores the halves whose last row `r` is filled under the state entering it (at most
-    /// 32, one per column: room for them is made first, fallibly, so that the pushes never
-    /// allocate).
+    /// Stores the halves whose last row `r` is filled under the state entering it.
     #[inline(always)]
     fn leaves(
         &self,
-        out: &mut Vec<u64>,
+        out: &mut Groups,
         r: usize,
         cols: u32,
         d1: u64,
         d2: u64,
     ) -> Result<(), AllocError> {
-        if out.capacity() - out.len() < 32 {
-            grow(out, 32)?;
-        }
         let mut f = self.open(r, cols, d1, d2) & self.free;
         while f != 0 {
             let bit = f & f.wrapping_neg();
             f ^= bit;
-            out.push(self.word(
+            self.store(
+                out,
                 cols | bit,
                 d1 | u64::from(bit) << r,
                 d2 | u64::from(bit) << (self.n - 1 - r),
-            ));
+            )?;
         }
         Ok(())
     }
@@ -237,12 +241,11 @@ impl Halves {
         (cols, d1, d2): (u32, u64, u64),
         check: &mut CancelCheck,
         cancel: &AtomicBool,
-        out: &mut Vec<u64>,
+        out: &mut Groups,
     ) -> Result<bool, AllocError> {
         let n = self.n;
         let Some((&last, inner)) = rows.split_last() else {
-            grow(out, 1)?;
-            out.push(self.word(cols, d1, d2));
+            self.store(out, cols, d1, d2)?;
             return Ok(true);
         };
         let last = last as usize;
@@ -464,12 +467,13 @@ mod tests {
                         words.sort_unstable();
                         words
                     };
-                    let sorted = |mut got: Vec<u64>| {
-                        got.sort_unstable();
-                        got
+                    let sorted = |got: Groups| {
+                        let mut words = got.words();
+                        words.sort_unstable();
+                        words
                     };
                     for top in [full, (1 << n.div_ceil(2)) - 1, 1 << (n - 1)] {
-                        let mut got = Vec::new();
+                        let mut got = Groups::default();
                         list_uppers(n, h, full & !lower, upper, top, key, &never, &mut got)
                             .unwrap();
                         assert_eq!(
@@ -479,7 +483,7 @@ mod tests {
                         );
                     }
                     for first in [full, full & !1, 1 << (n / 2)] {
-                        let mut got = Vec::new();
+                        let mut got = Groups::default();
                         list_lowers(n, h, full & !upper, lower, first, key, &never, &mut got)
                             .unwrap();
                         assert_eq!(

@@ -10,8 +10,8 @@
 //! meets no queen of the other half, so it is rightly dropped.
 //!
 //! Both halves are listed (a depth-first search each: the queens of the pattern's columns
-//! first, then the other rows), grouped by their column sets with one
-//! counting sort, and every group of lower halves is matched against the group of upper halves
+//! first, then the other rows), each stored straight into the group of its column set, and
+//! every group of lower halves is matched against the group of upper halves
 //! with the complementary columns. The match is *bit-sliced*: the larger of the two groups is
 //! turned, 512 halves at a time, into a table that gives, for each 4-bit piece of a mask, the set
 //! of halves having a bit in common with it (`16` words per piece, one bit per half). A half of
@@ -57,7 +57,7 @@
 //! Cost: listing the halves is linear in their number (3.2 x 10^8 per side for N = 18, times a
 //! small overhead for restricting the search to a pattern), and the match does one table row OR
 //! per 4 mask bits per 64 pairs (a third of the pairs in large groups). Memory: the halves of
-//! one pattern per thread (8 bytes each, and 8 more once grouped); see [`bytes_per_thread`].
+//! one pattern per thread (8 bytes each, in lists that grow by doubling); see [`bytes_per_thread`].
 //!
 //! # Files
 //! Each file does one job; the arrows point down this list.
@@ -71,7 +71,7 @@
 //! - `plain.rs`: the plain search of one subproblem, to recount it without the join.
 //! - `list.rs`: the depth-first listing of the upper and the lower halves of a pattern.
 //! - `bitslice.rs`: the bit-sliced join of two groups of halves (portable and AVX2).
-//! - `group.rs`: a half's group key and the counting sort by it.
+//! - `group.rs`: a half's group key and the groups of one side, one list per key.
 //! - `alloc.rs`: the fallible growth of the buffers (an error naming the bytes, not an abort).
 
 mod alloc;

@@ -1,13 +1,13 @@
 //! The count of one subproblem of the half-board engine: list the upper and the lower halves of
-//! its pattern (`list.rs`), group each side by its columns (`group.rs`) and join every group
+//! its pattern (`list.rs`) into groups by their columns (`group.rs`) and join every group
 //! with the complementary one (`bitslice.rs`), in per-thread buffers kept between subproblems;
 //! the AVX2 copy is chosen here, once per subproblem, when the processor has it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::alloc::{room_for, AllocError};
+use super::alloc::AllocError;
 use super::bitslice::{join_groups, JoinBuffers, PIECE};
-use super::group::{bucket, Key};
+use super::group::{Groups, Key};
 use super::list::{list_lowers, list_uppers};
 
 /// The widest board this engine counts: its masks are two `N`-bit words in a `u64`, and its
@@ -17,12 +17,8 @@ pub const MAX_N: usize = 24;
 /// The per-thread buffers, kept between subproblems.
 #[derive(Default)]
 pub(super) struct Scratch {
-    pub(super) uppers: Vec<u64>,
-    pub(super) lowers: Vec<u64>,
-    pub(super) upper_masks: Vec<u64>,
-    pub(super) lower_masks: Vec<u64>,
-    pub(super) upper_start: Vec<u32>,
-    pub(super) lower_start: Vec<u32>,
+    pub(super) uppers: Groups,
+    pub(super) lowers: Groups,
     join: JoinBuffers,
 }
 
@@ -138,25 +134,16 @@ pub(super) fn count_with<const FAST: bool>(
     if cancel.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    // Room for what `bucket` resizes its buffers to, made fallibly: it then allocates nothing.
-    let keys = (1usize << key.bits) + 1;
-    room_for(&mut s.upper_start, keys)?;
-    room_for(&mut s.lower_start, keys)?;
-    room_for(&mut s.upper_masks, s.uppers.len())?;
-    room_for(&mut s.lower_masks, s.lowers.len())?;
-    bucket(key.bits, &s.uppers, &mut s.upper_start, &mut s.upper_masks);
-    bucket(key.bits, &s.lowers, &mut s.lower_start, &mut s.lower_masks);
     let full = (1u32 << key.bits) - 1;
     let pieces = (2 * n).div_ceil(PIECE);
-    s.join
-        .reserve(pieces, full, &s.upper_start, &s.lower_start)?;
+    s.join.reserve(pieces, full, &s.uppers, &s.lowers)?;
     macro_rules! join {
         ($($p:literal)*) => {
             match (2 * n).div_ceil(PIECE) {
                 $($p => join_groups::<$p, FAST>(
                     full,
-                    (&s.upper_start, &s.upper_masks),
-                    (&s.lower_start, &s.lower_masks),
+                    &s.uppers,
+                    &s.lowers,
                     &mut s.join,
                     cancel,
                 ),)*

@@ -261,7 +261,7 @@ mod tests {
     /// listings really hold, within a few per cent.
     #[test]
     fn the_probes_size_the_listings() {
-        use crate::count::halves::group::Key;
+        use crate::count::halves::group::{Groups, Key};
         use crate::count::halves::list::{list_lowers, list_uppers};
         for n in [12, 13] {
             let plan = Plan::new(n, 4);
@@ -274,7 +274,7 @@ mod tests {
                 bits: n as u32 - cols.count_ones(),
             };
             let full = (1u32 << n) - 1;
-            let (mut listed, mut ups, mut lows) = (0usize, Vec::new(), Vec::new());
+            let (mut listed, mut ups, mut lows) = (0usize, Groups::default(), Groups::default());
             for part in &plan.parts {
                 if let Part::Pattern { upper, first, .. } = *part {
                     let lower = cols & !upper;
