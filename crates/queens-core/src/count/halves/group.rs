@@ -66,7 +66,10 @@ impl Groups {
         if list.len() == list.capacity() {
             grow(list, 1)?;
         }
-        list.push(mask);
+        let len = list.len();
+        list.spare_capacity_mut()[0].write(mask);
+        // SAFETY: the slot past the end was just written (there is one: grown above).
+        unsafe { list.set_len(len + 1) };
         Ok(())
     }
 
