@@ -1,9 +1,9 @@
 //! The bit-sliced join of the half-board engine: the number of pairs of an upper and a lower
 //! group of halves whose masks share no bit, by tables of 512 halves at a time (one row per
 //! 4-bit piece of a mask), large groups first sorted by one piece; a portable copy and an AVX2
-//! one of the table building, and an AVX-512 one of the probe of a full tile (a table row is
-//! one 512-bit register, its zero bits counted by `vpopcntq`: 7 % of N = 18 on this project's
-//! machine). It calls only `group.rs` (the groups of halves) and `alloc.rs` (to grow its
+//! one of the table building, and AVX-512 ones of the probe of a tile of 128, 256 or 512
+//! halves (a table row is one register, its zero bits counted by `vpopcntq`: 7 % of N = 18 on
+//! this project's machine for the full tiles, 6 % of N = 16 for the others). It calls only `group.rs` (the groups of halves) and `alloc.rs` (to grow its
 //! buffers).
 
 use std::sync::atomic::{AtomicBool, Ordering};

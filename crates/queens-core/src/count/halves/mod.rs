@@ -70,7 +70,7 @@
 //! - `pattern.rs`: the count of one subproblem: list both halves, group them, join the groups.
 //! - `plain.rs`: the plain search of one subproblem, to recount it without the join.
 //! - `list.rs`: the depth-first listing of the upper and the lower halves of a pattern.
-//! - `bitslice.rs`: the bit-sliced join of two groups of halves (portable and AVX2).
+//! - `bitslice.rs`: the bit-sliced join of two groups of halves (portable, AVX2, AVX-512).
 //! - `group.rs`: a half's group key and the groups of one side, one list per key.
 //! - `alloc.rs`: the fallible growth of the buffers (an error naming the bytes, not an abort).
 

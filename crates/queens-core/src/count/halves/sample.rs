@@ -79,7 +79,9 @@ impl Forecast {
 
 /// Bytes a listed half takes at the peak of its subproblem: 8 in the list, 8 grouped, and the
 /// rest of the thread's buffers and their slack (fitted to the peaks of N = 17 to 19 on 2
-/// threads: 52, 153 and 316 MiB measured, with [`PROCESS_BYTES`]).
+/// threads: 52, 153 and 316 MiB measured, with [`PROCESS_BYTES`]). Since the halves are stored
+/// once, straight into their groups, the peaks are lower (N = 19: 213 MiB), so this is rather
+/// too high (docs/performance.md).
 const BYTES_PER_HALF: f64 = 18.0;
 
 /// Bytes of the process besides the threads' halves (its code, the plan, the tally).
