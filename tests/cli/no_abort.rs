@@ -278,8 +278,12 @@ fn a_count_whose_address_space_is_lowered_while_it_runs_saves_and_ends_in_an_err
     let start = Instant::now();
     // The first save comes before the thread that watches the run starts: a thread started
     // under the lowered limit would find no memory for its signal stack, which the standard
-    // library answers with an abort. So the limit waits for that thread too.
+    // library answers with an abort. The count waits for its watcher before it takes memory;
+    // the limit waits for it too, so that it lands in the count, not in the thread's start.
     while !ckpt.exists() || !has_thread(pid, "watcher") {
+        if let Some(status) = child.try_wait().expect("wait") {
+            panic!("the count ended before its limit was lowered: {status}");
+        }
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "no checkpoint and watcher thread after 60 s"

@@ -3,8 +3,8 @@
 //! 4-bit piece of a mask), large groups first sorted by one piece; a portable copy and an AVX2
 //! one of the table building, and AVX-512 ones of the probe of a tile of 128, 256 or 512
 //! halves (a table row is one register, its zero bits counted by `vpopcntq`: 7 % of N = 18 on
-//! this project's machine for the full tiles, 6 % of N = 16 for the others). It calls only `group.rs` (the groups of halves) and `alloc.rs` (to grow its
-//! buffers).
+//! this project's machine for the full tiles, 6 % of N = 16 for the others). It calls only
+//! `group.rs` (the groups of halves) and `alloc.rs` (to grow its buffers).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -218,10 +218,12 @@ fn probe<const P: usize, const W: usize, const FAST: bool>(table: &[u64], small:
     #[cfg(target_arch = "x86_64")]
     if FAST
         && (W == 2 || W == 4)
+        && std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vl")
         && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
     {
-        // SAFETY: the features `probe_narrow` is compiled for were checked just above.
+        // SAFETY: the features `probe_narrow` is compiled for were checked just above (AVX2:
+        // FAST is only set on the path chosen after checking for it).
         return unsafe { probe_narrow::<P, W>(table, small) };
     }
     let pieces = pieces::<P, W>(table);
@@ -457,10 +459,9 @@ fn slices<const P: usize, const W: usize, const FAST: bool>(tile: &[u64], table:
         unsafe { slices_avx2::<P, W>(tile, table) };
         return;
     }
-    for (j, &m) in tile.iter().enumerate() {
+    // A mask has at most 2N <= 4P bits: every one is in a piece.
+    for (j, mut m) in tile.iter().copied().enumerate() {
         let (w, bit) = (j / 64, 1u64 << (j % 64));
-        // Only the mask bits the pieces cover (not the group key above them).
-        let mut m = m & ((1u64 << (P * PIECE)) - 1);
         while m != 0 {
             let b = m.trailing_zeros() as usize;
             m &= m - 1;

@@ -2,7 +2,7 @@
 //! filled by the listing as it finds them (so no sort is needed before the join). It calls
 //! `alloc.rs` (to grow a list).
 
-use super::alloc::{grow, AllocError};
+use super::alloc::{grow, room_for, AllocError};
 
 /// Where a half's group key goes in the word [`Groups::words`] gives for it: above the
 /// `2N <= 48` mask bits.
@@ -36,8 +36,11 @@ impl Key {
 /// comes first, so they seldom grow again), unless the room kept exceeds the most halves one
 /// subproblem held: the subproblems spread their halves over the keys differently, and the
 /// largest list of every key, kept, held 36 MiB at N = 18 on one thread where giving the room
-/// back held 20 MiB and this rule 29 MiB (the 16 bytes per half of the memory model,
-/// `memory.rs`), at the same speed.
+/// back held 20 MiB and this rule 29 MiB, at the same speed. The bound: at a reset at most the
+/// most halves one subproblem held (and 64 per key); while a side is listed its lists may
+/// double past that, so in the worst case about 3 words per half of the largest subproblem (24
+/// bytes) against the 16 of the memory model (`memory.rs`; the old list and its grouped copy
+/// could reach as much). The measured peaks are below the model (docs/performance.md).
 #[derive(Default)]
 pub(super) struct Groups {
     lists: Vec<Vec<u64>>,
@@ -46,17 +49,20 @@ pub(super) struct Groups {
 }
 
 impl Groups {
-    /// Empties the groups for a side of `2^bits` keys.
-    pub(super) fn reset(&mut self, bits: u32) {
+    /// Empties the groups for a side of `2^bits` keys; an error when the table of lists
+    /// cannot be made (up to 1.5 MiB for 2^16 keys).
+    pub(super) fn reset(&mut self, bits: u32) -> Result<(), AllocError> {
         let keys = 1usize << bits;
         let kept: usize = self.lists.iter().map(Vec::capacity).sum();
         if self.lists.len() != keys || kept > self.most + 64 * keys {
-            self.lists.clear();
+            self.lists = Vec::new();
+            room_for(&mut self.lists, keys)?;
             self.lists.resize_with(keys, Vec::new);
         }
         for list in &mut self.lists {
             list.clear();
         }
+        Ok(())
     }
 
     /// Stores `mask` in the group `key`; an error when that list cannot grow.
@@ -134,7 +140,7 @@ mod tests {
             (0, 1),
             (300, 9),
         ] {
-            groups.reset(4);
+            groups.reset(4).unwrap();
             assert!(kept(&groups) <= groups.most + 64 * 16);
             if salt == 3 && count == 1000 {
                 // 1024 halves of each key before, room for exactly them: kept.
@@ -159,7 +165,7 @@ mod tests {
             }
         }
         // A side of other keys: the room is made anew.
-        groups.reset(5);
+        groups.reset(5).unwrap();
         assert_eq!(groups.lists.len(), 32);
         assert_eq!(kept(&groups), 0);
     }

@@ -118,10 +118,10 @@ impl Halves {
     /// Lists the halves into `out`: the queens of the columns of `need` first, each on a free
     /// row (a depth-first walk over the needed columns, the lowest first), then, under each
     /// placement of them, the other rows by [`Halves::fill`]. An error when the list cannot
-    /// grow; cancelled, it stops soon (the caller sees the flag and drops the list).
+    /// grow; cancelled, it stops soon (the caller sees the flag and ignores the groups).
     #[inline(always)]
     fn list(&self, cancel: &AtomicBool, out: &mut Groups) -> Result<(), AllocError> {
-        out.reset(self.key.bits);
+        out.reset(self.key.bits)?;
         self.walk(cancel, out)?;
         out.done();
         Ok(())
@@ -270,7 +270,7 @@ impl Halves {
                 sp -= 1;
                 state = stack[sp];
                 // A pattern's walk may visit many nodes for few halves: look at the flag
-                // every 2^16 backtracks, as the kernel does (the caller drops the list).
+                // every 2^16 backtracks, as the kernel does (the caller ignores the groups).
                 if check.stop(cancel) {
                     return Ok(false);
                 }

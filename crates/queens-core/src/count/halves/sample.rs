@@ -13,8 +13,9 @@
 //! the prediction's quality, which only sets its spread (reported as a standard error). The
 //! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
 //! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
-//! subproblem's halves by the probes, 18 bytes a half (8 listed, 8 grouped, and slack), per
-//! thread, and 8 MiB for the process.
+//! subproblem's halves by the probes, 18 bytes a half (fitted when a half was listed and then
+//! copied into its group; rather too high since it is stored once), per thread, and 8 MiB for
+//! the process.
 //! Cost: about 2 million probes of each side, plus the draws (`budget`, and the last ones
 //! begun finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
 //! the fixed-point searches of `count::fixed`.
@@ -77,8 +78,9 @@ impl Forecast {
     }
 }
 
-/// Bytes a listed half takes at the peak of its subproblem: 8 in the list, 8 grouped, and the
-/// rest of the thread's buffers and their slack (fitted to the peaks of N = 17 to 19 on 2
+/// Bytes a listed half takes at the peak of its subproblem: when a half was listed and then
+/// copied into its group, 8 in the list, 8 grouped, and the rest of the thread's buffers and
+/// their slack (fitted to the peaks of N = 17 to 19 on 2
 /// threads: 52, 153 and 316 MiB measured, with [`PROCESS_BYTES`]). Since the halves are stored
 /// once, straight into their groups, the peaks are lower (N = 19: 213 MiB), so this is rather
 /// too high (docs/performance.md).
