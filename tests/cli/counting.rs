@@ -273,6 +273,65 @@ fn half_board_shards_on_different_thread_counts_merge() {
 }
 
 #[cfg(unix)]
+/// The number after `key ` on its line of a checkpoint's text.
+fn checkpoint_seconds(text: &str, key: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no '{key}' line in {text}"))
+        .parse()
+        .unwrap()
+}
+
+/// Every save records the wall and processor time the run has taken; a run resumed with work
+/// left says on standard error, when it ends, what the whole run took over its sessions.
+#[test]
+fn a_resumed_run_reports_the_wall_and_processor_time_of_all_its_sessions() {
+    let (_dir, ckpt) = temp_checkpoint();
+    kill_mid_way(start_saving(&ckpt, "17", "halves"), &ckpt);
+    let first = std::fs::read_to_string(&ckpt).unwrap();
+    let (wall, cpu) = (
+        checkpoint_seconds(&first, "seconds"),
+        checkpoint_seconds(&first, "cpu-seconds"),
+    );
+    assert!(wall > 0.0 && cpu > 0.0, "{first}");
+    let arg = ckpt.to_str().unwrap();
+    let done = queens()
+        .args(["count", "17", "--engine", "halves", "--checkpoint", arg])
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8_lossy(&done.get_output().stdout),
+        format!("{}\n", known_for(17).0)
+    );
+    let stderr = String::from_utf8_lossy(&done.get_output().stderr).to_string();
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("queens: the whole run, over its sessions: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let (wall_text, cpu_text) = line.split_once(" s of wall time, ").expect(line);
+    let whole_wall: f64 = wall_text.parse().unwrap();
+    let whole_cpu: f64 = cpu_text
+        .strip_suffix(" s of processor time")
+        .expect(line)
+        .parse()
+        .unwrap();
+    // One decimal printed: the first session's time, at least, is in the sums.
+    assert!(
+        whole_wall + 0.05 >= wall && whole_cpu + 0.05 >= cpu,
+        "{line}"
+    );
+    let last = std::fs::read_to_string(&ckpt).unwrap();
+    assert!(checkpoint_seconds(&last, "cpu-seconds") >= cpu, "{last}");
+    // Run again on the finished checkpoint: nothing is counted, so no such line.
+    queens()
+        .args(["count", "17", "--checkpoint", arg])
+        .assert()
+        .success()
+        .stderr(predicates::prelude::PredicateBooleanExt::not(
+            predicates::str::contains("whole run"),
+        ));
+}
+
 #[test]
 fn sigint_saves_the_checkpoint_and_exits_with_status_130() {
     let (_dir, ckpt) = temp_checkpoint();
@@ -525,6 +584,7 @@ fn every_field_of_a_checkpoint_tampered_is_refused() {
             "total",
             "unique",
             "seconds",
+            "cpu-seconds",
             "done",
             "parts",
             "checksum"
@@ -544,8 +604,15 @@ fn every_field_of_a_checkpoint_tampered_is_refused() {
         // Changed and left as is: the checksum (or, for the first line, the version) refuses it.
         run(&bad).stderr(predicates::str::contains(arg));
         // Changed and resealed: the field disagrees with the others or with the run (only the
-        // time spent, which no count depends on, may be changed that way).
-        if !["queens-count-checkpoint", "checksum", "seconds"].contains(key) {
+        // times spent, which no count depends on, may be changed that way).
+        if ![
+            "queens-count-checkpoint",
+            "checksum",
+            "seconds",
+            "cpu-seconds",
+        ]
+        .contains(key)
+        {
             run(&resealed(&bad)).stderr(predicates::str::contains(arg));
         }
     }

@@ -229,6 +229,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         writeln!(out, "{}", counts.total)?;
     }
     out.flush()?;
+    if session.resumed() && !args.quiet {
+        eprintln!("queens: {}", whole_run(session.spent()));
+    }
     if let Some(path) = session.path().filter(|_| save_failed.is_some()) {
         eprintln!(
             "queens: the count is complete and printed, but {} does not hold it (status 2)",
@@ -237,6 +240,19 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return Ok(Status::Failure);
     }
     Ok(Status::Success)
+}
+
+/// What a resumed run took over all its sessions, as its last line on standard error says it.
+fn whole_run(spent: count::Spent) -> String {
+    let cpu = match spent.cpu_seconds {
+        Some(cpu) => format!("{cpu:.1} s of processor time"),
+        None => "processor time not known (a queens older than its record began the checkpoint)"
+            .to_string(),
+    };
+    format!(
+        "the whole run, over its sessions: {:.1} s of wall time, {cpu}",
+        spent.seconds
+    )
 }
 
 /// A run that ended in an error (no memory for the half-board engine's halves, a thread that

@@ -1,28 +1,32 @@
 //! The checkpoint side of a run of `queens count`: the file, locked for the run and read once;
 //! the resumed run; the saves at the start, every interval (a failed save is reported at once
-//! and retried, and the count goes on) and at the end.
+//! and retried, and the count goes on) and at the end; the wall and processor time the run has
+//! taken over all its sessions, which every save records.
 //!
-//! May call: `queens_core::count` (the checkpoint format), [`crate::lock`] and
-//! [`super::progress`] (moved while the run is watched).
+//! May call: `queens_core::count` (the checkpoint format), [`crate::lock`],
+//! [`super::progress`] (moved while the run is watched) and `libc` (the process's processor
+//! time).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use queens_core::count::{Checkpoint, Run};
+use queens_core::count::{Checkpoint, Run, Spent};
 
 use super::progress::Display;
 use crate::cli::CountArgs;
 use crate::lock;
 
-/// The checkpoint side of a run: the file and its lock, the interval, the seconds spent before
-/// this session, and when it started.
+/// The checkpoint side of a run: the file and its lock, the interval, the time spent before
+/// this session, and when it started (on the clock and in processor time).
 pub struct Session {
     path: Option<PathBuf>,
     _lock: Option<lock::Lock>,
     every: Duration,
-    seconds_before: f64,
+    before: Spent,
+    resumed: bool,
     started: Instant,
+    cpu_started: Option<f64>,
 }
 
 impl Session {
@@ -39,12 +43,17 @@ impl Session {
             path: args.checkpoint.clone(),
             _lock: lock,
             every: Duration::from_secs_f64(args.checkpoint_every),
-            seconds_before: 0.0,
+            before: Spent {
+                seconds: 0.0,
+                cpu_seconds: Some(0.0),
+            },
+            resumed: false,
             started: Instant::now(),
+            cpu_started: cpu_seconds(),
         };
         if let (Some(path), Some(saved)) = (&args.checkpoint, saved) {
             let finished = saved.tally.finished;
-            let (resumed, seconds) = run.resume(saved, path)?;
+            let (resumed, before) = run.resume(saved, path)?;
             if !args.quiet {
                 eprintln!(
                     "queens: resuming from {}: {finished} subproblems already counted",
@@ -52,7 +61,8 @@ impl Session {
                 );
             }
             run = resumed;
-            session.seconds_before = seconds;
+            session.before = before;
+            session.resumed = !run.is_complete();
         }
         session.save(&run)?;
         Ok((run, session))
@@ -63,13 +73,33 @@ impl Session {
         self.path.as_deref()
     }
 
+    /// Whether the run was resumed from a checkpoint with work left (a checkpoint already
+    /// complete is only read).
+    pub fn resumed(&self) -> bool {
+        self.resumed
+    }
+
+    /// The time the run has taken so far, this session's and its earlier sessions': the
+    /// processor time is unknown when an earlier session's is (a checkpoint written by an older
+    /// `queens`) or when this process cannot read its own.
+    pub fn spent(&self) -> Spent {
+        let now = cpu_seconds();
+        let cpu = match (self.before.cpu_seconds, self.cpu_started, now) {
+            (Some(before), Some(start), Some(now)) => Some(before + (now - start).max(0.0)),
+            _ => None,
+        };
+        Spent {
+            seconds: self.before.seconds + self.started.elapsed().as_secs_f64(),
+            cpu_seconds: cpu,
+        }
+    }
+
     /// Writes the checkpoint, if the run has one.
     pub fn save(&self, run: &Run) -> anyhow::Result<()> {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        let seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
-        run.checkpoint(seconds).save(Path::new(path))?;
+        run.checkpoint(self.spent()).save(Path::new(path))?;
         Ok(())
     }
 
@@ -141,4 +171,23 @@ pub fn lock_and_load(
     let lock = lock::acquire(path)?;
     let saved = Checkpoint::load(path, n)?;
     Ok((lock, saved))
+}
+
+/// The processor time this process has used so far, every thread, user and system, in
+/// seconds (`getrusage`); `None` where it cannot be read.
+fn cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `getrusage` only writes the `rusage` it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }

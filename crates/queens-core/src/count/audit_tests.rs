@@ -21,7 +21,7 @@ fn known(n: usize) -> Counts {
 fn partial(n: usize, split: &str, keep: usize) -> Checkpoint {
     let run = Run::of_split(n, split, Shard::WHOLE).unwrap().threads(2);
     run.execute().unwrap();
-    let full = run.checkpoint(1.0);
+    let full = run.checkpoint(Spent::default());
     let mut tally = Tally::new(full.subproblems);
     for i in (0..full.subproblems).step_by(keep) {
         tally.record(i, full.tally.parts[i]);

@@ -30,10 +30,17 @@
 //! total 24
 //! unique 3
 //! seconds 1.5
+//! cpu-seconds 2.9
 //! done 000000000000000100000000000000000000000000000002
 //! parts 0:16/2 129:8/1
 //! checksum fnv1a64:0123456789abcdef (the real one is computed)
 //! ```
+//!
+//! `seconds` and `cpu-seconds` are the wall time and the processor time (every thread, user and
+//! system) the run has taken so far, over every session that counted it. `cpu-seconds` came
+//! later than the rest of version 2: a file without it (written by an older `queens`) is read,
+//! and the run resumed from it does not know its processor time, so it writes no such line
+//! either.
 //!
 //! `done` is the bit set of finished subproblems, 16 hexadecimal digits per 64 subproblems
 //! (word `k` holds subproblems `64k..64k+63`, lowest bit first). `parts` lists each finished
@@ -87,6 +94,18 @@ pub struct Checkpoint {
     pub tally: Tally,
     /// Seconds spent counting so far, over every session of the run.
     pub seconds: f64,
+    /// Processor seconds spent so far (every thread, user and system), over every session of
+    /// the run; `None` when a session's are not known (see the module's documentation).
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The time a run has taken, over every session that counted it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Spent {
+    /// Wall seconds.
+    pub seconds: f64,
+    /// Processor seconds, every thread, user and system; `None` when not known.
+    pub cpu_seconds: Option<f64>,
 }
 
 impl Checkpoint {
@@ -102,6 +121,9 @@ impl Checkpoint {
         let _ = writeln!(s, "total {}", self.tally.counts.total);
         let _ = writeln!(s, "unique {}", self.tally.counts.unique);
         let _ = writeln!(s, "seconds {}", self.seconds);
+        if let Some(cpu) = self.cpu_seconds {
+            let _ = writeln!(s, "cpu-seconds {cpu}");
+        }
         s.push_str("done ");
         for word in &self.tally.done {
             let _ = write!(s, "{word:016x}");
@@ -231,17 +253,29 @@ impl Checkpoint {
         let finished: u64 = decimal(field("finished")?, "finished", &bad)?;
         let total: u128 = decimal(field("total")?, "total", &bad)?;
         let unique: u128 = decimal(field("unique")?, "unique", &bad)?;
-        let seconds_text = field("seconds")?;
-        let seconds: f64 = seconds_text
-            .parse()
-            .ok()
-            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-            .ok_or_else(|| {
-                bad(format!(
-                    "'seconds' is not a number of seconds: '{}'",
-                    shorten(seconds_text)
-                ))
-            })?;
+        let seconds = seconds_of(field("seconds")?, "seconds", &bad)?;
+        // Optional (see the module's documentation): a file without it is read.
+        let mut lines = lines.peekable();
+        let cpu_seconds = match lines.peek().and_then(|l| l.strip_prefix("cpu-seconds ")) {
+            Some(text) => {
+                lines.next();
+                Some(seconds_of(text, "cpu-seconds", &bad)?)
+            }
+            None => None,
+        };
+        let mut field = |key: &str| -> Result<&str, CountError> {
+            let line = lines
+                .next()
+                .ok_or_else(|| bad(format!("it ends before the '{key}' line")))?;
+            match line.split_once(' ') {
+                Some((k, v)) if k == key => Ok(v),
+                None if line == key => Ok(""),
+                _ => Err(bad(format!(
+                    "expected the '{key}' line, found '{}'",
+                    shorten(line)
+                ))),
+            }
+        };
         let hex = field("done")?;
         let parts_text = field("parts")?;
         // With pieces, every frame is in every shard and the classes are eighths.
@@ -373,6 +407,7 @@ impl Checkpoint {
             shard,
             tally,
             seconds,
+            cpu_seconds,
         })
     }
 
@@ -652,6 +687,19 @@ fn decimal<T: std::str::FromStr>(
         .map_err(|_| bad(format!("'{key}' is out of range: '{}'", shorten(v))))
 }
 
+/// Parses a finite, non-negative number of seconds.
+fn seconds_of(v: &str, key: &str, bad: &dyn Fn(String) -> CountError) -> Result<f64, CountError> {
+    v.parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| {
+            bad(format!(
+                "'{key}' is not a number of seconds: '{}'",
+                shorten(v)
+            ))
+        })
+}
+
 /// At most 60 characters of `s`, for error messages.
 fn shorten(s: &str) -> String {
     crate::text::shorten(s, 60)
@@ -723,6 +771,7 @@ mod tests {
             shard: Shard::WHOLE,
             tally,
             seconds: 1.5,
+            cpu_seconds: Some(2.9),
         }
     }
 
@@ -744,6 +793,7 @@ mod tests {
             shard: Shard::WHOLE,
             tally,
             seconds: f64::MAX,
+            cpu_seconds: Some(f64::MAX),
         }
     }
 
@@ -845,6 +895,7 @@ mod tests {
             shard,
             tally,
             seconds: 1.5,
+            cpu_seconds: Some(2.9),
         }
     }
 
@@ -921,6 +972,22 @@ mod tests {
         assert_eq!(Checkpoint::from_text(Path::new("x"), &text).unwrap(), c);
     }
 
+    /// The processor time is written after the wall time; a file without it (from a `queens`
+    /// older than the line) is read, with the time unknown, and written back without it.
+    #[test]
+    fn the_processor_time_is_kept_and_may_be_missing() {
+        let text = sample().to_text();
+        assert!(
+            text.contains("\nseconds 1.5\ncpu-seconds 2.9\ndone "),
+            "{text}"
+        );
+        let older = resealed(&text.replace("cpu-seconds 2.9\n", ""));
+        let read = Checkpoint::from_text(Path::new("x"), &older).unwrap();
+        assert_eq!(read.cpu_seconds, None);
+        assert_eq!(read.seconds, 1.5);
+        assert_eq!(read.to_text(), older);
+    }
+
     #[test]
     fn damaged_checkpoints_are_refused_with_the_reason() {
         let text = sample().to_text();
@@ -976,7 +1043,19 @@ mod tests {
                 "'seconds'",
             ),
             (
-                resealed(&text.replace("seconds 1.5", "seconds 1.5\nseconds 1.5")),
+                resealed(&text.replace("\nseconds 1.5", "\nseconds 1.5\nseconds 1.5")),
+                "expected the 'done' line",
+            ),
+            (
+                resealed(&text.replace("cpu-seconds 2.9", "cpu-seconds -1")),
+                "'cpu-seconds' is not a number of seconds",
+            ),
+            (
+                resealed(&text.replace("cpu-seconds 2.9", "cpu-seconds inf")),
+                "'cpu-seconds' is not a number of seconds",
+            ),
+            (
+                resealed(&text.replace("cpu-seconds 2.9\n", "cpu-seconds 2.9\ncpu-seconds 2.9\n")),
                 "expected the 'done' line",
             ),
             (
@@ -1115,6 +1194,7 @@ mod tests {
             shard: Shard::WHOLE,
             tally,
             seconds: 1e6,
+            cpu_seconds: Some(2e6),
         };
         let dir = std::env::temp_dir().join(format!("ckpt-size-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -1155,6 +1235,7 @@ mod tests {
                 shard: Shard::WHOLE,
                 tally,
                 seconds: 1e6,
+                cpu_seconds: Some(2e6),
             };
             let started = std::time::Instant::now();
             let text = c.to_text();

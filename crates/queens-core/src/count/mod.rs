@@ -48,7 +48,7 @@ pub mod shard_result;
 mod split;
 mod types;
 
-pub use checkpoint::{add_counts, Checkpoint, MAX_SUBPROBLEMS};
+pub use checkpoint::{add_counts, Checkpoint, Spent, MAX_SUBPROBLEMS};
 pub use checksum::{checksum, fnv1a64};
 pub use engine::{Control, Tally};
 pub use estimate::{estimate, probe_nodes, Estimate};
@@ -185,6 +185,7 @@ mod tests {
             shard: Shard::WHOLE,
             tally: control.tally().clone(),
             seconds: 0.0,
+            cpu_seconds: None,
         };
         assert_eq!(saved.tally.finished, (plan.len() / 3) as u64);
         // Second session: load the text and finish.
@@ -253,7 +254,7 @@ mod tests {
         };
         run.execute().unwrap();
         watcher.join().unwrap();
-        run.checkpoint(0.0)
+        run.checkpoint(Spent::default())
     }
 
     #[test]
@@ -385,7 +386,7 @@ mod tests {
         let n = 10;
         let run = Run::new(n).unwrap().threads(1);
         run.execute().unwrap();
-        let good = run.checkpoint(0.0);
+        let good = run.checkpoint(Spent::default());
         let path = std::path::Path::new("r.ckpt");
         assert!(Run::new(n).unwrap().resume(good.clone(), path).is_ok());
         let plan = subproblems(n);
@@ -482,15 +483,19 @@ mod tests {
         first.cancel();
         first.execute().unwrap();
         assert!(!first.is_complete());
-        let saved = first.checkpoint(1.5);
+        let spent = Spent {
+            seconds: 1.5,
+            cpu_seconds: Some(2.75),
+        };
+        let saved = first.checkpoint(spent);
         assert_eq!(saved.tally.finished, third as u64);
         assert_eq!(saved.split, first.split());
         // Second session: load the text and finish on two threads.
         let loaded = Checkpoint::from_text(std::path::Path::new("t"), &saved.to_text()).unwrap();
-        let (second, seconds) = halves_run(n, 2)
+        let (second, resumed) = halves_run(n, 2)
             .resume(loaded.clone(), std::path::Path::new("t"))
             .unwrap();
-        assert_eq!(seconds, 1.5);
+        assert_eq!(resumed, spent);
         let c = second.execute().unwrap();
         assert!(second.is_complete());
         assert_eq!(c, count_sequential(n).unwrap());

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
-use super::checkpoint::{add_counts, Checkpoint};
+use super::checkpoint::{add_counts, Checkpoint, Spent};
 use super::engine::{self, Control, Tally};
 use super::frame::{subproblems, Subproblem};
 use super::halves;
@@ -242,13 +242,17 @@ impl Run {
     /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
     /// (same N and shard; the same split, except that a half-board run takes the split the
     /// checkpoint records when its subproblems fit in the budget, whatever split this machine
-    /// would choose). Returns the seconds the checkpoint says were spent so far.
+    /// would choose). Returns the time the checkpoint says was spent so far.
     ///
     /// Each saved part is also checked against its subproblem: a total that is not a multiple
     /// of the frame's orbit, or (for a frame no symmetry fixes) not 8 times its classes, or a
     /// pattern's total not a multiple of its weight, cannot have been counted; nor can a
     /// complete count that breaks [`check_complete`]; and the file is refused.
-    pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, f64), CountError> {
+    pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, Spent), CountError> {
+        let spent = Spent {
+            seconds: checkpoint.seconds,
+            cpu_seconds: checkpoint.cpu_seconds,
+        };
         if let Plan::Halves(_) = self.plan {
             let mut run = self;
             if checkpoint.n == run.n && checkpoint.split != run.split() {
@@ -299,7 +303,7 @@ impl Run {
             run.check_halves_parts(&checkpoint, path)?;
             *run.control.tally() = checkpoint.tally;
             run.check_complete_tally(path)?;
-            Ok((run, checkpoint.seconds))
+            Ok((run, spent))
         } else {
             // A checkpoint of another frame split (whole frames, or another depth) is resumed
             // with its own split: its frames are the same, only their cut differs.
@@ -314,7 +318,7 @@ impl Run {
             run.check_frame_parts(&checkpoint, path)?;
             *run.control.tally() = checkpoint.tally;
             run.check_complete_tally(path)?;
-            Ok((run, checkpoint.seconds))
+            Ok((run, spent))
         }
     }
 
@@ -500,15 +504,16 @@ impl Run {
         self.control.tally().finished >= self.todo.len() as u64
     }
 
-    /// The saved state of the run, with `seconds` spent so far.
-    pub fn checkpoint(&self, seconds: f64) -> Checkpoint {
+    /// The saved state of the run, with the time `spent` so far.
+    pub fn checkpoint(&self, spent: Spent) -> Checkpoint {
         Checkpoint {
             n: self.n,
             split: self.split(),
             subproblems: self.subproblems(),
             shard: self.shard,
             tally: self.control.tally().clone(),
-            seconds,
+            seconds: spent.seconds,
+            cpu_seconds: spent.cpu_seconds,
         }
     }
 
