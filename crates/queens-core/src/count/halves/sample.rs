@@ -16,11 +16,12 @@
 //! subproblem's halves by the probes, 18 bytes a half (fitted when a half was listed and then
 //! copied into its group; rather too high since it is stored once), per thread, and 8 MiB for
 //! the process.
-//! Cost: about 2 million probes of each side, plus the draws (`budget`, and the last ones
-//! begun finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
+//! Cost: about 2 million probes of each side, plus the draws (`budget`, then on until
+//! [`FEWEST_DRAWS`] are counted or [`LONGEST_SAMPLE`] budgets have passed; the last ones begun
+//! finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
 //! the fixed-point searches of `count::fixed`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -86,6 +87,15 @@ impl Forecast {
 /// too high (docs/performance.md).
 const BYTES_PER_HALF: f64 = 18.0;
 
+/// The fewest draws the sample counts when they fit in [`LONGEST_SAMPLE`] budgets: the standard
+/// error of the mean falls as one over the square root of the draws, and the 5 to 7 draws of
+/// N = 22 that fit in 4 s gave standard errors of 21 to 37 % (two forecasts of the same run,
+/// 2.1 and 3.8 hours).
+pub const FEWEST_DRAWS: usize = 32;
+
+/// How many budgets the sample may take to count [`FEWEST_DRAWS`] draws.
+pub const LONGEST_SAMPLE: u32 = 15;
+
 /// Bytes of the process besides the threads' halves (its code, the plan, the tally).
 pub const PROCESS_BYTES: u64 = 8 << 20;
 
@@ -124,7 +134,8 @@ fn predict(plan: &Plan, todo: &[usize], probes: usize, rng: &mut Rng) -> Vec<(f6
 
 /// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
 /// subproblem, then subproblems drawn by their predicted cost and counted whole for about
-/// `budget` (the draws begun by then finish). A thread that cannot start, or a draw whose
+/// `budget`, and on until [`FEWEST_DRAWS`] are counted or [`LONGEST_SAMPLE`] budgets have passed
+/// (the draws begun by then finish). A thread that cannot start, or a draw whose
 /// halves find no memory, is an error (the other draws stop).
 pub fn forecast(
     plan: &Plan,
@@ -166,15 +177,26 @@ pub fn forecast(
     };
     let start = Instant::now();
     let threads = threads.max(1);
+    let drawn = AtomicUsize::new(0);
+    let sampling = |elapsed: Duration, drawn: usize| goes_on(budget, elapsed, drawn);
     if weight > 0.0 {
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let seed = rng.next_u64() ^ t as u64;
-                let (ratios, cumulative, stop, predicted, fail) =
-                    (&ratios, &cumulative, &stop, &predicted, &fail);
+                let (ratios, cumulative, stop, predicted, fail, drawn, sampling) = (
+                    &ratios,
+                    &cumulative,
+                    &stop,
+                    &predicted,
+                    &fail,
+                    &drawn,
+                    &sampling,
+                );
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let mut rng = Rng::new(seed);
-                    while start.elapsed() < budget && !stop.load(Ordering::Relaxed) {
+                    while sampling(start.elapsed(), drawn.load(Ordering::Relaxed))
+                        && !stop.load(Ordering::Relaxed)
+                    {
                         let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weight;
                         let at = cumulative.partition_point(|&c| c <= x).min(todo.len() - 1);
                         let cost = predicted[at].0;
@@ -186,6 +208,7 @@ pub fn forecast(
                             Ok(Some(_)) => {
                                 let ratio = began.elapsed().as_secs_f64() / cost;
                                 ratios.lock().unwrap_or_else(|e| e.into_inner()).push(ratio);
+                                drawn.fetch_add(1, Ordering::Relaxed);
                             }
                             Ok(None) => {}
                             Err(err) => fail(CountError::OutOfMemory {
@@ -235,6 +258,13 @@ pub fn forecast(
         fixed,
         largest_seconds: largest_cost * mean,
     })
+}
+
+/// Whether the sample draws again, `elapsed` into it with `drawn` draws counted: within the
+/// `budget`, and past it while fewer than [`FEWEST_DRAWS`] are counted, up to
+/// [`LONGEST_SAMPLE`] budgets.
+fn goes_on(budget: Duration, elapsed: Duration, drawn: usize) -> bool {
+    elapsed < budget || (drawn < FEWEST_DRAWS && elapsed < budget * LONGEST_SAMPLE)
 }
 
 /// Seconds of one core the fixed-point part of `n` takes (estimated), and the board timed.
@@ -331,6 +361,20 @@ mod tests {
         // A shard without the fixed-point part has no time for it.
         let f = forecast(&plan, &todo[1..3], 1, Duration::ZERO).unwrap();
         assert_eq!((f.subproblems, f.fixed.0), (2, 0.0));
+    }
+
+    /// The sample takes its budget, then goes on while it has too few draws for a standard
+    /// error of about 10 %, but never past [`LONGEST_SAMPLE`] budgets.
+    #[test]
+    fn the_sample_goes_on_until_it_has_enough_draws_within_a_bound() {
+        let budget = Duration::from_secs(4);
+        let at = |s: f64| Duration::from_secs_f64(s);
+        assert!(goes_on(budget, at(3.9), 1000));
+        assert!(!goes_on(budget, at(4.0), FEWEST_DRAWS));
+        assert!(goes_on(budget, at(4.0), FEWEST_DRAWS - 1));
+        assert!(goes_on(budget, at(59.9), 7));
+        assert!(!goes_on(budget, at(60.0), 7));
+        assert!(!goes_on(Duration::ZERO, Duration::ZERO, 0));
     }
 
     /// A measurement, not a check: `cargo test -p queens-core --release --lib sample_ratios --
