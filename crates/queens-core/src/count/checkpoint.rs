@@ -221,20 +221,8 @@ impl Checkpoint {
             )));
         }
 
-        let mut lines = body.lines().skip(1);
-        let mut field = |key: &str| -> Result<&str, CountError> {
-            let line = lines
-                .next()
-                .ok_or_else(|| bad(format!("it ends before the '{key}' line")))?;
-            match line.split_once(' ') {
-                Some((k, v)) if k == key => Ok(v),
-                None if line == key => Ok(""),
-                _ => Err(bad(format!(
-                    "expected the '{key}' line, found '{}'",
-                    shorten(line)
-                ))),
-            }
-        };
+        let mut lines = Fields(body.lines().skip(1).peekable());
+        let mut field = |key: &str| lines.field(key, &bad);
         let n: usize = decimal(field("n")?, "n", &bad)?;
         if !(1..=MAX_N).contains(&n) {
             return Err(bad(format!("'n' is {n}, not from 1 to {MAX_N}")));
@@ -255,33 +243,17 @@ impl Checkpoint {
         let unique: u128 = decimal(field("unique")?, "unique", &bad)?;
         let seconds = seconds_of(field("seconds")?, "seconds", &bad)?;
         // Optional (see the module's documentation): a file without it is read.
-        let mut lines = lines.peekable();
-        let cpu_seconds = match lines.peek().and_then(|l| l.strip_prefix("cpu-seconds ")) {
-            Some(text) => {
-                lines.next();
-                Some(seconds_of(text, "cpu-seconds", &bad)?)
-            }
+        let cpu_seconds = match lines.optional("cpu-seconds") {
+            Some(text) => Some(seconds_of(text, "cpu-seconds", &bad)?),
             None => None,
         };
-        let mut field = |key: &str| -> Result<&str, CountError> {
-            let line = lines
-                .next()
-                .ok_or_else(|| bad(format!("it ends before the '{key}' line")))?;
-            match line.split_once(' ') {
-                Some((k, v)) if k == key => Ok(v),
-                None if line == key => Ok(""),
-                _ => Err(bad(format!(
-                    "expected the '{key}' line, found '{}'",
-                    shorten(line)
-                ))),
-            }
-        };
+        let mut field = |key: &str| lines.field(key, &bad);
         let hex = field("done")?;
         let parts_text = field("parts")?;
         // With pieces, every frame is in every shard and the classes are eighths.
         let cut = pieces::depth_of_split(n, &split).is_some_and(|d| d > 0);
         let pieces_text = if cut { Some(field("pieces")?) } else { None };
-        if let Some(extra) = lines.next() {
+        if let Some(extra) = lines.0.next() {
             return Err(bad(format!(
                 "unexpected line '{}' before the checksum",
                 shorten(extra)
@@ -685,6 +657,38 @@ fn decimal<T: std::str::FromStr>(
     }
     v.parse()
         .map_err(|_| bad(format!("'{key}' is out of range: '{}'", shorten(v))))
+}
+
+/// The lines of a checkpoint after its first, each `key value`, read in their order.
+struct Fields<'a, I: Iterator<Item = &'a str>>(std::iter::Peekable<I>);
+
+impl<'a, I: Iterator<Item = &'a str>> Fields<'a, I> {
+    /// The value of the next line when it is the `key` line (which then is read).
+    fn optional(&mut self, key: &str) -> Option<&'a str> {
+        let line = *self.0.peek()?;
+        let value = match line.split_once(' ') {
+            Some((k, v)) if k == key => v,
+            None if line == key => "",
+            _ => return None,
+        };
+        self.0.next();
+        Some(value)
+    }
+
+    /// The value of the next line, which must be the `key` line.
+    fn field(
+        &mut self,
+        key: &str,
+        bad: &dyn Fn(String) -> CountError,
+    ) -> Result<&'a str, CountError> {
+        self.optional(key).ok_or_else(|| match self.0.peek() {
+            None => bad(format!("it ends before the '{key}' line")),
+            Some(line) => bad(format!(
+                "expected the '{key}' line, found '{}'",
+                shorten(line)
+            )),
+        })
+    }
 }
 
 /// Parses a finite, non-negative number of seconds.
