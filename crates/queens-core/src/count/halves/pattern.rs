@@ -140,7 +140,7 @@ pub(super) fn count_with<const FAST: bool>(
     macro_rules! join {
         ($($p:literal)*) => {
             match (2 * n).div_ceil(PIECE) {
-                $($p => join_groups::<$p, FAST>(
+                $($p => join_groups::<$p, { $p - 1 }, FAST>(
                     full,
                     &s.uppers,
                     &s.lowers,
