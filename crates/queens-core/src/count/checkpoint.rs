@@ -246,10 +246,10 @@ impl Checkpoint {
         let unique: u128 = decimal(field("unique")?, "unique", &bad)?;
         let seconds = seconds_of(field("seconds")?, "seconds", &bad)?;
         // Optional (see the module's documentation): a file without it is read.
-        let cpu_seconds = match lines.optional("cpu-seconds") {
-            Some(text) => Some(seconds_of(text, "cpu-seconds", &bad)?),
-            None => None,
-        };
+        let cpu_seconds = lines
+            .optional("cpu-seconds")
+            .map(|text| seconds_of(text, "cpu-seconds", &bad))
+            .transpose()?;
         let mut field = |key: &str| lines.field(key, &bad);
         let hex = field("done")?;
         let parts_text = field("parts")?;

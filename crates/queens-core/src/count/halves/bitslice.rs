@@ -364,7 +364,7 @@ fn squeeze(x: u64, shift: u32) -> u64 {
 /// value `v` is matched only with the small halves whose value shares no bit with `v`, about
 /// a third of them. Those pairs cannot meet in that piece, so it is taken out of the sorted
 /// copies: the tables and probes work on the `Q` other pieces (one table row OR fewer per
-/// half, and one piece fewer to build: 3 % of N = 18 on one thread).
+/// half, and one piece fewer to build: 0 to 4 % of N = 18 on one thread).
 #[inline(always)]
 fn match_split<const Q: usize, const FAST: bool>(
     big: &[u64],

@@ -181,23 +181,15 @@ pub fn forecast(
     let start = Instant::now();
     let threads = threads.max(1);
     let drawn = AtomicUsize::new(0);
-    let sampling = |elapsed: Duration, drawn: usize| goes_on(budget, elapsed, drawn);
     if weight > 0.0 {
         std::thread::scope(|scope| {
             for t in 0..threads {
                 let seed = rng.next_u64() ^ t as u64;
-                let (ratios, cumulative, stop, predicted, fail, drawn, sampling) = (
-                    &ratios,
-                    &cumulative,
-                    &stop,
-                    &predicted,
-                    &fail,
-                    &drawn,
-                    &sampling,
-                );
+                let (ratios, cumulative, stop, predicted, fail, drawn) =
+                    (&ratios, &cumulative, &stop, &predicted, &fail, &drawn);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let mut rng = Rng::new(seed);
-                    while sampling(start.elapsed(), drawn.load(Ordering::Relaxed))
+                    while goes_on(budget, start.elapsed(), drawn.load(Ordering::Relaxed))
                         && !stop.load(Ordering::Relaxed)
                     {
                         let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weight;
