@@ -539,6 +539,33 @@ mod tests {
     }
 
     #[test]
+    fn a_rehearsal_lists_what_the_run_has_left_and_the_frame_engine_has_none() {
+        let whole = halves_run(14, 2);
+        let listed = whole.rehearse(&|_, _| {}).unwrap().unwrap();
+        let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
+        assert_eq!(numbers, (0..whole.subproblems()).collect::<Vec<_>>());
+        // The fixed-point part (the first) lists no halves, the patterns many.
+        assert_eq!(listed[0].1, halves::Listed::default());
+        assert!(
+            listed
+                .iter()
+                .map(|&(_, h)| h.uppers + h.lowers)
+                .sum::<u64>()
+                > 10_000
+        );
+        let shard = Shard::new(1, 3).unwrap();
+        let part = halves_run(14, 1).shard(shard);
+        let listed = part.rehearse(&|_, _| {}).unwrap().unwrap();
+        let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
+        assert_eq!(numbers, shard.select(part.subproblems()));
+        // Once counted, nothing is left to rehearse.
+        part.execute().unwrap();
+        assert!(part.rehearse(&|_, _| {}).unwrap().unwrap().is_empty());
+        let frames = Run::with_engine(14, Engine::Frame, 2, 1 << 30).unwrap();
+        assert!(frames.rehearse(&|_, _| {}).is_none());
+    }
+
+    #[test]
     fn auto_chooses_the_half_board_engine_from_twelve_on() {
         for n in [1, 8, 11, 25, 32] {
             assert_eq!(

@@ -205,6 +205,36 @@ impl Run {
         Some(halves::forecast(plan, &self.todo, threads, budget))
     }
 
+    /// Rehearses this run's memory with the half-board engine ([`halves::rehearse`]): the
+    /// subproblems left to count listed on the run's threads, in its order, into its buffers,
+    /// without the join, so that the process reaches the run's peak memory in the time of the
+    /// listing. Each subproblem listed and its halves, by number (all those of the shard not
+    /// yet counted, unless [`Run::cancel`] was called); `on_listed` hears of each as it is
+    /// listed. `None` when the run uses the frame engine, whose memory is small whatever N.
+    pub fn rehearse(
+        &self,
+        on_listed: &(dyn Fn(usize, halves::Listed) + Sync),
+    ) -> Option<Result<Vec<(usize, halves::Listed)>, CountError>> {
+        let Plan::Halves(plan) = &self.plan else {
+            return None;
+        };
+        let left: Vec<usize> = {
+            let tally = self.control.tally();
+            self.todo
+                .iter()
+                .copied()
+                .filter(|&i| !tally.is_done(i))
+                .collect()
+        };
+        Some(halves::rehearse(
+            plan,
+            &left,
+            self.workers(),
+            &self.control.cancel,
+            on_listed,
+        ))
+    }
+
     /// The name of the split of this run's plan (see [`SPLIT`]).
     pub fn split(&self) -> String {
         match &self.plan {

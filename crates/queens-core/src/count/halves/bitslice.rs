@@ -39,19 +39,49 @@ impl JoinBuffers {
         lowers: &Groups,
     ) -> Result<(), AllocError> {
         room_for(&mut self.table, pieces * 16 * TILE + ALIGN)?;
-        let (mut big_most, mut small_most) = (0, 0);
-        for key in 0..=full as usize {
-            let ups = uppers.get(key).len();
-            let lows = lowers.get(full as usize & !key).len();
-            let (big, small) = (ups.max(lows), ups.min(lows));
-            if big >= SPLIT_FROM && small >= 64 {
-                big_most = big_most.max(big);
-                small_most = small_most.max(small);
-            }
-        }
+        let (big_most, small_most) = largest_split_pair(full, uppers, lowers);
         room_for(&mut self.split.big, big_most)?;
         room_for(&mut self.split.small, small_most)
     }
+
+    /// [`JoinBuffers::reserve`], and every word of the buffers the join would write to, written
+    /// (zeros): the memory a join of these groups holds, without the join (the rehearsal of a
+    /// run's memory, `rehearse.rs`).
+    pub(super) fn fill(
+        &mut self,
+        pieces: usize,
+        full: u32,
+        uppers: &Groups,
+        lowers: &Groups,
+    ) -> Result<(), AllocError> {
+        self.reserve(pieces, full, uppers, lowers)?;
+        let (big_most, small_most) = largest_split_pair(full, uppers, lowers);
+        self.table.resize(pieces * 16 * TILE + ALIGN, 0);
+        for (buffer, len) in [
+            (&mut self.split.big, big_most),
+            (&mut self.split.small, small_most),
+        ] {
+            buffer.clear();
+            buffer.resize(len, 0);
+        }
+        Ok(())
+    }
+}
+
+/// The largest group of halves, and the largest smaller one, among the pairs of groups that
+/// [`match_split`] sorts: the lengths of its two copies.
+fn largest_split_pair(full: u32, uppers: &Groups, lowers: &Groups) -> (usize, usize) {
+    let (mut big_most, mut small_most) = (0, 0);
+    for key in 0..=full as usize {
+        let ups = uppers.get(key).len();
+        let lows = lowers.get(full as usize & !key).len();
+        let (big, small) = (ups.max(lows), ups.min(lows));
+        if big >= SPLIT_FROM && small >= 64 {
+            big_most = big_most.max(big);
+            small_most = small_most.max(small);
+        }
+    }
+    (big_most, small_most)
 }
 
 /// Matches every group of upper halves with the group of lower halves of the complementary

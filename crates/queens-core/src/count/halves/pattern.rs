@@ -88,8 +88,21 @@ fn count_avx2(
     count_with::<true>(which, s, cancel)
 }
 
+/// The halves one subproblem listed, on each side.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// The upper halves (rows `0..n/2`).
+    pub uppers: u64,
+    /// The lower halves (rows `n/2..n`).
+    pub lowers: u64,
+}
+
+/// Lists both sides of a subproblem into `s` as [`count_pattern`] does, and makes room for
+/// its join (and, when `fill`, writes that room, as the join would): the key of its groups,
+/// the number of 4-bit pieces of a mask, and whether its count is doubled (mirror pairs).
+/// `None` when cancelled.
 #[inline(always)]
-pub(super) fn count_with<const FAST: bool>(
+fn list_both(
     Which {
         n,
         cols,
@@ -97,8 +110,9 @@ pub(super) fn count_with<const FAST: bool>(
         first,
     }: Which,
     s: &mut Scratch,
+    fill: bool,
     cancel: &AtomicBool,
-) -> Result<Option<u64>, AllocError> {
+) -> Result<Option<(Key, usize, bool)>, AllocError> {
     let h = n / 2;
     let full = (1u32 << n) - 1;
     let lower = cols & !upper;
@@ -134,12 +148,29 @@ pub(super) fn count_with<const FAST: bool>(
     if cancel.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    let full = (1u32 << key.bits) - 1;
+    let keys = (1u32 << key.bits) - 1;
     let pieces = (2 * n).div_ceil(PIECE);
-    s.join.reserve(pieces, full, &s.uppers, &s.lowers)?;
+    if fill {
+        s.join.fill(pieces, keys, &s.uppers, &s.lowers)?;
+    } else {
+        s.join.reserve(pieces, keys, &s.uppers, &s.lowers)?;
+    }
+    Ok(Some((key, pieces, pairs)))
+}
+
+#[inline(always)]
+pub(super) fn count_with<const FAST: bool>(
+    which: Which,
+    s: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Result<Option<u64>, AllocError> {
+    let Some((key, pieces, pairs)) = list_both(which, s, false, cancel)? else {
+        return Ok(None);
+    };
+    let full = (1u32 << key.bits) - 1;
     macro_rules! join {
         ($($p:literal)*) => {
-            match (2 * n).div_ceil(PIECE) {
+            match pieces {
                 $($p => join_groups::<$p, { $p - 1 }, FAST>(
                     full,
                     &s.uppers,
@@ -153,4 +184,36 @@ pub(super) fn count_with<const FAST: bool>(
     }
     let found = join!(1 2 3 4 5 6 7 8 9 10 11 12);
     Ok(found.map(|found| if pairs { 2 * found } else { found }))
+}
+
+/// The subproblem of [`count_pattern`] listed but not joined: both sides' halves listed into
+/// the thread's buffers, and the buffers of the join made and written as the join would
+/// (`rehearse.rs`). The number of halves of each side; `None` when cancelled; an error when a
+/// buffer could not grow (the thread's buffers are then given back).
+pub fn list_pattern(
+    n: usize,
+    cols: u32,
+    upper: u32,
+    first: u32,
+    cancel: &AtomicBool,
+) -> Result<Option<Listed>, AllocError> {
+    assert!((1..=MAX_N).contains(&n));
+    let which = Which {
+        n,
+        cols,
+        upper,
+        first,
+    };
+    let listed = SCRATCH.with(|s| {
+        let s = &mut s.borrow_mut();
+        let listed = list_both(which, s, true, cancel)?;
+        Ok(listed.map(|_| Listed {
+            uppers: s.uppers.len() as u64,
+            lowers: s.lowers.len() as u64,
+        }))
+    });
+    if listed.is_err() {
+        SCRATCH.with(|s| *s.borrow_mut() = Scratch::default());
+    }
+    listed
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::alloc::AllocError;
 use super::memory::bytes_per_thread;
-use super::pattern::{count_pattern, mirror};
+use super::pattern::{count_pattern, list_pattern, mirror, Listed};
 use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::types::{CountError, Counts};
@@ -262,6 +262,18 @@ impl Plan {
                     total,
                     unique: total,
                 }))
+            }
+        }
+    }
+
+    /// Subproblem `i` listed but not joined ([`list_pattern`]): the halves of each side, none
+    /// for the fixed-point subproblem (its searches list no halves); `None` when `cancel` was
+    /// raised; an error when the halves found no memory to grow in.
+    pub fn list(&self, i: usize, cancel: &AtomicBool) -> Result<Option<Listed>, AllocError> {
+        match self.parts[i] {
+            Part::Fixed => Ok(Some(Listed::default())),
+            Part::Pattern { upper, first, .. } => {
+                list_pattern(self.n, self.pattern_columns, upper, first, cancel)
             }
         }
     }

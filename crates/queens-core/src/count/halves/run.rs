@@ -40,24 +40,34 @@ pub fn run(
     threads: usize,
     control: &Control,
 ) -> Result<(), CountError> {
-    let mut order = todo.to_vec();
-    order.sort_by(|&a, &b| plan.cost(b).total_cmp(&plan.cost(a)).then(a.cmp(&b)));
     let failed = Mutex::new(None);
-    let out_of_memory = |failed: Mutex<Option<AllocError>>| match failed
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-    {
+    dearest_first(plan, todo, threads, |i| {
+        control.work_halves(plan, i, &failed)
+    })?;
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(err) => Err(CountError::OutOfMemory {
             n: plan.n(),
             bytes: err.bytes,
         }),
         None => Ok(()),
-    };
+    }
+}
+
+/// Calls `work` on every subproblem of `todo`, the dearest first (by [`Plan::cost`]), on
+/// `threads` threads (1: the calling thread) that take them one at a time from a shared
+/// queue: the order and the sharing of a run, for [`run`] and for its rehearsal. An error
+/// only when the threads cannot start.
+pub(super) fn dearest_first(
+    plan: &Plan,
+    todo: &[usize],
+    threads: usize,
+    work: impl Fn(usize) + Sync,
+) -> Result<(), CountError> {
+    let mut order = todo.to_vec();
+    order.sort_by(|&a, &b| plan.cost(b).total_cmp(&plan.cost(a)).then(a.cmp(&b)));
     if threads == 1 {
-        for &i in &order {
-            control.work_halves(plan, i, &failed);
-        }
-        return out_of_memory(failed);
+        order.into_iter().for_each(work);
+        return Ok(());
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -67,7 +77,7 @@ pub fn run(
     pool.broadcast(|_| loop {
         let at = next.fetch_add(1, Ordering::Relaxed);
         let Some(&i) = order.get(at) else { break };
-        control.work_halves(plan, i, &failed);
+        work(i);
     });
-    out_of_memory(failed)
+    Ok(())
 }
