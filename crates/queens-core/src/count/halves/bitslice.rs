@@ -30,18 +30,19 @@ pub(super) struct JoinBuffers {
 impl JoinBuffers {
     /// Makes room, fallibly, for what [`join_groups`] of `pieces` pieces on the same groups
     /// resizes its buffers to (the table, and the sorted copies of the pairs of groups it
-    /// splits), so that the join allocates nothing.
+    /// splits), so that the join allocates nothing. The lengths of the two sorted copies.
     pub(super) fn reserve(
         &mut self,
         pieces: usize,
         full: u32,
         uppers: &Groups,
         lowers: &Groups,
-    ) -> Result<(), AllocError> {
+    ) -> Result<(usize, usize), AllocError> {
         room_for(&mut self.table, pieces * 16 * TILE + ALIGN)?;
         let (big_most, small_most) = largest_split_pair(full, uppers, lowers);
         room_for(&mut self.split.big, big_most)?;
-        room_for(&mut self.split.small, small_most)
+        room_for(&mut self.split.small, small_most)?;
+        Ok((big_most, small_most))
     }
 
     /// [`JoinBuffers::reserve`], and every word of the buffers the join would write to, written
@@ -54,8 +55,7 @@ impl JoinBuffers {
         uppers: &Groups,
         lowers: &Groups,
     ) -> Result<(), AllocError> {
-        self.reserve(pieces, full, uppers, lowers)?;
-        let (big_most, small_most) = largest_split_pair(full, uppers, lowers);
+        let (big_most, small_most) = self.reserve(pieces, full, uppers, lowers)?;
         self.table.resize(pieces * 16 * TILE + ALIGN, 0);
         for (buffer, len) in [
             (&mut self.split.big, big_most),
