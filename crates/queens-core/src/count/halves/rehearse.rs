@@ -2,10 +2,10 @@
 //! the same threads, in the same order, into the same per-thread buffers, and the buffers of
 //! its join made and written as the join would write them, but no join. The process then
 //! holds what the run holds, in the time of the listing alone (N = 18 on one thread: 2.9 s
-//! against 5.0 s for the count). Its peak is the run's up to which thread takes which
-//! subproblem, which differs from run to run as it does between two runs (measured against
-//! whole runs in `docs/performance.md`). It also gives the exact size of every subproblem,
-//! where the forecast (`sample.rs`) has probes.
+//! against 5.0 s for the count). Its peak is the run's up to which thread happens to take
+//! which subproblem, which also makes two whole runs differ (measured against whole runs in
+//! `docs/performance.md`). It also gives the exact size of every subproblem, where the
+//! forecast (`sample.rs`) has probes.
 //! It calls `run.rs` (the order and the threads) and `plan.rs` (to list a subproblem).
 
 use std::sync::atomic::{AtomicBool, Ordering};
