@@ -38,24 +38,26 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
     }
     let started = Instant::now();
     let total = run.todo();
-    // Subproblems listed, the most upper and lower halves of one, and when the last line went.
-    let progress = Mutex::new((0usize, 0u64, 0u64, started));
+    // Subproblems listed, the most of each size of one, and when the last line went.
+    let progress = Mutex::new((0usize, Listed::default(), started));
     let on_listed = |_, halves: Listed| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         p.0 += 1;
-        p.1 = p.1.max(halves.uppers);
-        p.2 = p.2.max(halves.lowers);
-        if p.3.elapsed() >= Duration::from_secs(60) || p.0 == total {
-            p.3 = Instant::now();
+        p.1 = most(p.1, halves);
+        if p.2.elapsed() >= Duration::from_secs(60) || p.0 == total {
+            p.2 = Instant::now();
+            let m = p.1;
             eprintln!(
                 "{:.0} s: {} of {total} subproblems listed; peak {} MiB, now {} MiB; \
-                 most halves so far {} upper, {} lower",
+                 most so far {} upper and {} lower halves, copies {} and {}",
                 started.elapsed().as_secs_f64(),
                 p.0,
                 status_kib("VmHWM:").map_or(0, |k| k >> 10),
                 status_kib("VmRSS:").map_or(0, |k| k >> 10),
-                p.1,
-                p.2,
+                m.uppers,
+                m.lowers,
+                m.copied.0,
+                m.copied.1,
             );
         }
     };
@@ -75,12 +77,21 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
         run.subproblems(),
         run.workers(),
     );
-    let most = |side: fn(&Listed) -> u64| listed.iter().map(|(_, h)| side(h)).max().unwrap_or(0);
+    let m = listed
+        .iter()
+        .fold(Listed::default(), |m, &(_, h)| most(m, h));
     println!(
-        "most halves of one side in one subproblem: {} upper, {} lower",
-        most(|h| h.uppers),
-        most(|h| h.lowers)
+        "most halves of one side in one subproblem: {} upper, {} lower; \
+         most halves the join copies: {} and {}",
+        m.uppers, m.lowers, m.copied.0, m.copied.1
     );
+    if let Some(bytes) = run.buffers_ceiling(m) {
+        println!(
+            "ceiling of the buffers on {} threads for subproblems of these sizes: {:.0} MiB",
+            run.workers(),
+            bytes as f64 / f64::from(1 << 20)
+        );
+    }
     listed.sort_by_key(|(i, h)| (std::cmp::Reverse(h.uppers + h.lowers), *i));
     for (i, h) in listed.iter().take(3) {
         println!(
@@ -95,6 +106,15 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
         None => println!("peak resident memory: not known here (try /usr/bin/time -v)"),
     }
     Ok(())
+}
+
+/// The larger of each size of `a` and `b`.
+fn most(a: Listed, b: Listed) -> Listed {
+    Listed {
+        uppers: a.uppers.max(b.uppers),
+        lowers: a.lowers.max(b.lowers),
+        copied: (a.copied.0.max(b.copied.0), a.copied.1.max(b.copied.1)),
+    }
 }
 
 /// A memory line of Linux's `/proc/self/status` in KiB (`VmHWM:`, the peak resident memory;

@@ -565,6 +565,35 @@ mod tests {
         assert!(frames.rehearse(&|_, _| {}).is_none());
     }
 
+    /// The ceiling of a run's buffers is one thread's times its threads, grows with the sizes
+    /// of its subproblems, and covers at least the halves of the largest (8 bytes each); the
+    /// frame engine has none.
+    #[test]
+    fn the_ceiling_of_a_runs_buffers_counts_its_threads_and_its_sizes() {
+        let (one, two) = (halves_run(14, 1), halves_run(14, 2));
+        let listed = two.rehearse(&|_, _| {}).unwrap().unwrap();
+        let most = listed
+            .iter()
+            .fold(halves::Listed::default(), |m, &(_, h)| halves::Listed {
+                uppers: m.uppers.max(h.uppers),
+                lowers: m.lowers.max(h.lowers),
+                copied: (m.copied.0.max(h.copied.0), m.copied.1.max(h.copied.1)),
+            });
+        let ceiling = one.buffers_ceiling(most).unwrap();
+        assert_eq!(two.buffers_ceiling(most), Some(2 * ceiling));
+        assert!(
+            ceiling >= 8 * (most.uppers + most.lowers),
+            "{ceiling} bytes"
+        );
+        let more = halves::Listed {
+            lowers: 2 * most.lowers,
+            ..most
+        };
+        assert!(one.buffers_ceiling(more).unwrap() > ceiling);
+        let frames = Run::with_engine(14, Engine::Frame, 2, 1 << 30).unwrap();
+        assert_eq!(frames.buffers_ceiling(most), None);
+    }
+
     #[test]
     fn auto_chooses_the_half_board_engine_from_twelve_on() {
         for n in [1, 8, 11, 25, 32] {

@@ -235,6 +235,20 @@ impl Run {
         ))
     }
 
+    /// The most bytes the half-board engine's buffers can hold room for on this run's threads
+    /// when the largest of its subproblems have the sizes `most` (each its own largest, as
+    /// [`Run::rehearse`] gives them): [`halves::buffers_ceiling`] on each thread. With the
+    /// sizes of every subproblem, a bound on the run's buffers whichever thread takes which;
+    /// the rest of the process (the plan, the program) comes on top. `None` for the frame
+    /// engine.
+    pub fn buffers_ceiling(&self, most: halves::Listed) -> Option<u64> {
+        let Plan::Halves(plan) = &self.plan else {
+            return None;
+        };
+        let k = plan.pattern_columns.count_ones() as usize;
+        Some(self.workers() as u64 * halves::buffers_ceiling(self.n, k, most))
+    }
+
     /// The name of the split of this run's plan (see [`SPLIT`]).
     pub fn split(&self) -> String {
         match &self.plan {

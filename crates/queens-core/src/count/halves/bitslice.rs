@@ -47,14 +47,14 @@ impl JoinBuffers {
 
     /// [`JoinBuffers::reserve`], and every word of the buffers the join would write to, written
     /// (zeros): the memory a join of these groups holds, without the join (the rehearsal of a
-    /// run's memory, `rehearse.rs`).
+    /// run's memory, `rehearse.rs`). The lengths of the two sorted copies.
     pub(super) fn fill(
         &mut self,
         pieces: usize,
         full: u32,
         uppers: &Groups,
         lowers: &Groups,
-    ) -> Result<(), AllocError> {
+    ) -> Result<(usize, usize), AllocError> {
         let (big_most, small_most) = self.reserve(pieces, full, uppers, lowers)?;
         self.table.resize(pieces * 16 * TILE + ALIGN, 0);
         for (buffer, len) in [
@@ -64,7 +64,23 @@ impl JoinBuffers {
             buffer.clear();
             buffer.resize(len, 0);
         }
-        Ok(())
+        Ok((big_most, small_most))
+    }
+
+    /// The bytes these buffers hold room for.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> u64 {
+        let words = self.table.capacity() + self.split.big.capacity() + self.split.small.capacity();
+        (words * size_of::<u64>()) as u64
+    }
+
+    /// The most bytes the buffers of joins of `pieces` pieces can hold room for on a thread
+    /// whose subproblems sorted copies of at most `copied` halves ([`JoinBuffers::reserve`]'s
+    /// lengths): the table, and each copy at most twice its longest (it doubles as it grows).
+    pub(super) fn ceiling(pieces: usize, copied: (u64, u64)) -> u64 {
+        let table = (pieces * 16 * TILE + ALIGN) as u64;
+        let copy = |most: u64| if most == 0 { 0 } else { (2 * most).max(8) };
+        (table + copy(copied.0) + copy(copied.1)) * size_of::<u64>() as u64
     }
 }
 

@@ -100,6 +100,23 @@ impl Groups {
         self.lists.iter().map(Vec::len).sum()
     }
 
+    /// The bytes these groups hold room for (their lists and the table of lists).
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> u64 {
+        let words: usize = self.lists.iter().map(Vec::capacity).sum();
+        (words * size_of::<u64>() + self.lists.capacity() * size_of::<Vec<u64>>()) as u64
+    }
+
+    /// The most bytes the groups of a side of `2^bits` keys can hold room for on a thread
+    /// whose subproblems had at most `most` halves on that side, by the rules above: after a
+    /// reset the room kept is at most `most + 64` per key; a list that grows doubles, to at
+    /// most twice its halves (or 8); so at most `3 most + 72` per key words, and the table.
+    pub(super) fn ceiling(bits: u32, most: u64) -> u64 {
+        let keys = 1u64 << bits;
+        let words = 3 * most + 72 * keys;
+        words * size_of::<u64>() as u64 + keys.max(8) * size_of::<Vec<u64>>() as u64
+    }
+
     /// Every half as its word (its mask, and its key above [`KEY_AT`]), group by group.
     #[cfg(test)]
     pub(super) fn words(&self) -> Vec<u64> {
@@ -168,5 +185,23 @@ mod tests {
         groups.reset(5).unwrap();
         assert_eq!(groups.lists.len(), 32);
         assert_eq!(kept(&groups), 0);
+    }
+
+    /// The ceiling's three words a half can be held: a side whose halves all went to one key,
+    /// kept, then a slightly larger side whose halves all go to another key, which doubles
+    /// past them.
+    #[test]
+    fn groups_can_hold_three_times_their_largest_side_and_no_more() {
+        let mut groups = Groups::default();
+        for (key, count) in [(0, 1024), (1, 1025)] {
+            groups.reset(4).unwrap();
+            for mask in 0..count {
+                groups.push(key, mask).unwrap();
+            }
+            groups.done();
+            assert!(groups.bytes() <= Groups::ceiling(4, groups.most as u64));
+        }
+        let words = groups.bytes() - 16 * size_of::<Vec<u64>>() as u64;
+        assert_eq!(words, (1024 + 2048) * 8);
     }
 }

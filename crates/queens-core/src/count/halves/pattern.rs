@@ -37,6 +37,26 @@ pub(super) fn mirror(n: usize, mask: u32) -> u32 {
     mask.reverse_bits() >> (32 - n)
 }
 
+impl Scratch {
+    /// The bytes a thread's buffers hold room for.
+    #[cfg(test)]
+    pub(super) fn bytes(&self) -> u64 {
+        self.uppers.bytes() + self.lowers.bytes() + self.join.bytes()
+    }
+}
+
+/// The most bytes one thread's buffers can hold room for, whatever the order of its
+/// subproblems, when the largest of them listed `most` halves (each size its own largest:
+/// [`list_pattern`] gives them) on an `n` x `n` board of `pattern_columns` pattern columns: the
+/// groups of each side and the join's buffers by the rules of their growth. A bound on the
+/// memory of a count made before it, from the sizes of its subproblems alone (`rehearse.rs`).
+pub fn buffers_ceiling(n: usize, pattern_columns: usize, most: Listed) -> u64 {
+    let bits = n.saturating_sub(pattern_columns) as u32;
+    Groups::ceiling(bits, most.uppers)
+        + Groups::ceiling(bits, most.lowers)
+        + JoinBuffers::ceiling((2 * n).div_ceil(PIECE), most.copied)
+}
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
@@ -95,12 +115,27 @@ pub struct Listed {
     pub uppers: u64,
     /// The lower halves (rows `n/2..n`).
     pub lowers: u64,
+    /// The halves of the largest pair of groups the join sorts into copies of its own before
+    /// matching them (groups of at least 512 halves against at least 64): the larger
+    /// group's and the smaller one's, 0 when it sorts none. With `uppers` and `lowers`, what
+    /// the thread's buffers must hold for this subproblem (`rehearse.rs`).
+    pub copied: (u64, u64),
+}
+
+/// A subproblem listed, ready for its join.
+struct Ready {
+    /// The key of its groups.
+    key: Key,
+    /// The number of 4-bit pieces of a mask.
+    pieces: usize,
+    /// Whether its count is doubled (mirror pairs).
+    pairs: bool,
+    /// The lengths of the join's sorted copies ([`Listed::copied`]).
+    copied: (usize, usize),
 }
 
 /// Lists both sides of a subproblem into `s` as [`count_pattern`] does, and makes room for
-/// its join (and, when `fill`, writes that room, as the join would): the key of its groups,
-/// the number of 4-bit pieces of a mask, and whether its count is doubled (mirror pairs).
-/// `None` when cancelled.
+/// its join (and, when `fill`, writes that room, as the join would). `None` when cancelled.
 #[inline(always)]
 fn list_both(
     Which {
@@ -112,7 +147,7 @@ fn list_both(
     s: &mut Scratch,
     fill: bool,
     cancel: &AtomicBool,
-) -> Result<Option<(Key, usize, bool)>, AllocError> {
+) -> Result<Option<Ready>, AllocError> {
     let h = n / 2;
     let full = (1u32 << n) - 1;
     let lower = cols & !upper;
@@ -150,12 +185,17 @@ fn list_both(
     }
     let keys = (1u32 << key.bits) - 1;
     let pieces = (2 * n).div_ceil(PIECE);
-    if fill {
-        s.join.fill(pieces, keys, &s.uppers, &s.lowers)?;
+    let copied = if fill {
+        s.join.fill(pieces, keys, &s.uppers, &s.lowers)?
     } else {
-        s.join.reserve(pieces, keys, &s.uppers, &s.lowers)?;
-    }
-    Ok(Some((key, pieces, pairs)))
+        s.join.reserve(pieces, keys, &s.uppers, &s.lowers)?
+    };
+    Ok(Some(Ready {
+        key,
+        pieces,
+        pairs,
+        copied,
+    }))
 }
 
 #[inline(always)]
@@ -164,7 +204,10 @@ pub(super) fn count_with<const FAST: bool>(
     s: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Result<Option<u64>, AllocError> {
-    let Some((key, pieces, pairs)) = list_both(which, s, false, cancel)? else {
+    let Some(Ready {
+        key, pieces, pairs, ..
+    }) = list_both(which, s, false, cancel)?
+    else {
         return Ok(None);
     };
     let full = (1u32 << key.bits) - 1;
@@ -207,13 +250,87 @@ pub fn list_pattern(
     let listed = SCRATCH.with(|s| {
         let s = &mut s.borrow_mut();
         let listed = list_both(which, s, true, cancel)?;
-        Ok(listed.map(|_| Listed {
+        Ok(listed.map(|ready| Listed {
             uppers: s.uppers.len() as u64,
             lowers: s.lowers.len() as u64,
+            copied: (ready.copied.0 as u64, ready.copied.1 as u64),
         }))
     });
     if listed.is_err() {
         SCRATCH.with(|s| *s.borrow_mut() = Scratch::default());
     }
     listed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::halves::plan::{Part, Plan};
+
+    /// One thread's buffers never hold more room than [`buffers_ceiling`] of the largest
+    /// sizes it has met, whatever the order of its subproblems: as a run takes them (dearest
+    /// first), from the smallest up (every list keeps growing), and shuffled; counted as a
+    /// run counts them, or listed as a rehearsal lists them. And the ceiling is not idle: the
+    /// room reaches more than half of it (0.56 to 0.75 here).
+    #[test]
+    fn a_threads_buffers_stay_under_their_ceiling_in_any_order() {
+        let never = AtomicBool::new(false);
+        let larger = |a: Listed, b: Listed| Listed {
+            uppers: a.uppers.max(b.uppers),
+            lowers: a.lowers.max(b.lowers),
+            copied: (a.copied.0.max(b.copied.0), a.copied.1.max(b.copied.1)),
+        };
+        for (n, k) in [(13, 6), (14, 8), (16, 12)] {
+            let plan = Plan::new(n, k);
+            let cols = plan.pattern_columns;
+            let sizes: Vec<(Which, Listed)> = (plan.parts.iter())
+                .filter_map(|&part| match part {
+                    Part::Pattern { upper, first, .. } => {
+                        let which = Which {
+                            n,
+                            cols,
+                            upper,
+                            first,
+                        };
+                        Some((which, list_pattern(n, cols, upper, first, &never)))
+                    }
+                    Part::Fixed => None,
+                })
+                .map(|(which, listed)| (which, listed.unwrap().unwrap()))
+                .collect();
+            let mut smallest_first = sizes.clone();
+            smallest_first.sort_by_key(|(_, h)| h.uppers + h.lowers);
+            let mut shuffled = sizes.clone();
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            for i in (1..shuffled.len()).rev() {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                shuffled.swap(i, (seed >> 33) as usize % (i + 1));
+            }
+            for (order, name) in [
+                (&sizes, "the plan's"),
+                (&smallest_first, "smallest first"),
+                (&shuffled, "shuffled"),
+            ] {
+                for rehearsed in [false, true] {
+                    let (mut s, mut most, mut closest) =
+                        (Scratch::default(), Listed::default(), 0.0);
+                    for &(which, listed) in order {
+                        if rehearsed {
+                            list_both(which, &mut s, true, &never).unwrap().unwrap();
+                        } else {
+                            count_with::<false>(which, &mut s, &never).unwrap().unwrap();
+                        }
+                        most = larger(most, listed);
+                        let (room, ceiling) = (s.bytes(), buffers_ceiling(n, k, most));
+                        assert!(
+                            room <= ceiling,
+                            "N = {n}, k = {k}, {name} order: {room} bytes, ceiling {ceiling}"
+                        );
+                        closest = f64::max(closest, room as f64 / ceiling as f64);
+                    }
+                    assert!(closest > 0.5, "N = {n}, k = {k}, {name} order: {closest}");
+                }
+            }
+        }
+    }
 }
