@@ -1,7 +1,8 @@
 //! The count of one subproblem of the half-board engine: list the upper and the lower halves of
 //! its pattern (`list.rs`) into groups by their columns (`group.rs`) and join every group
-//! with the complementary one (`bitslice.rs`), in per-thread buffers kept between subproblems;
-//! the AVX2 copy is chosen here, once per subproblem, when the processor has it.
+//! with the complementary one (`bitslice.rs`), in per-thread buffers kept between subproblems,
+//! and the most room those buffers can hold (`buffers_ceiling`); the AVX2 copy is chosen here,
+//! once per subproblem, when the processor has it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
