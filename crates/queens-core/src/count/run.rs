@@ -238,9 +238,11 @@ impl Run {
     /// The most bytes the half-board engine's buffers can hold room for on this run's threads
     /// when the largest of its subproblems have the sizes `most` (each its own largest, as
     /// [`Run::rehearse`] gives them): [`halves::buffers_ceiling`] on each thread. With the
-    /// sizes of every subproblem, a bound on the run's buffers whichever thread takes which;
-    /// the rest of the process (the plan, the program) comes on top. `None` for the frame
-    /// engine.
+    /// sizes of every subproblem, a bound on the room of the run's buffers whichever of its
+    /// threads takes which, on threads that start with empty buffers (as in `queens count`;
+    /// on one thread a run lists on the calling thread, whose buffers may keep more from an
+    /// earlier run); the rest of the process (the plan, the program, what the allocator keeps)
+    /// comes on top. `None` for the frame engine.
     pub fn buffers_ceiling(&self, most: halves::Listed) -> Option<u64> {
         let Plan::Halves(plan) = &self.plan else {
             return None;

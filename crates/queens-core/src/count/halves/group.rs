@@ -109,8 +109,10 @@ impl Groups {
 
     /// The most bytes the groups of a side of `2^bits` keys can hold room for on a thread
     /// whose subproblems had at most `most` halves on that side, by the rules above: after a
-    /// reset the room kept is at most `most + 64` per key; a list that grows doubles, to at
-    /// most twice its halves (or 8); so at most `3 most + 72` per key words, and the table.
+    /// reset the room kept is at most `most` words plus 64 a key; a list that grows doubles,
+    /// to at most twice its halves (or 8); so at most `3 most` words plus 72 a key, and the
+    /// table of lists. (Groups of the same keys left by an earlier run on the same thread may
+    /// keep that run's room: the ceiling is of a run on threads of its own.)
     pub(super) fn ceiling(bits: u32, most: u64) -> u64 {
         let keys = 1u64 << bits;
         let words = 3 * most + 72 * keys;
@@ -187,21 +189,23 @@ mod tests {
         assert_eq!(kept(&groups), 0);
     }
 
-    /// The ceiling's three words a half can be held: a side whose halves all went to one key,
-    /// kept, then a slightly larger side whose halves all go to another key, which doubles
-    /// past them.
+    /// The ceiling's three words a half are needed, not two: a side whose halves all went to
+    /// one key, kept, then a slightly larger side whose halves all go to the other key, which
+    /// doubles past them; the room held is then nearly 3 words a half, under the ceiling.
     #[test]
     fn groups_can_hold_three_times_their_largest_side_and_no_more() {
         let mut groups = Groups::default();
-        for (key, count) in [(0, 1024), (1, 1025)] {
-            groups.reset(4).unwrap();
+        for (key, count) in [(0, 8192), (1, 8193)] {
+            groups.reset(1).unwrap();
             for mask in 0..count {
                 groups.push(key, mask).unwrap();
             }
             groups.done();
-            assert!(groups.bytes() <= Groups::ceiling(4, groups.most as u64));
+            assert!(groups.bytes() <= Groups::ceiling(1, groups.most as u64));
         }
-        let words = groups.bytes() - 16 * size_of::<Vec<u64>>() as u64;
-        assert_eq!(words, (1024 + 2048) * 8);
+        // Two keys: a table of 8 lists (the least a reservation makes).
+        let words = (groups.bytes() - 8 * size_of::<Vec<u64>>() as u64) / 8;
+        assert_eq!(words, 8192 + 16384);
+        assert!(words > 2 * 8193 + 72 * 2, "{words} words");
     }
 }

@@ -49,8 +49,11 @@ impl Scratch {
 /// The most bytes one thread's buffers can hold room for, whatever the order of its
 /// subproblems, when the largest of them listed `most` halves (each size its own largest:
 /// [`list_pattern`] gives them) on an `n` x `n` board of `pattern_columns` pattern columns: the
-/// groups of each side and the join's buffers by the rules of their growth. A bound on the
-/// memory of a count made before it, from the sizes of its subproblems alone (`rehearse.rs`).
+/// groups of each side and the join's buffers by the rules of their growth, on a thread that
+/// started with empty buffers (a run's own; an earlier run of another board on the same
+/// thread may leave more). A bound on the room of a count's buffers made before it, from the
+/// sizes of its subproblems alone (`rehearse.rs`); what the allocator holds beyond that room
+/// is not in it.
 pub fn buffers_ceiling(n: usize, pattern_columns: usize, most: Listed) -> u64 {
     let bits = n.saturating_sub(pattern_columns) as u32;
     Groups::ceiling(bits, most.uppers)
@@ -269,10 +272,12 @@ mod tests {
     use crate::count::halves::plan::{Part, Plan};
 
     /// One thread's buffers never hold more room than [`buffers_ceiling`] of the largest
-    /// sizes it has met, whatever the order of its subproblems: as a run takes them (dearest
+    /// sizes it has met, in three orders of its subproblems: as a run takes them (dearest
     /// first), from the smallest up (every list keeps growing), and shuffled; counted as a
-    /// run counts them, or listed as a rehearsal lists them. And the ceiling is not idle: the
-    /// room reaches more than half of it (0.56 to 0.75 here).
+    /// run counts them, or listed as a rehearsal lists them. Each part (the groups of each
+    /// side, the join's buffers) stays under its own ceiling, checked after each subproblem.
+    /// And the ceiling is not idle: the room reaches more than half of it (0.56 to 0.75 here),
+    /// and the join's buffers, once N = 16 sorts copies, more than half of theirs.
     #[test]
     fn a_threads_buffers_stay_under_their_ceiling_in_any_order() {
         let never = AtomicBool::new(false);
@@ -313,8 +318,8 @@ mod tests {
                 (&shuffled, "shuffled"),
             ] {
                 for rehearsed in [false, true] {
-                    let (mut s, mut most, mut closest) =
-                        (Scratch::default(), Listed::default(), 0.0);
+                    let (mut s, mut most) = (Scratch::default(), Listed::default());
+                    let (mut closest, mut closest_join) = (0.0, 0.0);
                     for &(which, listed) in order {
                         if rehearsed {
                             list_both(which, &mut s, true, &never).unwrap().unwrap();
@@ -328,8 +333,22 @@ mod tests {
                             "N = {n}, k = {k}, {name} order: {room} bytes, ceiling {ceiling}"
                         );
                         closest = f64::max(closest, room as f64 / ceiling as f64);
+                        let bits = (n - k) as u32;
+                        assert!(s.uppers.bytes() <= Groups::ceiling(bits, most.uppers));
+                        assert!(s.lowers.bytes() <= Groups::ceiling(bits, most.lowers));
+                        let pieces = (2 * n).div_ceil(PIECE);
+                        let join = JoinBuffers::ceiling(pieces, most.copied);
+                        assert!(s.join.bytes() <= join, "N = {n}, k = {k}, {name} order");
+                        if most.copied != (0, 0) {
+                            closest_join =
+                                f64::max(closest_join, s.join.bytes() as f64 / join as f64);
+                        }
                     }
                     assert!(closest > 0.5, "N = {n}, k = {k}, {name} order: {closest}");
+                    assert!(
+                        n < 16 || closest_join > 0.5,
+                        "N = {n}, k = {k}, {name} order: {closest_join}"
+                    );
                 }
             }
         }
