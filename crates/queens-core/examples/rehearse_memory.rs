@@ -43,7 +43,7 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
     let on_listed = |_, halves: Listed| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         p.0 += 1;
-        p.1 = most(p.1, halves);
+        p.1 = p.1.each_max(halves);
         if p.2.elapsed() >= Duration::from_secs(60) || p.0 == total {
             p.2 = Instant::now();
             let m = p.1;
@@ -79,7 +79,7 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
     );
     let m = listed
         .iter()
-        .fold(Listed::default(), |m, &(_, h)| most(m, h));
+        .fold(Listed::default(), |m, &(_, h)| m.each_max(h));
     println!(
         "most halves of one side in one subproblem: {} upper, {} lower; \
          most halves the join copies: {} and {}",
@@ -106,15 +106,6 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
         None => println!("peak resident memory: not known here (try /usr/bin/time -v)"),
     }
     Ok(())
-}
-
-/// The larger of each size of `a` and `b`.
-fn most(a: Listed, b: Listed) -> Listed {
-    Listed {
-        uppers: a.uppers.max(b.uppers),
-        lowers: a.lowers.max(b.lowers),
-        copied: (a.copied.0.max(b.copied.0), a.copied.1.max(b.copied.1)),
-    }
 }
 
 /// A memory line of Linux's `/proc/self/status` in KiB (`VmHWM:`, the peak resident memory;

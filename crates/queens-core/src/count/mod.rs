@@ -572,13 +572,7 @@ mod tests {
     fn the_ceiling_of_a_runs_buffers_counts_its_threads_and_its_sizes() {
         let (one, two) = (halves_run(14, 1), halves_run(14, 2));
         let listed = two.rehearse(&|_, _| {}).unwrap().unwrap();
-        let most = listed
-            .iter()
-            .fold(halves::Listed::default(), |m, &(_, h)| halves::Listed {
-                uppers: m.uppers.max(h.uppers),
-                lowers: m.lowers.max(h.lowers),
-                copied: (m.copied.0.max(h.copied.0), m.copied.1.max(h.copied.1)),
-            });
+        let most = (listed.iter()).fold(halves::Listed::default(), |m, &(_, h)| m.each_max(h));
         let ceiling = one.buffers_ceiling(most).unwrap();
         assert_eq!(two.buffers_ceiling(most), Some(2 * ceiling));
         assert!(

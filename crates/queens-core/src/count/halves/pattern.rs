@@ -126,6 +126,21 @@ pub struct Listed {
     pub copied: (u64, u64),
 }
 
+impl Listed {
+    /// Each size the larger of `self`'s and `other`'s: folded over subproblems, the sizes
+    /// [`buffers_ceiling`] takes.
+    pub fn each_max(self, other: Listed) -> Listed {
+        Listed {
+            uppers: self.uppers.max(other.uppers),
+            lowers: self.lowers.max(other.lowers),
+            copied: (
+                self.copied.0.max(other.copied.0),
+                self.copied.1.max(other.copied.1),
+            ),
+        }
+    }
+}
+
 /// A subproblem listed, ready for its join.
 struct Ready {
     /// The key of its groups.
@@ -281,11 +296,6 @@ mod tests {
     #[test]
     fn a_threads_buffers_stay_under_their_ceiling_in_any_order() {
         let never = AtomicBool::new(false);
-        let larger = |a: Listed, b: Listed| Listed {
-            uppers: a.uppers.max(b.uppers),
-            lowers: a.lowers.max(b.lowers),
-            copied: (a.copied.0.max(b.copied.0), a.copied.1.max(b.copied.1)),
-        };
         for (n, k) in [(13, 6), (14, 8), (16, 12)] {
             let plan = Plan::new(n, k);
             let cols = plan.pattern_columns;
@@ -326,7 +336,7 @@ mod tests {
                         } else {
                             count_with::<false>(which, &mut s, &never).unwrap().unwrap();
                         }
-                        most = larger(most, listed);
+                        most = most.each_max(listed);
                         let (room, ceiling) = (s.bytes(), buffers_ceiling(n, k, most));
                         assert!(
                             room <= ceiling,
