@@ -10,6 +10,10 @@
 //! Run: `cargo run --release -p queens-core --example rehearse_memory -- 16 2`
 //! (N, threads, the memory budget in MiB: 1024 by default, as `queens count`'s, and a shard
 //! `I/M` to rehearse every M-th subproblem only, a sample across the whole plan).
+//! `rehearse_memory N T B --ceiling U L C D` rehearses nothing and prints the ceiling of the
+//! buffers ([`Run::buffers_ceiling`]) for subproblems of at most `U` upper and `L` lower halves
+//! and sorted copies of `C` and `D`: for sizes folded over several rehearsals
+//! (`scripts/rehearse-pieces`).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -33,8 +37,32 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
     let threads: usize = args.next().map_or(Ok(2), |a| a.parse())?;
     let budget: u64 = args.next().map_or(Ok(1024), |a| a.parse())?;
     let mut run = Run::with_engine(n, Engine::Halves, threads, budget << 20)?;
-    if let Some(shard) = args.next() {
-        run = run.shard(shard.parse::<Shard>()?);
+    match args.next().as_deref() {
+        Some("--ceiling") => {
+            let mut size = || -> Result<u64, Box<dyn std::error::Error>> {
+                Ok(args
+                    .next()
+                    .ok_or("--ceiling takes 4 sizes: U L C D")?
+                    .parse()?)
+            };
+            let most = Listed {
+                uppers: size()?,
+                lowers: size()?,
+                copied: (size()?, size()?),
+            };
+            let bytes = run
+                .buffers_ceiling(most)
+                .ok_or("the half-board engine does not count N")?;
+            println!(
+                "ceiling of the buffers on {} threads for subproblems of these sizes: {:.1} MiB \
+                 ({bytes} bytes)",
+                run.workers(),
+                bytes as f64 / f64::from(1 << 20)
+            );
+            return Ok(());
+        }
+        Some(shard) => run = run.shard(shard.parse::<Shard>()?),
+        None => {}
     }
     let started = Instant::now();
     let total = run.todo();
@@ -87,7 +115,7 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
     );
     if let Some(bytes) = run.buffers_ceiling(m) {
         println!(
-            "ceiling of the buffers on {} threads for subproblems of these sizes: {:.0} MiB",
+            "ceiling of the buffers on {} threads for subproblems of these sizes: {:.1} MiB",
             run.workers(),
             bytes as f64 / f64::from(1 << 20)
         );

@@ -49,6 +49,22 @@ pub(super) fn room_for<T>(v: &mut Vec<T>, len: usize) -> Result<(), AllocError> 
     grow(v, len.saturating_sub(v.len()))
 }
 
+/// Room in `v` for `len` items in all, exactly: for a buffer that is refilled whole each time
+/// (`v`'s items are dropped when it grows), so that its room is the longest it ever had to
+/// hold rather than up to twice that. The old block is given back before the new one is asked
+/// for, so the two are never held at once.
+#[cold]
+#[inline(never)]
+pub(super) fn room_exact<T>(v: &mut Vec<T>, len: usize) -> Result<(), AllocError> {
+    if len <= v.capacity() {
+        return Ok(());
+    }
+    *v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| AllocError {
+        bytes: (len as u64).saturating_mul(size_of::<T>() as u64),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +98,22 @@ mod tests {
         // Room already there: nothing changes.
         room_for(&mut v, 50).unwrap();
         assert_eq!(v.capacity(), 100);
+    }
+
+    #[test]
+    fn an_exact_reservation_holds_the_longest_asked_and_no_more() {
+        let mut v: Vec<u64> = Vec::new();
+        room_exact(&mut v, 100).unwrap();
+        assert_eq!(v.capacity(), 100);
+        // 101 doubles no more: the room is what was asked.
+        room_exact(&mut v, 101).unwrap();
+        assert_eq!(v.capacity(), 101);
+        // Less than the room: nothing changes, the items stay.
+        v.extend(0..10);
+        room_exact(&mut v, 50).unwrap();
+        assert_eq!((v.capacity(), v.len()), (101, 10));
+        // Past any allocator: an error naming the bytes, and the buffer keeps no room.
+        let err = room_exact(&mut v, usize::MAX / 4).unwrap_err();
+        assert!(err.bytes >= 1 << 63, "{err:?}");
     }
 }
