@@ -206,8 +206,14 @@ mod tests {
             // Each copy holds one group: the larger no more than the larger side, the smaller
             // no more than the smaller (so the copies never cost more than the two sides).
             let (c, d) = halves.copied;
-            assert!(c <= halves.uppers.max(halves.lowers), "subproblem {i}: {halves:?}");
-            assert!(d <= halves.uppers.min(halves.lowers), "subproblem {i}: {halves:?}");
+            assert!(
+                c <= halves.uppers.max(halves.lowers),
+                "subproblem {i}: {halves:?}"
+            );
+            assert!(
+                d <= halves.uppers.min(halves.lowers),
+                "subproblem {i}: {halves:?}"
+            );
             if !copying.contains(&i) || i % 64 == 0 {
                 assert_eq!(halves, plain_listed(&plan, plan.parts[i]), "subproblem {i}");
             }
