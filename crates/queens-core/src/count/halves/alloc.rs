@@ -115,5 +115,6 @@ mod tests {
         // Past any allocator: an error naming the bytes, and the buffer keeps no room.
         let err = room_exact(&mut v, usize::MAX / 4).unwrap_err();
         assert!(err.bytes >= 1 << 63, "{err:?}");
+        assert_eq!((v.capacity(), v.len()), (0, 0));
     }
 }
