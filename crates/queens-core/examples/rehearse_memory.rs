@@ -53,12 +53,7 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
             let bytes = run
                 .buffers_ceiling(most)
                 .ok_or("the half-board engine does not count N")?;
-            println!(
-                "ceiling of the buffers on {} threads for subproblems of these sizes: {:.1} MiB \
-                 ({bytes} bytes)",
-                run.workers(),
-                bytes as f64 / f64::from(1 << 20)
-            );
+            print_ceiling(&run, bytes);
             return Ok(());
         }
         Some(shard) => run = run.shard(shard.parse::<Shard>()?),
@@ -114,11 +109,7 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
         m.uppers, m.lowers, m.copied.0, m.copied.1
     );
     if let Some(bytes) = run.buffers_ceiling(m) {
-        println!(
-            "ceiling of the buffers on {} threads for subproblems of these sizes: {:.1} MiB",
-            run.workers(),
-            bytes as f64 / f64::from(1 << 20)
-        );
+        print_ceiling(&run, bytes);
     }
     listed.sort_by_key(|(i, h)| (std::cmp::Reverse(h.uppers + h.lowers), *i));
     for (i, h) in listed.iter().take(3) {
@@ -134,6 +125,16 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
         None => println!("peak resident memory: not known here (try /usr/bin/time -v)"),
     }
     Ok(())
+}
+
+/// The line that gives the ceiling of the run's buffers (`scripts/rehearse-pieces` reads it).
+fn print_ceiling(run: &Run, bytes: u64) {
+    println!(
+        "ceiling of the buffers on {} threads for subproblems of these sizes: {:.1} MiB \
+         ({bytes} bytes)",
+        run.workers(),
+        bytes as f64 / f64::from(1 << 20)
+    );
 }
 
 /// A memory line of Linux's `/proc/self/status` in KiB (`VmHWM:`, the peak resident memory;
