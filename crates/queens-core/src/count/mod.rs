@@ -37,6 +37,7 @@ pub(crate) mod engine;
 pub(crate) mod estimate;
 pub(crate) mod fixed;
 pub(crate) mod frame;
+pub mod gpu;
 pub mod halves;
 mod invariants;
 pub(crate) mod join;

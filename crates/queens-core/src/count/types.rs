@@ -32,6 +32,9 @@ pub enum CountError {
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
+    /// The GPU engine could not run (see [`super::gpu::GpuError`]).
+    #[error(transparent)]
+    Gpu(#[from] super::gpu::GpuError),
     /// A checkpoint file could not be read or written.
     #[error("cannot read or write the checkpoint file {path}")]
     CheckpointIo {

@@ -1,0 +1,404 @@
+//! The GPU engine: the frame split's subproblems counted by thousands of threads of a GPU.
+//!
+//! The idea: the frame engine's subproblems (canonical frames, or their pieces on large
+//! boards; see `frame` and `pieces`) are cut further on the host into partial placements of
+//! their first free rows ([`tasks`]), and one GPU thread searches each to the last row with
+//! the CPU kernel's bitmask loop, its stack in shared memory (`kernel.cu`). The frames that a
+//! symmetry fixes need each solution checked against those symmetries to count classes; they
+//! are a small share of the work and are counted meanwhile by the CPU engine on the host's
+//! threads. Each subproblem's contribution is exactly the one the frame engine records, so a
+//! checkpoint or a shard belongs to the split, not to the engine: shards counted here and on
+//! CPUs merge, and a run saved by one engine resumes on the other.
+//!
+//! Work goes to the device in launches sized to take about a quarter of a second, so that a
+//! raised cancel flag (Ctrl-C, SIGTERM, a checkpoint's signal) is seen within well under two
+//! seconds; a subproblem is recorded once all its tasks are counted, so a cancelled run stays
+//! exact. The device itself sits behind [`Kernel`]: the CUDA driver in `cuda.rs` (feature
+//! `cuda`, loaded at run time), or [`CpuTwin`], the same loop on the CPU, for tests and for
+//! machines without a GPU. Source: the decomposition of backtracking into GPU threads by
+//! pre-placed rows is the usual one (for example Feinbube et al., "Evaluating the N-Queens
+//! problem on GPUs", 2010; T. Zhang et al., arXiv 2511.12009, whose counter also keeps its
+//! stack in shared memory). Cost: the searches, as for the frame engine; host memory is one
+//! launch of tasks (20 bytes each) and the plan.
+
+mod tasks;
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::engine::{self, Control};
+use super::frame::Subproblem;
+use super::pieces::{self, PieceIter};
+use super::shard::Shard;
+use super::types::{CountError, Counts};
+
+pub(crate) use tasks::Frame;
+pub use tasks::{FrameRows, Task, MAX_LEFT};
+
+/// The source of the kernel, compiled by NVRTC for the device at run time, and by the host
+/// compiler for the tests of `crates/queens-kernel-host`.
+pub const KERNEL_SOURCE: &str = include_str!("kernel.cu");
+
+/// The name of the kernel's entry point in [`KERNEL_SOURCE`].
+pub const KERNEL_NAME: &str = "queens_count_tasks";
+
+/// Threads per block of a launch (`QUEENS_BLOCK` in [`KERNEL_SOURCE`]).
+pub const BLOCK: u32 = 128;
+
+/// Why the GPU engine cannot run, in data; the binary words the advice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    /// This build was made without the CUDA support (the `cuda` feature of queens-core).
+    #[error("this build of queens has no GPU support (it was built without the `cuda` feature)")]
+    NotBuilt,
+    /// The CUDA driver library could not be loaded.
+    #[error("no NVIDIA driver found: the CUDA driver library ({looked_for}) could not be loaded")]
+    NoDriver {
+        /// The library names tried.
+        looked_for: String,
+    },
+    /// The driver loaded, but it sees no device.
+    #[error("the NVIDIA driver sees no GPU{}", visible.as_deref().map(|v| format!(" (CUDA_VISIBLE_DEVICES={v})")).unwrap_or_default())]
+    NoDevice {
+        /// `CUDA_VISIBLE_DEVICES`, when set.
+        visible: Option<String>,
+    },
+    /// The NVRTC library, which compiles the kernel for the device, could not be loaded.
+    #[error("the CUDA runtime compiler NVRTC could not be loaded (looked for {looked_for})")]
+    NoNvrtc {
+        /// The files and names tried.
+        looked_for: String,
+    },
+    /// NVRTC refused the kernel.
+    #[error("NVRTC could not compile the kernel for {arch}: {log}")]
+    Compile {
+        /// The target, such as `compute_90`.
+        arch: String,
+        /// NVRTC's log.
+        log: String,
+    },
+    /// A call of the CUDA driver failed.
+    #[error("the CUDA driver failed in {call}: {message}")]
+    Driver {
+        /// What was being done.
+        call: String,
+        /// The driver's words.
+        message: String,
+    },
+    /// The device has too little free memory for one launch.
+    #[error("the GPU has {} free, less than the {} one launch needs", crate::error::bytes(*free), crate::error::bytes(*need))]
+    Memory {
+        /// Bytes free on the device.
+        free: u64,
+        /// Bytes one launch needs.
+        need: u64,
+    },
+}
+
+/// A device that counts the completions of tasks: what the GPU engine needs of a GPU.
+pub trait Kernel: Sync {
+    /// Counts the completions of each of `tasks` into `out` (as long as `tasks`), each task
+    /// referring to a frame of `frames` by its index; blocks until done.
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError>;
+
+    /// The most tasks one call may take (the device's memory; the host's is the caller's).
+    fn max_tasks(&self) -> usize;
+
+    /// The device, in words ("NVIDIA H200, 139.8 GiB", "the CPU twin").
+    fn describe(&self) -> String;
+}
+
+/// The kernel's loop run on the CPU, one task after another: a [`Kernel`] for tests, and the
+/// reference a device's counts are checked against.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CpuTwin;
+
+impl Kernel for CpuTwin {
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
+        for (t, o) in tasks.iter().zip(out.iter_mut()) {
+            let frame = Frame {
+                rows: frames[t.frame as usize],
+                root: Task::default(),
+            };
+            *o = frame.count(*t);
+        }
+        Ok(())
+    }
+
+    fn max_tasks(&self) -> usize {
+        1 << 16
+    }
+
+    fn describe(&self) -> String {
+        "the CPU twin of the GPU kernel".to_string()
+    }
+}
+
+/// How many free rows each task leaves to its GPU thread on the `n` x `n` board: enough that a
+/// thread's search costs far more than its launch share, few enough that a launch has many
+/// thousands of tasks.
+pub fn rows_per_thread(n: usize) -> u32 {
+    (n as u32).saturating_sub(8).clamp(4, 14)
+}
+
+/// The first launch's size, before launches are timed.
+const FIRST_LAUNCH: usize = 1 << 16;
+
+/// The time one launch aims at: short enough that a cancel is seen within two seconds even when
+/// a launch takes four times longer than the last one predicts.
+const LAUNCH_TARGET: Duration = Duration::from_millis(250);
+
+/// The frame split a GPU run counts: the frames of the `n` x `n` board, whole when `depth` is
+/// 0, else cut into pieces at `depth` rows of which the run counts those of `shard`.
+#[derive(Debug, Clone, Copy)]
+pub struct FramePlan<'a> {
+    /// The board size.
+    pub n: usize,
+    /// The frames (see [`super::subproblems`]).
+    pub frames: &'a [Subproblem],
+    /// The rows the frames are cut at (0: whole frames).
+    pub depth: usize,
+    /// The shard whose pieces are counted (with pieces; whole frames are chosen by `todo`).
+    pub shard: Shard,
+}
+
+/// Counts the subproblems `todo` of `plan` not yet done in `control`'s tally: those no
+/// symmetry fixes on `kernel`, the others by the CPU engine on `threads` threads (0: one per
+/// core) meanwhile. Each subproblem is recorded in `control` as the frame engine records it.
+pub fn run(
+    kernel: &dyn Kernel,
+    plan: FramePlan<'_>,
+    todo: &[usize],
+    threads: usize,
+    control: &Control,
+) -> Result<(), CountError> {
+    let FramePlan {
+        n,
+        frames,
+        depth,
+        shard,
+    } = plan;
+    let left: Vec<usize> = {
+        let tally = control.tally();
+        todo.iter()
+            .copied()
+            .filter(|&i| !tally.is_done(i))
+            .collect()
+    };
+    let (fixed, plain): (Vec<usize>, Vec<usize>) = left
+        .into_iter()
+        .partition(|&i| !frames[i].fixed_by.is_empty());
+    std::thread::scope(|scope| {
+        let cpu = scope.spawn(|| {
+            if fixed.is_empty() {
+                Ok(())
+            } else if depth > 0 {
+                engine::run_pieces(n, frames, &fixed, depth, shard, threads, control)
+            } else if threads == 1 {
+                engine::run_sequential(n, frames, &fixed, control);
+                Ok(())
+            } else {
+                engine::run_parallel(n, frames, &fixed, threads, control)
+            }
+        });
+        let gpu = Launches::new(kernel, plan, control).run(&plain);
+        if gpu.is_err() {
+            control.cancel.store(true, Ordering::SeqCst);
+        }
+        let cpu = cpu
+            .join()
+            .unwrap_or_else(|_| Err(CountError::Threads("a CPU worker stopped".to_string())));
+        gpu.and(cpu)
+    })
+}
+
+/// One subproblem whose tasks are being counted.
+struct Open {
+    /// Its number in the plan.
+    index: usize,
+    /// Its rows, as the kernel reads them.
+    rows: FrameRows,
+    /// Its tasks not yet counted.
+    waiting: u64,
+    /// Whether all its tasks are listed.
+    listed: bool,
+    /// The completions counted so far.
+    found: u64,
+}
+
+/// The launches of one run: subproblems listed into tasks, in order, and counted in launches.
+struct Launches<'a> {
+    kernel: &'a dyn Kernel,
+    n: usize,
+    plan: &'a [Subproblem],
+    depth: usize,
+    shard: Shard,
+    control: &'a Control,
+    /// The free rows each task leaves to its thread ([`rows_per_thread`]).
+    keep: u32,
+    /// The subproblems with tasks listed and not all counted, oldest first; `base` is the
+    /// number (in tasks' `frame` fields) of the first of them.
+    open: std::collections::VecDeque<Open>,
+    base: u32,
+    /// Tasks listed and not yet counted, in order.
+    tasks: Vec<Task>,
+    /// The size of the next launch.
+    launch: usize,
+}
+
+impl<'a> Launches<'a> {
+    fn new(kernel: &'a dyn Kernel, plan: FramePlan<'a>, control: &'a Control) -> Launches<'a> {
+        Launches {
+            kernel,
+            n: plan.n,
+            plan: plan.frames,
+            depth: plan.depth,
+            shard: plan.shard,
+            control,
+            keep: rows_per_thread(plan.n),
+            open: std::collections::VecDeque::new(),
+            base: 0,
+            tasks: Vec::new(),
+            launch: FIRST_LAUNCH.min(kernel.max_tasks()).max(1),
+        }
+    }
+
+    fn run(mut self, todo: &[usize]) -> Result<(), CountError> {
+        let mut next = todo.iter().copied();
+        let mut more = true;
+        loop {
+            if self.control.cancelled() {
+                return Ok(());
+            }
+            while more && self.tasks.len() < self.launch {
+                match next.next() {
+                    Some(i) => self.list(i),
+                    None => more = false,
+                }
+            }
+            self.finish_counted();
+            if self.tasks.is_empty() {
+                if !more {
+                    return Ok(());
+                }
+                continue;
+            }
+            self.count_launch()?;
+        }
+    }
+
+    /// Lists the tasks of subproblem `i` (its pieces of the shard not yet counted, with pieces).
+    fn list(&mut self, i: usize) {
+        let sub = &self.plan[i];
+        let searched: &[_] = &sub.oriented;
+        let frame = Frame::new(self.n, searched);
+        let number = self.base + self.open.len() as u32;
+        let mut listed = 0u64;
+        if self.depth == 0 {
+            listed += frame.expand(frame.root, number, self.keep, &mut self.tasks) as u64;
+        } else {
+            let before = self.control.tally().pieces.get(&i).cloned();
+            for (p, queens) in PieceIter::new(self.n, sub, self.depth) {
+                if !pieces::in_shard(self.shard, i, p)
+                    || before.as_ref().is_some_and(|b| b.is_counted(p))
+                {
+                    continue;
+                }
+                if let Some(start) = frame.after(&queens) {
+                    listed += frame.expand(start, number, self.keep, &mut self.tasks) as u64;
+                }
+            }
+        }
+        self.open.push_back(Open {
+            index: i,
+            rows: frame.rows,
+            waiting: listed,
+            listed: true,
+            found: 0,
+        });
+    }
+
+    /// Counts the next launch of tasks and adds each to its subproblem.
+    fn count_launch(&mut self) -> Result<(), CountError> {
+        let take = self.launch.min(self.tasks.len());
+        let first = self.tasks[0].frame;
+        let last = self.tasks[take - 1].frame;
+        let frames: Vec<FrameRows> = (first..=last)
+            .map(|f| self.open[(f - self.base) as usize].rows)
+            .collect();
+        let launch: Vec<Task> = self.tasks[..take]
+            .iter()
+            .map(|t| Task {
+                frame: t.frame - first,
+                ..*t
+            })
+            .collect();
+        let mut out = vec![0u64; take];
+        let start = Instant::now();
+        self.kernel
+            .count(&frames, &launch, &mut out)
+            .map_err(CountError::Gpu)?;
+        let took = start.elapsed();
+        for (t, found) in self.tasks[..take].iter().zip(&out) {
+            let open = &mut self.open[(t.frame - self.base) as usize];
+            open.found += found;
+            open.waiting -= 1;
+        }
+        self.tasks.drain(..take);
+        // The next launch aims at LAUNCH_TARGET, growing at most fourfold at a time.
+        let per_task = took.as_secs_f64() / take as f64;
+        let aim = if per_task > 0.0 {
+            (LAUNCH_TARGET.as_secs_f64() / per_task) as usize
+        } else {
+            take * 4
+        };
+        self.launch = aim
+            .clamp(1, take.saturating_mul(4).max(FIRST_LAUNCH))
+            .min(self.kernel.max_tasks())
+            .max(1);
+        Ok(())
+    }
+
+    /// Records, oldest first, every subproblem whose tasks are all counted.
+    fn finish_counted(&mut self) {
+        while let Some(front) = self.open.front() {
+            if !(front.listed && front.waiting == 0) {
+                break;
+            }
+            let done = self.open.pop_front().expect("the front exists");
+            self.base += 1;
+            self.record(done.index, done.found);
+        }
+    }
+
+    /// Records subproblem `i` with `found` completions (of its shard's pieces not counted
+    /// before, with pieces), as the frame engine would.
+    fn record(&self, i: usize, found: u64) {
+        let sub = &self.plan[i];
+        let orbit = u128::from(sub.orbit_size());
+        let total = u128::from(found) * orbit;
+        let mut tally = self.control.tally();
+        let counts = if self.depth == 0 {
+            Counts {
+                total,
+                unique: u128::from(found),
+            }
+        } else {
+            // Pieces count classes in eighths: the orbit times the completions, for a frame no
+            // symmetry fixes; added to the pieces a checkpoint had counted.
+            let before = tally
+                .pieces
+                .remove(&i)
+                .map(|p| p.counts)
+                .unwrap_or_default();
+            Counts {
+                total: total + before.total,
+                unique: total + before.unique,
+            }
+        };
+        tally.record(i, counts);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,202 @@
+//! The GPU engine's pipeline on the CPU twin: the same parts as the frame engine, subproblem
+//! by subproblem, whole frames and pieces, shards, and a cancelled run resumed.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::*;
+use crate::count::engine::{run_pieces, run_sequential, Tally};
+use crate::count::frame::subproblems;
+
+/// The tally of the frame engine over every frame (pieces of `depth` rows of `shard`).
+fn frame_engine(n: usize, depth: usize, shard: Shard) -> Tally {
+    let plan = subproblems(n);
+    let todo: Vec<usize> = (0..plan.len()).collect();
+    let control = Control::new(Tally::new(plan.len()));
+    if depth == 0 {
+        run_sequential(n, &plan, &todo, &control);
+    } else {
+        run_pieces(n, &plan, &todo, depth, shard, 1, &control).unwrap();
+    }
+    let tally = control.tally().clone();
+    tally
+}
+
+fn gpu_engine(kernel: &dyn Kernel, n: usize, depth: usize, shard: Shard) -> Tally {
+    let plan = subproblems(n);
+    let todo: Vec<usize> = (0..plan.len()).collect();
+    let control = Control::new(Tally::new(plan.len()));
+    run(
+        kernel,
+        FramePlan {
+            n,
+            frames: &plan,
+            depth,
+            shard,
+        },
+        &todo,
+        1,
+        &control,
+    )
+    .unwrap();
+    let tally = control.tally().clone();
+    tally
+}
+
+#[test]
+fn whole_frames_match_the_frame_engine_part_by_part() {
+    for n in 4..=12 {
+        let want = frame_engine(n, 0, Shard::WHOLE);
+        let got = gpu_engine(&CpuTwin, n, 0, Shard::WHOLE);
+        assert_eq!(got.parts, want.parts, "n = {n}");
+        assert_eq!(got.finished, want.finished);
+        let known = crate::reference::known();
+        let k = known.iter().find(|k| k.n == n).unwrap();
+        assert_eq!((got.counts.total, got.counts.unique), (k.total, k.unique));
+    }
+}
+
+#[test]
+fn pieces_and_shards_match_the_frame_engine() {
+    for n in [9, 11, 12] {
+        for depth in [1, 2, 3] {
+            let mut total = 0;
+            for index in 0..3 {
+                let shard = Shard::new(index, 3).unwrap();
+                let want = frame_engine(n, depth, shard);
+                let got = gpu_engine(&CpuTwin, n, depth, shard);
+                assert_eq!(
+                    got.parts, want.parts,
+                    "n = {n}, depth {depth}, shard {shard}"
+                );
+                total += got.counts.total;
+            }
+            let k = crate::reference::known()
+                .into_iter()
+                .find(|k| k.n == n)
+                .unwrap();
+            assert_eq!(total, k.total, "n = {n}, depth {depth}");
+        }
+    }
+}
+
+/// A kernel that raises the cancel flag after some launches: the run stops with an exact tally.
+struct Stopping<'a> {
+    control: &'a Control,
+    after: usize,
+    launches: AtomicUsize,
+}
+
+impl Kernel for Stopping<'_> {
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
+        if self.launches.fetch_add(1, Ordering::SeqCst) + 1 == self.after {
+            self.control.cancel.store(true, Ordering::SeqCst);
+        }
+        CpuTwin.count(frames, tasks, out)
+    }
+
+    fn max_tasks(&self) -> usize {
+        // Small launches, so that a run has many.
+        64
+    }
+
+    fn describe(&self) -> String {
+        "a twin that cancels".to_string()
+    }
+}
+
+#[test]
+fn a_cancelled_run_resumes_to_the_same_parts() {
+    let n = 11;
+    let plan = subproblems(n);
+    let todo: Vec<usize> = (0..plan.len()).collect();
+    let want = frame_engine(n, 2, Shard::WHOLE);
+    let control = Control::new(Tally::new(plan.len()));
+    let stopping = Stopping {
+        control: &control,
+        after: 5,
+        launches: AtomicUsize::new(0),
+    };
+    run(
+        &stopping,
+        FramePlan {
+            n,
+            frames: &plan,
+            depth: 2,
+            shard: Shard::WHOLE,
+        },
+        &todo,
+        1,
+        &control,
+    )
+    .unwrap();
+    let partial = control.tally().clone();
+    assert!(
+        partial.finished < plan.len() as u64,
+        "the run was cut short"
+    );
+    for i in partial.finished_subproblems() {
+        assert_eq!(partial.parts[i], want.parts[i], "subproblem {i}");
+    }
+    // Resume on the CPU twin, as a checkpoint would.
+    let resumed = Control::new(partial);
+    run(
+        &CpuTwin,
+        FramePlan {
+            n,
+            frames: &plan,
+            depth: 2,
+            shard: Shard::WHOLE,
+        },
+        &todo,
+        1,
+        &resumed,
+    )
+    .unwrap();
+    assert_eq!(resumed.tally().parts, want.parts);
+}
+
+/// A failing device stops the run with its error, and the CPU side stops too.
+struct Broken;
+
+impl Kernel for Broken {
+    fn count(&self, _: &[FrameRows], _: &[Task], _: &mut [u64]) -> Result<(), GpuError> {
+        Err(GpuError::Driver {
+            call: "cuLaunchKernel".to_string(),
+            message: "an illegal memory access was encountered".to_string(),
+        })
+    }
+
+    fn max_tasks(&self) -> usize {
+        1 << 10
+    }
+
+    fn describe(&self) -> String {
+        "a broken device".to_string()
+    }
+}
+
+#[test]
+fn a_device_error_ends_the_run() {
+    let n = 10;
+    let plan = subproblems(n);
+    let todo: Vec<usize> = (0..plan.len()).collect();
+    let control = Control::new(Tally::new(plan.len()));
+    let err = run(
+        &Broken,
+        FramePlan {
+            n,
+            frames: &plan,
+            depth: 0,
+            shard: Shard::WHOLE,
+        },
+        &todo,
+        1,
+        &control,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, CountError::Gpu(GpuError::Driver { .. })),
+        "{err}"
+    );
+    assert!(control.cancelled());
+}

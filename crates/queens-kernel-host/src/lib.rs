@@ -1,0 +1,65 @@
+//! The GPU engine's CUDA kernel (`crates/queens-core/src/count/gpu/kernel.cu`), compiled for
+//! the host by the C++ compiler through a shim that runs the grid's threads one after another,
+//! as a [`Kernel`] the engine can count with.
+//!
+//! CI has no GPU: this crate is how the kernel's own source, not a Rust copy of it, is checked
+//! there against the known counts (its tests), and how its layout is checked against the Rust
+//! side's. It is a test fixture, not part of the `queens` binary.
+
+use queens_core::count::gpu::{FrameRows, GpuError, Kernel, Task, BLOCK};
+
+extern "C" {
+    fn queens_kernel_host_launch(
+        frames: *const FrameRows,
+        tasks: *const Task,
+        count: u32,
+        out: *mut u64,
+    );
+    fn queens_kernel_host_block() -> u32;
+    fn queens_kernel_host_sizeof_frame() -> u32;
+    fn queens_kernel_host_sizeof_task() -> u32;
+}
+
+/// The kernel compiled for the host.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct HostKernel;
+
+/// The kernel's block size and the sizes of its two structures, as the C++ compiler saw them.
+pub fn layout() -> (u32, u32, u32) {
+    // SAFETY: the three functions take nothing and return a constant.
+    unsafe {
+        (
+            queens_kernel_host_block(),
+            queens_kernel_host_sizeof_frame(),
+            queens_kernel_host_sizeof_task(),
+        )
+    }
+}
+
+impl Kernel for HostKernel {
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
+        assert_eq!(tasks.len(), out.len(), "one count per task");
+        assert!(
+            tasks.iter().all(|t| (t.frame as usize) < frames.len()),
+            "every task names a frame of the launch"
+        );
+        assert_eq!(layout().0, BLOCK, "the kernel's block size");
+        let count = u32::try_from(tasks.len()).expect("a launch holds fewer than 2^32 tasks");
+        // SAFETY: `frames`, `tasks` and `out` are valid for the lengths the kernel reads and
+        // writes (every task's frame index is in range, checked above; it writes out[i] for
+        // i < count only), and the two structures have the kernel's layout (checked by this
+        // crate's tests).
+        unsafe {
+            queens_kernel_host_launch(frames.as_ptr(), tasks.as_ptr(), count, out.as_mut_ptr())
+        };
+        Ok(())
+    }
+
+    fn max_tasks(&self) -> usize {
+        1 << 14
+    }
+
+    fn describe(&self) -> String {
+        "the GPU kernel compiled for the host".to_string()
+    }
+}
