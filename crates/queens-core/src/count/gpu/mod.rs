@@ -23,6 +23,11 @@
 
 mod tasks;
 
+#[cfg(feature = "cuda")]
+pub mod cuda;
+#[cfg(feature = "cuda")]
+pub mod nvrtc;
+
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,266 @@
+//! The GPU engine's device: every NVIDIA GPU the CUDA driver shows (`CUDA_VISIBLE_DEVICES`
+//! respected, as the driver does), through the driver API loaded at run time by `cudarc`, so
+//! that one binary builds and runs on every machine and finds out only when asked whether a GPU
+//! is there.
+//!
+//! Opening it loads the driver library, creates a context on each device, compiles the
+//! kernel's source with NVRTC for the device's compute capability (or reads it from the cache,
+//! see `nvrtc.rs`) and loads it. A launch splits its tasks evenly over the devices, one host
+//! thread each, and waits for all. The bindings are cudarc's for CUDA 12.0, the oldest driver
+//! API this engine supports; drivers are backward compatible, so CUDA 12 and 13 drivers both
+//! run it. Source: NVIDIA, "CUDA Driver API". Cost: opening takes the driver's start-up (tens
+//! to hundreds of milliseconds) plus, the first time, a compile; a launch moves 28 bytes per
+//! task across the bus.
+
+use std::sync::Arc;
+
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+
+use super::nvrtc::{ptx_cached, Nvrtc};
+use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
+
+// SAFETY: both are #[repr(C)] structures of u32 fields, laid out as kernel.cu declares them
+// (checked against the C++ compiler's layout by crates/queens-kernel-host's tests).
+unsafe impl DeviceRepr for FrameRows {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for Task {}
+
+/// Bytes of device memory one task takes in a launch: itself and its count.
+const BYTES_PER_TASK: u64 = (std::mem::size_of::<Task>() + 8) as u64;
+
+/// The most tasks one launch gives one device, whatever its memory.
+const MOST_TASKS_PER_DEVICE: u64 = 1 << 26;
+
+/// One GPU, ready to launch the kernel.
+struct Device {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    function: CudaFunction,
+    name: String,
+    total: u64,
+    free: u64,
+}
+
+/// Every GPU the driver shows, with the kernel loaded.
+pub struct Cuda {
+    devices: Vec<Device>,
+    nvrtc: String,
+}
+
+impl std::fmt::Debug for Cuda {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+fn driver(call: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
+    move |e| GpuError::Driver {
+        call: call.to_string(),
+        message: e.to_string(),
+    }
+}
+
+impl Cuda {
+    /// Opens every visible GPU: the driver library, a context on each device, the kernel
+    /// compiled for its architecture and loaded. Refuses with what is missing.
+    pub fn open() -> Result<Cuda, GpuError> {
+        // cudarc panics when it cannot load the driver: look for it first.
+        // SAFETY: loading the driver library runs its initialisers, which have no
+        // preconditions.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(GpuError::NoDriver {
+                looked_for: "libcuda.so, libcuda.so.1".to_string(),
+            });
+        }
+        let count = CudaContext::device_count().map_err(|e| {
+            // cuInit fails with "no device" when none is visible.
+            if format!("{e:?}").contains("NO_DEVICE") {
+                GpuError::NoDevice {
+                    visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+                }
+            } else {
+                driver("cuInit")(e)
+            }
+        })?;
+        if count <= 0 {
+            return Err(GpuError::NoDevice {
+                visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+            });
+        }
+        let nvrtc = Nvrtc::load()?;
+        let mut devices = Vec::new();
+        for ordinal in 0..count as usize {
+            let ctx = CudaContext::new(ordinal).map_err(driver("cuCtxCreate"))?;
+            let (major, minor) = ctx
+                .compute_capability()
+                .map_err(driver("cuDeviceGetAttribute"))?;
+            let arch = format!("compute_{major}{minor}");
+            let ptx = ptx_cached(&nvrtc, KERNEL_SOURCE, &arch)?;
+            let module = ctx.load_module(Ptx::from_src(ptx)).map_err(|e| {
+                let (nv_major, nv_minor) = nvrtc.version().unwrap_or((0, 0));
+                GpuError::Driver {
+                    call: "cuModuleLoadData".to_string(),
+                    message: format!(
+                        "{e} (the kernel was compiled by NVRTC {nv_major}.{nv_minor} from {}; a \
+                         driver older than that NVRTC cannot load its PTX: point QUEENS_NVRTC at \
+                         the NVRTC of the driver's CUDA version)",
+                        nvrtc.path
+                    ),
+                }
+            })?;
+            let function = module
+                .load_function(KERNEL_NAME)
+                .map_err(driver("cuModuleGetFunction"))?;
+            let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
+            let (free, total) = ctx.mem_get_info().map_err(driver("cuMemGetInfo"))?;
+            let stream = ctx.default_stream();
+            devices.push(Device {
+                ctx,
+                stream,
+                function,
+                name,
+                total: total as u64,
+                free: free as u64,
+            });
+        }
+        Ok(Cuda {
+            devices,
+            nvrtc: nvrtc.path,
+        })
+    }
+
+    /// How many devices take part.
+    pub fn devices(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// The tasks one device takes per launch: half its free memory at opening, at most
+    /// [`MOST_TASKS_PER_DEVICE`].
+    fn tasks_per_device(&self) -> u64 {
+        self.devices
+            .iter()
+            .map(|d| d.free / 2 / BYTES_PER_TASK)
+            .min()
+            .unwrap_or(0)
+            .min(MOST_TASKS_PER_DEVICE)
+    }
+
+    /// Checks that each device can take a launch of at least `BLOCK` tasks.
+    pub fn check_memory(&self) -> Result<(), GpuError> {
+        let need = u64::from(BLOCK) * BYTES_PER_TASK * 2 + (1 << 20);
+        match self.devices.iter().find(|d| d.free < need) {
+            Some(d) => Err(GpuError::Memory { free: d.free, need }),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Device {
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
+        if tasks.is_empty() {
+            return Ok(());
+        }
+        self.ctx
+            .bind_to_thread()
+            .map_err(driver("cuCtxSetCurrent"))?;
+        let frames_dev = self
+            .stream
+            .clone_htod(frames)
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let tasks_dev = self
+            .stream
+            .clone_htod(tasks)
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let mut out_dev = self
+            .stream
+            .alloc_zeros::<u64>(tasks.len())
+            .map_err(driver("cuMemAlloc"))?;
+        let count = tasks.len() as u32;
+        let config = LaunchConfig {
+            grid_dim: (count.div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = self.stream.launch_builder(&self.function);
+        launch
+            .arg(&frames_dev)
+            .arg(&tasks_dev)
+            .arg(&count)
+            .arg(&mut out_dev);
+        // SAFETY: the kernel's parameters are (frames, tasks, count, out) with the layouts
+        // above; every task's frame index is below frames.len() (the engine builds them so),
+        // and the kernel writes out[i] for i < count only.
+        unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
+        self.stream
+            .memcpy_dtoh(&out_dev, out)
+            .map_err(driver("cuMemcpyDtoH"))?;
+        Ok(())
+    }
+}
+
+impl Kernel for Cuda {
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
+        if self.devices.len() == 1 {
+            return self.devices[0].count(frames, tasks, out);
+        }
+        let per = tasks.len().div_ceil(self.devices.len()).max(1);
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = self
+                .devices
+                .iter()
+                .zip(tasks.chunks(per).zip(out.chunks_mut(per)))
+                .map(|(d, (t, o))| scope.spawn(move || d.count(frames, t, o)))
+                .collect();
+            runs.into_iter().try_for_each(|r| {
+                r.join().unwrap_or_else(|_| {
+                    Err(GpuError::Driver {
+                        call: "a launch".to_string(),
+                        message: "its host thread stopped".to_string(),
+                    })
+                })
+            })
+        })
+    }
+
+    fn max_tasks(&self) -> usize {
+        let per = self.tasks_per_device().max(u64::from(BLOCK));
+        usize::try_from(per.saturating_mul(self.devices.len() as u64)).unwrap_or(usize::MAX)
+    }
+
+    fn describe(&self) -> String {
+        let names: Vec<String> = self
+            .devices
+            .iter()
+            .map(|d| format!("{} ({})", d.name, crate::error::bytes(d.total)))
+            .collect();
+        format!(
+            "{} (kernel compiled by NVRTC from {})",
+            names.join(", "),
+            self.nvrtc
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without a driver (CI, most laptops), opening says so and does not panic; with one, it
+    /// opens or names what else is missing.
+    #[test]
+    fn opening_names_what_is_missing() {
+        // SAFETY: as in Cuda::open.
+        let present = unsafe { cudarc::driver::sys::is_culib_present() };
+        match Cuda::open() {
+            Ok(cuda) => assert!(present && cuda.devices() > 0),
+            Err(GpuError::NoDriver { looked_for }) => {
+                assert!(!present);
+                assert!(looked_for.contains("libcuda"));
+            }
+            Err(other) => assert!(present, "{other}"),
+        }
+    }
+}

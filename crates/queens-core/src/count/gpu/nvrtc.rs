@@ -1,0 +1,347 @@
+//! NVRTC, the CUDA runtime compiler, loaded at run time: compiles the kernel's source to PTX
+//! for the device's architecture, and keeps the PTX in a cache so that the next run starts at
+//! once.
+//!
+//! The library is looked for under the names of CUDA 13, 12 and 11.2 and in the usual toolkit
+//! folders, or taken from `QUEENS_NVRTC` (a path to the library file, for example the one of
+//! NVIDIA's `nvidia-cuda-nvrtc-cu12` wheel on PyPI), so that one binary works with whichever
+//! toolkit a machine has. Only seven functions of its C interface are used; they are declared
+//! here. Source: NVIDIA, "NVRTC, the CUDA runtime compilation library", user guide. Cost: a
+//! compile takes a fraction of a second; a cached PTX is read in microseconds.
+
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::path::{Path, PathBuf};
+
+use super::GpuError;
+
+type Program = *mut c_void;
+type Status = c_int;
+
+/// The names the library goes by, newest first.
+#[cfg(not(windows))]
+const NAMES: &[&str] = &[
+    "libnvrtc.so",
+    "libnvrtc.so.13",
+    "libnvrtc.so.12",
+    "libnvrtc.so.11.2",
+];
+#[cfg(windows)]
+const NAMES: &[&str] = &[
+    "nvrtc64_130_0.dll",
+    "nvrtc64_120_0.dll",
+    "nvrtc64_112_0.dll",
+];
+
+/// The folders of a CUDA toolkit the library may sit in, below `CUDA_HOME`, `CUDA_PATH` or
+/// `/usr/local/cuda`.
+const FOLDERS: &[&str] = &[
+    "lib64",
+    "lib",
+    "targets/x86_64-linux/lib",
+    "targets/sbsa-linux/lib",
+    "bin",
+];
+
+/// A loaded NVRTC.
+pub struct Nvrtc {
+    lib: libloading::Library,
+    /// Where it was found.
+    pub path: String,
+}
+
+impl std::fmt::Debug for Nvrtc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Nvrtc").field("path", &self.path).finish()
+    }
+}
+
+/// The places tried, in order: `QUEENS_NVRTC`, the bare names (the loader's own search), and
+/// the toolkit folders.
+fn candidates() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(path) = std::env::var_os("QUEENS_NVRTC") {
+        out.push(PathBuf::from(path));
+    }
+    out.extend(NAMES.iter().map(PathBuf::from));
+    let roots = ["CUDA_HOME", "CUDA_PATH"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        .chain(std::iter::once(PathBuf::from("/usr/local/cuda")));
+    for root in roots {
+        for folder in FOLDERS {
+            for name in NAMES {
+                out.push(root.join(folder).join(name));
+            }
+        }
+    }
+    out
+}
+
+impl Nvrtc {
+    /// Loads the library from the first place of [`candidates`] that has it.
+    pub fn load() -> Result<Nvrtc, GpuError> {
+        let tried = candidates();
+        for path in &tried {
+            // A path with a folder that does not exist cannot load; skip the loader's search.
+            if path.components().count() > 1 && !path.exists() {
+                continue;
+            }
+            // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
+            if let Ok(lib) = unsafe { libloading::Library::new(path) } {
+                let nvrtc = Nvrtc {
+                    lib,
+                    path: path.display().to_string(),
+                };
+                // A library of that name without NVRTC's functions is not NVRTC.
+                if nvrtc.version().is_ok() {
+                    return Ok(nvrtc);
+                }
+            }
+        }
+        Err(GpuError::NoNvrtc {
+            looked_for: format!(
+                "QUEENS_NVRTC, {} and the lib64 folders of CUDA_HOME, CUDA_PATH and /usr/local/cuda",
+                NAMES.join(", ")
+            ),
+        })
+    }
+
+    /// NVRTC's version, `(major, minor)`.
+    pub fn version(&self) -> Result<(i32, i32), GpuError> {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: nvrtcVersion(int*, int*) writes two ints.
+        let status = unsafe {
+            let f = self.symbol::<unsafe extern "C" fn(*mut c_int, *mut c_int) -> Status>(
+                b"nvrtcVersion\0",
+            )?;
+            f(&mut major, &mut minor)
+        };
+        self.check(status, "nvrtcVersion")?;
+        Ok((major, minor))
+    }
+
+    fn symbol<T: Copy>(&self, name: &[u8]) -> Result<T, GpuError> {
+        // SAFETY: the caller names a function of NVRTC's C interface with its C signature.
+        unsafe { self.lib.get::<T>(name) }
+            .map(|s| *s)
+            .map_err(|e| GpuError::NoNvrtc {
+                looked_for: format!(
+                    "{} has no {}: {e}",
+                    self.path,
+                    String::from_utf8_lossy(&name[..name.len() - 1])
+                ),
+            })
+    }
+
+    fn check(&self, status: Status, call: &str) -> Result<(), GpuError> {
+        if status == 0 {
+            return Ok(());
+        }
+        let words = self
+            .symbol::<unsafe extern "C" fn(Status) -> *const c_char>(b"nvrtcGetErrorString\0")
+            .ok()
+            // SAFETY: nvrtcGetErrorString returns a static, NUL-terminated string.
+            .map(|f| {
+                unsafe { CStr::from_ptr(f(status)) }
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .unwrap_or_else(|| format!("status {status}"));
+        Err(GpuError::Compile {
+            arch: String::new(),
+            log: format!("{call}: {words}"),
+        })
+    }
+
+    /// Compiles `source` to PTX for `arch` (such as `compute_90`).
+    pub fn compile(&self, source: &str, arch: &str) -> Result<String, GpuError> {
+        type Create = unsafe extern "C" fn(
+            *mut Program,
+            *const c_char,
+            *const c_char,
+            c_int,
+            *const *const c_char,
+            *const *const c_char,
+        ) -> Status;
+        type Compile = unsafe extern "C" fn(Program, c_int, *const *const c_char) -> Status;
+        type Size = unsafe extern "C" fn(Program, *mut usize) -> Status;
+        type Get = unsafe extern "C" fn(Program, *mut c_char) -> Status;
+        type Destroy = unsafe extern "C" fn(*mut Program) -> Status;
+        let create: Create = self.symbol(b"nvrtcCreateProgram\0")?;
+        let compile: Compile = self.symbol(b"nvrtcCompileProgram\0")?;
+        let ptx_size: Size = self.symbol(b"nvrtcGetPTXSize\0")?;
+        let get_ptx: Get = self.symbol(b"nvrtcGetPTX\0")?;
+        let log_size: Size = self.symbol(b"nvrtcGetProgramLogSize\0")?;
+        let get_log: Get = self.symbol(b"nvrtcGetProgramLog\0")?;
+        let destroy: Destroy = self.symbol(b"nvrtcDestroyProgram\0")?;
+        let with_arch = |e: GpuError| match e {
+            GpuError::Compile { log, .. } => GpuError::Compile {
+                arch: arch.to_string(),
+                log,
+            },
+            other => other,
+        };
+        let src = CString::new(source).map_err(|_| GpuError::Compile {
+            arch: arch.to_string(),
+            log: "the kernel's source holds a NUL byte".to_string(),
+        })?;
+        let name = c"kernel.cu";
+        let options = [
+            format!("--gpu-architecture={arch}"),
+            "-default-device".to_string(),
+        ];
+        let options: Vec<CString> = options
+            .iter()
+            .map(|o| CString::new(o.as_str()).expect("options hold no NUL"))
+            .collect();
+        let option_ptrs: Vec<*const c_char> = options.iter().map(|o| o.as_ptr()).collect();
+        let mut program: Program = std::ptr::null_mut();
+        // SAFETY: every pointer is valid and NUL-terminated for the calls' duration; the
+        // program is destroyed once, below, whatever happens in between.
+        unsafe {
+            let status = create(
+                &mut program,
+                src.as_ptr(),
+                name.as_ptr(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+            );
+            self.check(status, "nvrtcCreateProgram")
+                .map_err(with_arch)?;
+            let result = (|| {
+                let status = compile(program, option_ptrs.len() as c_int, option_ptrs.as_ptr());
+                if status != 0 {
+                    let mut size = 0usize;
+                    let mut log = String::new();
+                    if log_size(program, &mut size) == 0 && size > 1 {
+                        let mut buf = vec![0u8; size];
+                        if get_log(program, buf.as_mut_ptr().cast()) == 0 {
+                            log = String::from_utf8_lossy(&buf[..size - 1]).into_owned();
+                        }
+                    }
+                    self.check(status, "nvrtcCompileProgram")
+                        .map_err(|e| match e {
+                            GpuError::Compile { log: words, .. } => GpuError::Compile {
+                                arch: arch.to_string(),
+                                log: format!("{words}: {}", log.trim()),
+                            },
+                            other => other,
+                        })?;
+                }
+                let mut size = 0usize;
+                self.check(ptx_size(program, &mut size), "nvrtcGetPTXSize")?;
+                let mut buf = vec![0u8; size.max(1)];
+                self.check(get_ptx(program, buf.as_mut_ptr().cast()), "nvrtcGetPTX")?;
+                let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+                buf.truncate(end);
+                String::from_utf8(buf).map_err(|_| GpuError::Compile {
+                    arch: arch.to_string(),
+                    log: "NVRTC gave PTX that is not UTF-8".to_string(),
+                })
+            })();
+            destroy(&mut program);
+            result.map_err(with_arch)
+        }
+    }
+}
+
+/// The folder of the PTX cache: `QUEENS_CACHE_DIR`, else `$XDG_CACHE_HOME/queens`, else
+/// `~/.cache/queens`; `None` when none is known.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("QUEENS_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir).join("queens"));
+    }
+    std::env::var_os("HOME")
+        .filter(|d| !d.is_empty())
+        .map(|home| PathBuf::from(home).join(".cache").join("queens"))
+}
+
+/// The cache file of `source` compiled for `arch` by NVRTC `version`.
+pub fn cache_file(dir: &Path, source: &str, arch: &str, version: (i32, i32)) -> PathBuf {
+    let hash = crate::count::fnv1a64(source.as_bytes());
+    dir.join(format!(
+        "kernel-{hash:016x}-{arch}-nvrtc{}.{}.ptx",
+        version.0, version.1
+    ))
+}
+
+/// `source` compiled for `arch`: from the cache when it holds it, else compiled by `nvrtc` and
+/// written to the cache (a cache that cannot be written is skipped without a word).
+pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, GpuError> {
+    let version = nvrtc.version()?;
+    let file = cache_dir().map(|dir| cache_file(&dir, source, arch, version));
+    if let Some(ptx) = file.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
+        if ptx.contains(super::KERNEL_NAME) {
+            return Ok(ptx);
+        }
+    }
+    let ptx = nvrtc.compile(source, arch)?;
+    if let Some(file) = file {
+        let _ = write_atomically(&file, &ptx);
+    }
+    Ok(ptx)
+}
+
+/// Writes `text` to `file` through a temporary file renamed over it, so that a reader never
+/// sees half a file.
+fn write_atomically(file: &Path, text: &str) -> std::io::Result<()> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        std::process::id(),
+        file.file_name()
+            .map(|f| f.to_string_lossy())
+            .unwrap_or_default()
+    ));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, file).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where NVRTC can be had (CI installs NVIDIA's wheel and sets QUEENS_NVRTC), the kernel
+    /// compiles to PTX with its entry point; elsewhere the test says why it checks nothing.
+    #[test]
+    fn the_kernel_compiles_to_ptx_where_nvrtc_is_found() {
+        let nvrtc = match Nvrtc::load() {
+            Ok(nvrtc) => nvrtc,
+            Err(e) => {
+                eprintln!("skipped: {e}");
+                assert!(
+                    std::env::var_os("QUEENS_REQUIRE_NVRTC").is_none(),
+                    "QUEENS_REQUIRE_NVRTC is set but {e}"
+                );
+                return;
+            }
+        };
+        let ptx = nvrtc
+            .compile(super::super::KERNEL_SOURCE, "compute_70")
+            .unwrap();
+        assert!(ptx.contains(".entry queens_count_tasks"), "{ptx}");
+        // A kernel that does not compile gives NVRTC's log.
+        let err = nvrtc.compile("this is not C++", "compute_70").unwrap_err();
+        assert!(
+            matches!(&err, GpuError::Compile { arch, log } if arch == "compute_70" && !log.is_empty()),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_cache_file_names_source_arch_and_compiler() {
+        let dir = Path::new("/c");
+        let a = cache_file(dir, "x", "compute_90", (12, 9));
+        assert_ne!(a, cache_file(dir, "y", "compute_90", (12, 9)));
+        assert_ne!(a, cache_file(dir, "x", "compute_80", (12, 9)));
+        assert_ne!(a, cache_file(dir, "x", "compute_90", (13, 0)));
+        assert!(a.starts_with(dir));
+    }
+}
