@@ -7,6 +7,10 @@
 //! does not count (the program, thread stacks, the allocator's own reserves). Off Linux only
 //! the physical memory and the resource limits are known.
 //!
+//! `queens count` without `--max-memory` uses those three quarters too ([`CountBudget`]): the
+//! half-board engine runs as many subproblems at once as fit in them, while its split stays the
+//! one of a fixed [`REFERENCE`] budget, so that shards and checkpoints of any machine match.
+//!
 //! May call: `libc` and the file system under `/proc` and `/sys/fs/cgroup`; nothing else.
 
 use std::path::Path;
@@ -25,6 +29,72 @@ impl Ceiling {
     /// The largest budget that fits under the ceiling: three quarters of it.
     pub fn usable(self) -> u64 {
         self.bytes / 4 * 3
+    }
+}
+
+/// The budget the half-board engine's split is chosen by when `queens count` is given no
+/// `--max-memory`: 1 GiB, the default budget of every command before the default of `count`
+/// followed the machine, so that its splits stay the same.
+pub const REFERENCE: u64 = 1 << 30;
+
+/// The memory budgets of a count: the one its half-board split is chosen by, and the one that
+/// bounds how many of its subproblems run at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountBudget {
+    /// The budget the split is chosen by.
+    pub split: u64,
+    /// The budget that bounds how many subproblems run at once.
+    pub at_once: u64,
+    /// Whether the user gave `--max-memory` (then both are that).
+    pub given: bool,
+    /// What the process can have, when known.
+    pub ceiling: Option<Ceiling>,
+}
+
+impl CountBudget {
+    /// The budgets of a count given `--max-memory` (`given`; `max_memory` as already fitted
+    /// under the ceiling) or not: then the split of [`REFERENCE`] and, at once, the usable part
+    /// of the `ceiling` ([`REFERENCE`] when none is known).
+    pub fn new(max_memory: u64, given: bool, ceiling: Option<Ceiling>) -> CountBudget {
+        let (split, at_once) = if given {
+            (max_memory, max_memory)
+        } else {
+            (REFERENCE, ceiling.map_or(REFERENCE, Ceiling::usable))
+        };
+        CountBudget {
+            split,
+            at_once,
+            given,
+            ceiling,
+        }
+    }
+
+    /// The budgets once the split's subproblems are known to need `need` bytes each: when not
+    /// even one fits in the budget at once (a process with less than a few hundred MiB: two
+    /// fit in the 1 GiB below N = 24), the split is chosen by that budget instead, as the
+    /// default of 1 GiB lowered to it always did.
+    pub fn fitted(self, need: u64) -> CountBudget {
+        if need <= self.at_once || self.given {
+            return self;
+        }
+        CountBudget {
+            split: self.at_once,
+            ..self
+        }
+    }
+
+    /// The budget at once in words, as the notes of `count` name it: `--max-memory 1.0 GiB`,
+    /// or `the default --max-memory, 96.0 GiB (3/4 of the physical memory)`.
+    pub fn describe(&self) -> String {
+        match (self.given, self.ceiling) {
+            (true, _) => format!("--max-memory {}", short(self.at_once)),
+            (false, Some(ceiling)) => format!(
+                "the default --max-memory, {} (3/4 of {})",
+                short(self.at_once),
+                ceiling.what
+            ),
+            (false, None) => format!("the default --max-memory, {}", short(self.at_once)),
+        }
     }
 }
 
@@ -70,8 +140,43 @@ pub fn fit(asked: u64, explicit: bool, ceiling: Option<Ceiling>) -> (u64, Option
     (usable, note)
 }
 
+/// The least `--max-memory`, as the flag is written (`3277M`), that `works`, from the budgets
+/// `candidates`: each rounded up to the shortest value that is at most a tenth more than it and
+/// still `works` (a budget rounded up may choose another split), and the least taken. With its
+/// bytes; `None` when none works.
+pub fn least_flag(
+    candidates: impl IntoIterator<Item = u64>,
+    works: impl Fn(u64) -> bool,
+) -> Option<(String, u64)> {
+    candidates
+        .into_iter()
+        .filter_map(|bytes| {
+            flag_values(bytes)
+                .into_iter()
+                .filter(|&(_, value)| value - bytes <= bytes / 10)
+                .find(|&(_, value)| works(value))
+        })
+        .min_by_key(|&(_, value)| value)
+}
+
+/// The values of `--max-memory` of at least `bytes`, as the flag is written, shortest first:
+/// `bytes` rounded up to whole G, whole M, whole K, and exact; each with the bytes it is.
+pub fn flag_values(bytes: u64) -> Vec<(String, u64)> {
+    let mut values = Vec::new();
+    for (unit, shift) in [("G", 30), ("M", 20), ("K", 10)] {
+        let whole = bytes.div_ceil(1 << shift);
+        if whole > 0 {
+            if let Some(exact) = whole.checked_mul(1 << shift) {
+                values.push((format!("{whole}{unit}"), exact));
+            }
+        }
+    }
+    values.push((bytes.to_string(), bytes));
+    values
+}
+
 /// `count` bytes in the largest unit of 1024 that leaves at least 1 (`3.0 GiB`).
-fn short(count: u64) -> String {
+pub fn short(count: u64) -> String {
     let words = queens_core::bytes(count);
     match words.split_once('(') {
         Some((_, unit)) => unit.trim_end_matches(')').to_string(),
@@ -200,6 +305,73 @@ mod tests {
         );
         assert_eq!(fit(1 << 40, false, ceiling), (3 << 30, None));
         assert_eq!(fit(1 << 40, true, None), (1 << 40, None));
+    }
+
+    /// Issue 36: without `--max-memory`, a count's split is the one of 1 GiB on every machine,
+    /// and the machine's usable memory bounds how many subproblems run at once; a machine too
+    /// small for one subproblem of that split takes the split of its own budget, as before.
+    #[test]
+    fn the_default_budget_of_a_count_follows_the_machine_but_its_split_does_not() {
+        let big = Some(Ceiling {
+            bytes: 128 << 30,
+            what: "the physical memory",
+        });
+        let budget = CountBudget::new(1 << 30, false, big);
+        assert_eq!((budget.split, budget.at_once), (REFERENCE, 96 << 30));
+        assert_eq!(budget.fitted(200 << 20), budget);
+        assert_eq!(
+            budget.describe(),
+            "the default --max-memory, 96.0 GiB (3/4 of the physical memory)"
+        );
+        let given = CountBudget::new(3 << 30, true, big);
+        assert_eq!((given.split, given.at_once), (3 << 30, 3 << 30));
+        assert_eq!(given.fitted(4 << 30), given);
+        assert_eq!(given.describe(), "--max-memory 3.0 GiB");
+        let small = CountBudget::new(
+            768 << 20,
+            false,
+            Some(Ceiling {
+                bytes: 1 << 30,
+                what: "the cgroup's memory limit",
+            }),
+        );
+        assert_eq!((small.split, small.at_once), (REFERENCE, 768 << 20));
+        assert_eq!(small.fitted(512 << 20), small);
+        assert_eq!(small.fitted(800 << 20).split, 768 << 20);
+        let unknown = CountBudget::new(1 << 30, false, None);
+        assert_eq!((unknown.split, unknown.at_once), (REFERENCE, REFERENCE));
+    }
+
+    #[test]
+    fn the_budget_that_would_run_every_thread_is_written_as_the_flag_takes_it() {
+        let mib = 1u64 << 20;
+        assert_eq!(
+            flag_values(3277 * mib - 5),
+            vec![
+                ("4G".to_string(), 4 << 30),
+                ("3277M".to_string(), 3277 * mib),
+                ("3355648K".to_string(), 3277 * mib),
+                ((3277 * mib - 5).to_string(), 3277 * mib - 5),
+            ]
+        );
+        // 4G is a quarter more than 3.2 GiB: the least value within a tenth is taken.
+        assert_eq!(
+            least_flag([3277 * mib - 5], |_| true),
+            Some(("3277M".to_string(), 3277 * mib))
+        );
+        assert_eq!(
+            least_flag([96 << 30, 100 << 30], |_| true),
+            Some(("96G".to_string(), 96 << 30))
+        );
+        // A value rounded up that does not work (another split) gives way to a finer one, and
+        // the least of the candidates that work is taken.
+        assert_eq!(
+            least_flag([10235 * mib + 1, 12 << 30], |b| {
+                !(10 << 30..12 << 30).contains(&b)
+            }),
+            Some(("10236M".to_string(), 10236 * mib))
+        );
+        assert_eq!(least_flag([1 << 30], |_| false), None);
     }
 
     #[test]

@@ -13,8 +13,24 @@ use super::shared::{AlgoArg, SearchArgs, Size};
 /// The most worker threads `count --threads` takes: more only add stacks, never speed.
 pub const MAX_THREADS: u64 = 1024;
 
+/// The help of `queens count --max-memory`, whose default follows the machine: `-h`'s line and
+/// `--help`'s paragraph.
+const MAX_MEMORY_HELP: &str = "The memory budget of the half-board engine: its split, and how \
+     many subproblems run at once. Default: the split of 1G and as many at once as fit in 3/4 of \
+     the memory the process can have";
+const MAX_MEMORY_LONG_HELP: &str = "The memory budget of the half-board engine: its split is \
+     the coarsest whose two largest subproblems fit in it, and as many subproblems run at once \
+     as fit in it (at most --threads); with --algo, the search's budget. Bytes, or a number \
+     with K, M, G or T (powers of 1024). Default: the split of 1G, the same on every machine (so \
+     that shards and checkpoints of any machine match), and as many subproblems at once as fit \
+     in 3/4 of the memory the process can have (physical memory, RLIMIT_AS, RLIMIT_DATA, cgroup \
+     limit); 1G with --algo. A budget given above that 3/4 is lowered to it, with a note.";
+
 /// `queens count`.
 #[derive(Debug, Args)]
+#[command(mut_arg(super::shared::MAX_MEMORY, |arg| {
+    arg.help(MAX_MEMORY_HELP).long_help(MAX_MEMORY_LONG_HELP).hide_default_value(true)
+}))]
 pub struct CountArgs {
     #[command(flatten)]
     pub size: Size,

@@ -72,13 +72,61 @@ impl ValueEnum for SolveAlgo {
     }
 }
 
-/// Flags shared by the commands that run a solver.
-#[derive(Debug, Args, Clone)]
+/// The id of the `--max-memory` argument (`main` reads it too, to tell a given budget from the
+/// default, and `queens count` rewords its help).
+pub const MAX_MEMORY: &str = "max_memory";
+
+/// The budget's help (`queens count` words its own, see [`super::count`]).
+const MAX_MEMORY_HELP: &str = "The memory budget: the most that a search, a trace or a reader \
+     may allocate, checked before allocating; bytes, or a number with K, M, G or T (powers of \
+     1024). Lowered, with a note, to 3/4 of the memory the process can have (physical memory, \
+     RLIMIT_AS, RLIMIT_DATA, cgroup limit) when above it.";
+
+/// Flags shared by the commands that run a solver: the memory budget, and whether the user
+/// gave it (`queens count` sizes its default by the machine; the other commands keep `1G`).
+///
+/// Written by hand rather than derived so that it can record where the value came from.
+#[derive(Debug, Clone)]
 pub struct SearchArgs {
-    /// The memory budget: the most that a search, a trace, a reader or the half-board engine of
-    /// `queens count` may allocate, checked before allocating; bytes, or a number with K, M, G
-    /// or T (powers of 1024). Lowered, with a note, to 3/4 of the memory the process can have
-    /// (physical memory, RLIMIT_AS, RLIMIT_DATA, cgroup limit) when above it.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_bytes)]
+    /// The memory budget, in bytes: `--max-memory`, or its default `1G` (as lowered by `main`
+    /// to what the process can have).
     pub max_memory: u64,
+    /// Whether `--max-memory` was given on the command line.
+    pub max_memory_given: bool,
+}
+
+impl clap::FromArgMatches for SearchArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let max_memory = matches
+            .get_one::<u64>(MAX_MEMORY)
+            .copied()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::MissingRequiredArgument))?;
+        Ok(SearchArgs {
+            max_memory,
+            max_memory_given: matches.value_source(MAX_MEMORY)
+                == Some(clap::parser::ValueSource::CommandLine),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = SearchArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for SearchArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new(MAX_MEMORY)
+                .long("max-memory")
+                .value_name("SIZE")
+                .default_value("1G")
+                .value_parser(parse_bytes)
+                .help(MAX_MEMORY_HELP),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        SearchArgs::augment_args(cmd)
+    }
 }

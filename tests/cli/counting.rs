@@ -272,6 +272,59 @@ fn half_board_shards_on_different_thread_counts_merge() {
     assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
 }
 
+/// Issue 36: a budget that holds fewer of the half-board engine's subproblems at once than the
+/// threads asked for says so once on standard error, with the `--max-memory` that runs them
+/// all; that budget does, and says nothing.
+#[test]
+fn a_budget_that_holds_fewer_subproblems_than_threads_says_so_with_the_budget_for_all() {
+    let (total, _) = known_for(14);
+    let ran = run("count 14 --engine halves -j 8 --max-memory 8M").succeeds();
+    assert_eq!(ran.stdout, format!("{total}\n"));
+    let lines: Vec<&str> = ran.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{ran:#?}");
+    let held: usize = lines[0]
+        .strip_prefix("queens: note: --max-memory 8.0 MiB holds ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|k| k.parse().ok())
+        .unwrap_or_else(|| panic!("{ran:#?}"));
+    assert!((1..8).contains(&held), "{ran:#?}");
+    let verb = if held == 1 { "counts" } else { "count" };
+    let said = format!("of N = 14 at once, so {held} of the 8 threads {verb}; --max-memory ");
+    let flag = lines[0]
+        .split_once(&said)
+        .and_then(|(_, rest)| rest.strip_suffix(" would run all 8"))
+        .unwrap_or_else(|| panic!("{said:?} in {ran:#?}"));
+    run(&format!(
+        "count 14 --engine halves -j 8 --max-memory {flag}"
+    ))
+    .succeeds()
+    .stdout_is(&format!("{total}\n"))
+    .stderr_is("");
+}
+
+/// Issue 36: `--quiet` silences that note.
+#[test]
+fn quiet_silences_the_note_on_the_subproblems_a_budget_holds_at_once() {
+    run("count 14 --engine halves -j 8 --max-memory 8M -q")
+        .succeeds()
+        .stderr_is("");
+}
+
+/// Issue 36: without `--max-memory` the split is the one of 1 GiB whatever the machine (the
+/// one `--max-memory 1G` gives), though a larger budget given would choose a coarser one: the
+/// shards of machines of any size merge. (One subproblem of N = 20 is counted, in milliseconds.)
+#[test]
+fn the_default_budget_keeps_the_split_of_one_gib_on_every_machine() {
+    let split = |extra: &[&str]| {
+        let mut args = vec!["count", "20", "--shard", "1/65536", "--json", "-q"];
+        args.extend(extra);
+        json_of(&args)["split"].as_str().unwrap().to_string()
+    };
+    assert_eq!(split(&[]), "halves12-v1");
+    assert_eq!(split(&["--max-memory", "1G"]), "halves12-v1");
+    assert_eq!(split(&["--max-memory", "2G", "-j", "1"]), "halves10-v1");
+}
+
 #[cfg(unix)]
 /// The number after `key ` on its line of a checkpoint's text.
 fn checkpoint_seconds(text: &str, key: &str) -> f64 {
@@ -955,19 +1008,29 @@ fn estimate_forecasts_the_half_board_engine_that_runs() {
         assert!(number(lines[2], "estimated halves: ") > 0.0, "{text}");
         let (need, allowed) = (
             number(lines[3], "memory: about "),
-            number(lines[3], "the split allows "),
+            number(lines[3], " allows "),
         );
-        // The split's allowance is within the budget (the forecast adds the process's 8 MiB).
+        // The split's allowance is within the budget it was chosen by (the forecast adds the
+        // process's 8 MiB): the one given, or 1 GiB by default, on every machine.
         let budget = memory.map_or(1024.0, |_| 64.0);
         assert!(need > 8.0 && allowed > 0.0 && allowed <= budget, "{text}");
+        let within = match memory {
+            Some(_) => {
+                lines[3].contains("; the split allows ")
+                    && lines[3].ends_with(" MiB for the halves of --max-memory 64 MiB")
+            }
+            None => {
+                lines[3].contains(
+                    "; the split is the one of 1024 MiB (the same on every machine) and allows ",
+                ) && lines[3].contains(" MiB for the halves, within the default --max-memory, ")
+            }
+        };
         assert!(
-            lines[3].contains(&format!(
-                " on {threads} thread{}",
-                if threads == "1" { " " } else { "s " }
-            )) && lines[3].ends_with(&format!(
-                "of --max-memory {} MiB",
-                memory.map_or(1024, |_| 64)
-            )),
+            within
+                && lines[3].contains(&format!(
+                    " on {threads} thread{}",
+                    if threads == "1" { " " } else { "s " }
+                )),
             "{text}"
         );
         assert!(lines[4].starts_with("time sample: "), "{text}");

@@ -7,29 +7,23 @@
 //! May call: `queens_core::count` (the estimates themselves) and the binary's output helpers.
 
 use std::io::Write;
-use std::thread;
 use std::time::Duration;
 
-use queens_core::count::{self, Shard};
+use queens_core::count;
 
 use crate::cli::CountArgs;
+use crate::memory::CountBudget;
 use crate::status::Status;
 
 /// `--estimate`: the run's size and time, from Knuth's random probes of every subproblem and
-/// a few seconds of random subproblems counted whole.
-pub fn estimate(args: &CountArgs, shard: Shard) -> anyhow::Result<Status> {
+/// a few seconds of random subproblems counted whole, for `run`, the run the same command would
+/// make (engine, split within `budget`, shard, threads).
+pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyhow::Result<Status> {
     let n = args.size.n;
-    let threads = if args.threads == 0 {
-        thread::available_parallelism().map_or(1, |t| t.get())
-    } else {
-        args.threads
-    };
-    // The run the same command would make (engine, split within --max-memory, shard).
-    let run = count::Run::with_engine(n, args.engine.engine(), threads, args.search.max_memory)?
-        .shard(shard)
-        .threads(threads);
+    let shard = run.shard_counted();
+    let threads = run.workers();
     if let Some(f) = run.forecast_halves(Duration::from_secs(4)) {
-        return halves(args, &run, &f?, threads);
+        return halves(args, &run, &f?, threads, budget);
     }
     let e = count::estimate(n, shard, Duration::from_secs(3))?;
     let core = e.core_seconds();
@@ -110,6 +104,7 @@ fn halves(
     run: &count::Run,
     f: &count::halves::Forecast,
     threads: usize,
+    budget: &CountBudget,
 ) -> anyhow::Result<Status> {
     let n = args.size.n;
     let mib = |b: u64| b as f64 / f64::from(1 << 20);
@@ -133,17 +128,28 @@ fn halves(
          subproblem)",
         f.halves, f.probes
     )?;
+    let allows = mib(f.bytes_model) * threads as f64;
+    let within = if budget.given {
+        format!(
+            "the split allows {allows:.0} MiB for the halves of --max-memory {:.0} MiB",
+            mib(budget.split)
+        )
+    } else {
+        format!(
+            "the split is the one of {:.0} MiB (the same on every machine) and allows {allows:.0} \
+             MiB for the halves, within {}",
+            mib(budget.split),
+            budget.describe()
+        )
+    };
     writeln!(
         out,
         "memory: about {:.0} MiB on {threads} thread{} (the largest subproblem, number {}, about \
-         {:.3e} halves, 18 bytes each per thread, and 8 MiB for the process); the split allows \
-         {:.0} MiB for the halves of --max-memory {:.0} MiB",
+         {:.3e} halves, 18 bytes each per thread, and 8 MiB for the process); {within}",
         mib(f.bytes_largest * threads as u64 + count::halves::PROCESS_BYTES),
         plural(threads),
         f.largest.0,
         f.largest.1,
-        mib(f.bytes_model) * threads as f64,
-        mib(args.search.max_memory)
     )?;
     let error = if f.core_seconds() > 0.0 {
         format!(

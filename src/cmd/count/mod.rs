@@ -30,6 +30,7 @@ use queens_core::count::{self, Checkpoint, Run, Shard};
 use crate::cli::CountArgs;
 use crate::hint::budget_hint;
 use crate::json::round_ms;
+use crate::memory::{self, CountBudget};
 use crate::output::SignOfLife;
 use crate::signals;
 use crate::status::Status;
@@ -106,8 +107,15 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         // The run is the checkpoint's own split, whichever engine wrote it.
         return recount::recount(args, shard, k);
     }
+    let budget = CountBudget::new(
+        args.search.max_memory,
+        args.search.max_memory_given,
+        memory::ceiling(),
+    );
     if args.estimate {
-        return estimate::estimate(args, shard);
+        let threads = asked_threads(args);
+        let (run, budget) = engine_run(n, args.engine.engine(), threads, budget)?;
+        return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
     }
     // The handlers come before any planning or reading: a signal sent while the plan is made
     // or the checkpoint read cancels the run as soon as it exists.
@@ -123,19 +131,18 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         Some(path) => session::lock_and_load(path, n)?,
         None => (None, None),
     };
-    let run = match args.pieces {
-        Some(depth) => pieces_run(args, depth as usize, saved.as_ref())?,
-        None => Run::with_engine(
-            n,
-            engine_for(args, saved.as_ref()),
-            args.threads,
-            args.search.max_memory,
-        )?,
-    }
-    .shard(shard)
-    .threads(args.threads);
+    let (run, budget) = match args.pieces {
+        Some(depth) => (pieces_run(args, depth as usize, saved.as_ref())?, budget),
+        None => engine_run(n, engine_for(args, saved.as_ref()), args.threads, budget)?,
+    };
+    let run = run.shard(shard).threads(args.threads);
+    let split_kept = saved.is_some();
     let (run, session) = Session::open(args, run, lock, saved)?;
-    note_memory_bound(args, &run);
+    if !args.quiet {
+        if let Some(note) = at_once_note(&run, &budget, asked_threads(args), split_kept) {
+            eprintln!("queens: note: {note}");
+        }
+    }
     let run = Arc::new(run);
     signals.attach(Arc::clone(&run));
 
@@ -278,22 +285,105 @@ fn saved_first(err: anyhow::Error, session: &Session, run: &Run) -> anyhow::Erro
     }
 }
 
-/// Says on standard error (unless `--quiet`) when the memory budget holds fewer of the
-/// half-board engine's subproblems at once than the threads asked for.
-fn note_memory_bound(args: &CountArgs, run: &Run) {
-    let asked = if args.threads == 0 {
+/// The threads `--threads` asks for: one per core for 0.
+fn asked_threads(args: &CountArgs) -> usize {
+    if args.threads == 0 {
         thread::available_parallelism().map_or(1, |p| p.get())
     } else {
         args.threads
-    };
-    if !args.quiet && run.engine() == count::Engine::Halves && run.workers() < asked {
-        eprintln!(
-            "queens: note: {} subproblems of {} fit in --max-memory at once, so {} of the {asked} \
-             threads run; raise --max-memory to run more (the same for every shard of a run; a \
-             resume keeps its split)",
-            run.workers(),
-            run.split(),
-            run.workers()
-        );
     }
+}
+
+/// The run of the `n` x `n` board with `engine` on `threads`, within `budget` (see
+/// [`CountBudget`]): the half-board engine's split chosen by `budget.split` (or by the budget
+/// at once, when not one of its subproblems fits there), as many of its subproblems at once as
+/// fit in `budget.at_once`; and the budgets it took.
+fn engine_run(
+    n: usize,
+    engine: count::Engine,
+    threads: usize,
+    budget: CountBudget,
+) -> Result<(Run, CountBudget), count::CountError> {
+    let run = Run::with_engine(n, engine, threads, budget.split)?;
+    let Some(need) = run.subproblem_bytes() else {
+        return Ok((run, budget));
+    };
+    let fitted = budget.fitted(need);
+    let run = if fitted.split == budget.split {
+        run
+    } else {
+        Run::with_engine(n, engine, threads, fitted.split)?
+    };
+    Ok((run.memory_at_once(fitted.at_once), fitted))
+}
+
+/// The note, when the budget holds fewer of the half-board engine's subproblems at once than
+/// the `asked` threads: how many it holds, and the least `--max-memory` that would run them all
+/// with the run's split or a coarser one (the split that budget would choose is named when it
+/// is not the run's), or what running them all
+/// would need when this process cannot have that much. The split stays the run's when it is kept
+/// from a checkpoint (`split_kept`), and by default, where the budget at once is already all the
+/// process can have: only more memory would run more.
+fn at_once_note(run: &Run, budget: &CountBudget, asked: usize, split_kept: bool) -> Option<String> {
+    let need = run.subproblem_bytes()?;
+    let workers = run.workers();
+    if workers >= asked {
+        return None;
+    }
+    let n = run.n();
+    let split = run.split();
+    // "the default --max-memory, 96.0 GiB (3/4 of the physical memory), holds ..."
+    let budget_words = match budget.given {
+        true => budget.describe(),
+        false => format!("{},", budget.describe()),
+    };
+    let mut note = format!(
+        "{budget_words} holds {workers} subproblem{} of N = {n} at once, so {workers} of the \
+         {asked} threads count{}",
+        if workers == 1 { "" } else { "s" },
+        if workers == 1 { "s" } else { "" }
+    );
+    let split_fixed = split_kept || (!budget.given && budget.ceiling.is_some());
+    // The split under a budget of `bytes`, when it runs `asked` subproblems at once: the
+    // run's own when fixed, else the one that budget would choose.
+    let runs_all = |bytes: u64| -> Option<String> {
+        if split_fixed {
+            return (bytes / need.max(1) >= asked as u64).then(|| split.clone());
+        }
+        let plan = count::halves::Plan::fitting(n, bytes).ok()?;
+        (plan.concurrent(bytes) >= asked).then(|| plan.split())
+    };
+    let candidates: Vec<u64> = if split_fixed {
+        vec![need.saturating_mul(asked as u64)]
+    } else {
+        let first = count::halves::default_pattern_columns(n);
+        let last = n.min(count::halves::MAX_PATTERN_COLUMNS);
+        // The run's split and the coarser ones (a finer split would run more at once in
+        // less memory, but slower: the least budget of them all is not the best advice).
+        (first..=last)
+            .step_by(2)
+            .map(|k| count::halves::bytes_per_thread(n, k))
+            .filter(|&one| one >= need)
+            .map(|one| one.saturating_mul(asked as u64))
+            .collect()
+    };
+    let Some((flag, bytes)) = memory::least_flag(candidates, |b| runs_all(b).is_some()) else {
+        return Some(note);
+    };
+    let usable = budget.ceiling.map(memory::Ceiling::usable);
+    if usable.is_some_and(|usable| bytes > usable) {
+        note.push_str(&format!(
+            "; all {asked} would need {}, more than this process can have",
+            memory::short(bytes)
+        ));
+        return Some(note);
+    }
+    note.push_str(&format!("; --max-memory {flag} would run all {asked}"));
+    if let Some(other) = runs_all(bytes).filter(|other| *other != split) {
+        note.push_str(&format!(
+            " (with the split {other}, not {split}: give every shard of a run the same \
+             --max-memory)"
+        ));
+    }
+    Some(note)
 }

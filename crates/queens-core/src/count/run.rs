@@ -285,6 +285,28 @@ impl Run {
         self
     }
 
+    /// Bounds by `bytes` how many of the half-board engine's subproblems run at once, apart
+    /// from the budget [`Run::with_engine`] chose the split by: `queens count` without
+    /// `--max-memory` chooses the split by a fixed budget, the same on every machine, and runs
+    /// as many subproblems at once as the machine's memory holds. A resumed checkpoint's split
+    /// must fit one subproblem in it. No effect on the frame engine.
+    pub fn memory_at_once(mut self, bytes: u64) -> Run {
+        self.budget = bytes;
+        self
+    }
+
+    /// The bytes one of the half-board engine's subproblems may hold by the memory model (what
+    /// [`Run::workers`] divides the budget by); `None` for the frame engine.
+    pub fn subproblem_bytes(&self) -> Option<u64> {
+        let Plan::Halves(plan) = &self.plan else {
+            return None;
+        };
+        Some(halves::bytes_per_thread(
+            self.n,
+            plan.pattern_columns.count_ones() as usize,
+        ))
+    }
+
     /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
     /// (same N and shard; the same split, except that a half-board run takes the split the
     /// checkpoint records when its subproblems fit in the budget, whatever split this machine
