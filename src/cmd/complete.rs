@@ -101,7 +101,7 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
     if !args.fixed.is_empty() {
         anyhow::bail!(
             "--fixed goes with a board size N, not with an instance file ('{}')",
-            args.target
+            shorten(&args.target)
         );
     }
     // The instance is read whole, then parsed: text and tokens take up to about 64 bytes per

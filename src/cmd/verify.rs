@@ -12,6 +12,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use anyhow::Context;
 use queens_core::board::{find_flaw_in_columns, find_flaw_in_squares};
 use queens_core::parse::{CompactEntry, EntryReader};
+use queens_core::text::escape;
 
 use crate::cli::VerifyArgs;
 use crate::status::Status;
@@ -20,13 +21,10 @@ use crate::status::Status;
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
     match args.file.as_deref() {
         Some(path) if path.as_os_str() != "-" => {
-            let file =
-                File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-            verify(
-                BufReader::with_capacity(1 << 16, file),
-                &path.display().to_string(),
-                args,
-            )
+            // The name is shown with its control characters escaped: a file name is input too.
+            let name = escape(&path.display().to_string()).into_owned();
+            let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
+            verify(BufReader::with_capacity(1 << 16, file), &name, args)
         }
         _ => verify(io::stdin().lock(), "standard input", args),
     }

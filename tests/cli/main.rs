@@ -8,6 +8,7 @@ mod audits;
 mod basics;
 mod browse;
 mod counting;
+mod edges;
 mod help;
 mod huge;
 mod limits;

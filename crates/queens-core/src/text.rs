@@ -1,19 +1,71 @@
 //! Text of messages: input echoed back in an error, cut short so that a huge or binary input
-//! never floods the terminal. It calls nothing; the parsers of the engine and the binary use it.
+//! never floods the terminal, and with its control characters escaped so that it can never
+//! drive the terminal (set its title, clear the screen, ring the bell). It calls nothing; the
+//! parsers of the engine and the binary use it.
 
-/// `text` cut to its first `max` characters, with `...` when something was cut.
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// `text` cut to its first `max` characters, with `...` when something was cut, and its control
+/// characters escaped ([`escape`]).
 ///
 /// # Example
 /// ```
 /// use queens_core::text::shorten;
 /// assert_eq!(shorten("abcdef", 3), "abc...");
 /// assert_eq!(shorten("abc", 3), "abc");
+/// assert_eq!(shorten("\u{1b}]0;pwned\u{7}", 40), r"\x1b]0;pwned\x07");
 /// ```
 pub fn shorten(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}...", &text[..i]),
-        None => text.to_string(),
+        Some((i, _)) => format!("{}...", escape(&text[..i])),
+        None => escape(text).into_owned(),
     }
+}
+
+/// `text` with every character that could act on a terminal written as an escape, so that
+/// input echoed in a message is shown, never obeyed: the C0 controls and DEL as `\0`, `\t`,
+/// `\n`, `\r` or `\xHH` (ESC is `\x1b`, BEL `\x07`), the C1 controls (U+0080 to U+009F, CSI
+/// among them) and the bidirectional formatting characters (which reorder what follows them
+/// on the screen) as `\u{HHHH}`. Printable text, UTF-8 included, is kept as it is; nothing is
+/// copied when there is nothing to escape.
+///
+/// # Example
+/// ```
+/// use queens_core::text::escape;
+/// assert_eq!(escape("é 0 1\u{0}\u{1b}[2J"), r"é 0 1\0\x1b[2J");
+/// assert_eq!(escape("plain"), "plain");
+/// ```
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !needs_escape(c) {
+            out.push(c);
+            continue;
+        }
+        let _ = match c {
+            '\0' => out.write_str("\\0"),
+            '\t' => out.write_str("\\t"),
+            '\n' => out.write_str("\\n"),
+            '\r' => out.write_str("\\r"),
+            c if (c as u32) < 0x80 => write!(out, "\\x{:02x}", c as u32),
+            c => write!(out, "\\u{{{:x}}}", c as u32),
+        };
+    }
+    Cow::Owned(out)
+}
+
+/// Whether `c` is escaped by [`escape`]: a C0 or C1 control, DEL, or a bidirectional
+/// formatting character (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
 }
 
 #[cfg(test)]
@@ -25,5 +77,24 @@ mod tests {
         assert_eq!(shorten("ééé", 2), "éé...");
         assert_eq!(shorten("", 0), "");
         assert_eq!(shorten("x", 0), "...");
+    }
+
+    #[test]
+    fn escapes_every_control_character_and_nothing_printable() {
+        for b in (0u8..0x20).chain([0x7f]) {
+            let shown = escape(std::str::from_utf8(&[b]).unwrap()).into_owned();
+            assert!(shown.starts_with('\\'), "{b:#x}: {shown:?}");
+            assert!(shown.chars().all(|c| c.is_ascii_graphic()), "{shown:?}");
+        }
+        assert_eq!(escape("\u{9b}31m"), r"\u{9b}31m");
+        assert_eq!(escape("a\u{202e}b"), r"a\u{202e}b");
+        let printable = "queens 8 ♛ ü 日本 \\x1b";
+        assert!(matches!(escape(printable), Cow::Borrowed(t) if t == printable));
+    }
+
+    #[test]
+    fn cuts_before_escaping_so_an_escape_is_never_cut_in_half() {
+        assert_eq!(shorten("ab\u{1b}cd", 3), r"ab\x1b...");
+        assert_eq!(shorten("\u{7}\u{7}\u{7}", 2), r"\x07\x07...");
     }
 }

@@ -132,7 +132,10 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, InstanceParseError> {
             } else {
                 return Err(InstanceParseError::Malformed {
                     line,
-                    message: format!("unexpected '{ch}' in a CSPLib parameter file"),
+                    message: format!(
+                        "unexpected '{}' in a CSPLib parameter file",
+                        crate::text::escape(ch.encode_utf8(&mut [0; 4]))
+                    ),
                 });
             }
         }
