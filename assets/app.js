@@ -169,7 +169,7 @@ async function init() {
   holder.addEventListener("click", (event) => {
     if (mode !== "learn") return;
     const rect = event.target.closest && event.target.closest("rect.square");
-    if (rect) learn.toggleSquare(Number(rect.dataset.row), Number(rect.dataset.col));
+    if (rect) learn.clickSquare(Number(rect.dataset.row), Number(rect.dataset.col));
   });
 
   document.body.dataset.mode = "browse";

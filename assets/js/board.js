@@ -219,6 +219,16 @@ export class Board {
     el("rect", { x: 2, y: 2, width: side - 4, height: side - 4, class: className, "aria-hidden": "true" }, this.svg);
   }
 
+  // An outline inside square (r, c): the quiz's cursor, or the square a wrong answer chose.
+  outline(r, c, className) {
+    if (!this.svg || r < 0 || c < 0 || r >= this.n || c >= this.n) return;
+    const g = el("g", { class: className, "data-row": r, "data-col": c, "aria-hidden": "true" }, this.svg);
+    el("rect", { x: SQUARE * c + 3, y: SQUARE * r + 3, width: SQUARE - 6, height: SQUARE - 6 }, g);
+    if (className.includes("wrong")) {
+      el("path", { d: `M${SQUARE * c + 10} ${SQUARE * r + 10} l20 20 m0 -20 l-20 20` }, g);
+    }
+  }
+
   ghost(r, c, kind) {
     if (!this.svg) return;
     const g = el("g", {

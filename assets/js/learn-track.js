@@ -159,6 +159,11 @@ export function makeTrack(algo, n, body, all) {
     });
   }
   const byColumn = body.positions_by === "column";
+  // The quiz asks one question at each try: the try's index, in order.
+  const tries = [];
+  events.forEach((ev, i) => {
+    if (ev.event === "try") tries.push(i);
+  });
   return {
     algo,
     n,
@@ -166,6 +171,7 @@ export function makeTrack(algo, n, body, all) {
     events,
     counts,
     marks,
+    tries,
     vars: byColumn ? columnVars(events, n) : null,
     cut: Boolean(body.cut),
     summary: body.summary,
@@ -243,4 +249,18 @@ export function compareText(one, other, result) {
   };
   const mirrored = result.kind === "mirror" ? " (until then each on the other's square mirrored in the main diagonal)" : "";
   return `The two searches first differ at step ${fmt(at)}${mirrored}: ${what(one)}, ${what(other)}.`;
+}
+
+// The quiz's words for an answer to "where does the search try next?": `index` is the try's
+// index in `track`, `pick` the square [row, column] chosen. The correction says why in the
+// words the steps already have: the step before the try (what led to it) and the try itself.
+export function whereFeedback(track, index, pick, n) {
+  const ev = track.events[index];
+  const right = ev.row === pick[0] && ev.col === pick[1];
+  if (right) return { right, text: `Right: the search tries ${square(ev.row, ev.col)}.` };
+  const before = index > 0 ? `${explain(track.events[index - 1], n)} ` : "";
+  return {
+    right,
+    text: `Not ${square(pick[0], pick[1])}: the search tries ${square(ev.row, ev.col)}. Why: ${before}${explain(ev, n)}`,
+  };
 }

@@ -14,7 +14,7 @@ import { api } from "./api.js";
 import { Board, board } from "./board.js";
 import { $, fillOptions, fillSizes, offers } from "./dom.js";
 import { checkText, showArrays, showCode, varsText } from "./learn-state.js";
-import { JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack } from "./learn-track.js";
+import { JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, whereFeedback } from "./learn-track.js";
 
 // What the algorithm select says of each algorithm the server traces (any other: its name).
 const DESCRIPTIONS = {
@@ -50,6 +50,19 @@ const state = {
   active: false,
   compared: null, // how the two traces relate: see compareTracks
   afterLoad: null, // the step to show once the next trace is there, from that trace
+  askedQuestion: null, // the question the address asked for, until the trace is there
+};
+
+// The student's turn (quiz=where): before each try the search stops and the student says
+// which square it will try. Question k is the k-th try of the main search.
+const quiz = {
+  kind: "", // "" (no quiz) or "where"
+  right: 0, // answers right so far
+  asked: 0, // answers given so far
+  streak: 0, // right answers in a row, up to the last one
+  answered: 0, // the number of the last question answered (or passed): it is not asked again
+  cursor: [0, 0], // the keyboard's square, [row, column]
+  last: null, // the last answer: { index (of its try), pick, right, text }
 };
 
 const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
@@ -170,6 +183,7 @@ function showEvent() {
   const differs = state.compared && state.compared.firstDiff !== null && state.at === state.compared.firstDiff;
   label.classList.toggle("differs", Boolean(differs));
   const ev = drawStep(board, track, state.at, n, marks);
+  showQuiz(n);
   let text = ev ? explain(ev, n) : (total ? "Press Play or Step to start the search." : "");
   if (ev && !track.all && !track.cut && state.at === track.events.length - 1 && ev.event === "solution") {
     text += " Tick \u201cEvery solution\u201d (or press Next solution) to go on to the next one.";
@@ -195,7 +209,8 @@ function setButtons() {
   const none = !state.main || last < 0;
   $("learn-start").disabled = none || state.at < 0;
   $("learn-back").disabled = none || state.at < 0;
-  $("learn-step").disabled = none || state.at >= last;
+  const asking = questionPending() > 0;
+  $("learn-step").disabled = none || state.at >= last || asking;
   for (const id of Object.keys(JUMPS)) $(id).disabled = none || nextMark(id, state.at) < 0;
   // Next solution at the end of a trace that stops at its first solution goes on past it.
   if (!none && !state.main.all && !state.main.cut) $("learn-next-solution").disabled = false;
@@ -204,7 +219,7 @@ function setButtons() {
   $("learn-first-diff").hidden = diffAt === null;
   $("learn-first-diff").disabled = diffAt === null || state.at === diffAt;
   $("learn-end").disabled = none || state.at >= last;
-  $("learn-play").disabled = none;
+  $("learn-play").disabled = none || asking;
   $("learn-play").textContent = state.timer ? "\u275A\u275A Pause" : "\u25B6 Play";
   $("learn-play").setAttribute("aria-pressed", state.timer ? "true" : "false");
 }
@@ -251,15 +266,15 @@ function speed() {
 
 function play() {
   if (state.timer) return pause();
-  if (!state.main) return undefined;
-  if (state.at >= lastIndex()) state.at = -1;
+  if (!state.main || questionPending()) return undefined;
+  if (state.at >= lastIndex() && !quiz.kind) state.at = -1;
   // Screen readers would be flooded while playing: only speak when stepping.
   $("learn-explain").setAttribute("aria-live", "off");
   const tick = () => {
-    if (state.at >= lastIndex()) return pause();
-    // Fast speeds move several steps per frame.
+    if (state.at >= lastIndex() || questionPending()) return pause();
+    // Fast speeds move several steps per frame, but never past a question of the quiz.
     const perTick = Math.max(1, Math.round(speed() / 60));
-    stepTo(state.at + perTick);
+    stepTo(Math.min(state.at + perTick, nextQuestionAt() - 1));
     state.timer = setTimeout(tick, Math.max(1000 / speed(), 16));
     setButtons();
     return undefined;
@@ -345,6 +360,14 @@ async function loadTrace() {
     } else if (state.askedStep !== null) {
       at = state.askedStep === "end" ? lastIndex() : state.askedStep - 1;
       state.askedStep = null;
+      state.askedQuestion = null;
+    } else if (quiz.kind) {
+      // A quiz opens at its next question (the one the address names, or the first).
+      const k = state.askedQuestion || quiz.answered + 1;
+      state.askedQuestion = null;
+      quiz.answered = k - 1;
+      const i = main.tries[k - 1];
+      at = i === undefined ? lastIndex() : i - 1;
     }
     stepTo(at);
   } catch (error) {
@@ -394,6 +417,7 @@ export function init(config, url, onChange) {
     const other = url.params.get("compare");
     if (other && offers($("learn-compare"), other)) $("learn-compare").value = other;
     if (url.params.get("all") === "1") $("learn-all").checked = true;
+    readQuiz(url.params);
     const step = url.params.get("step");
     if (step === "end") state.askedStep = "end";
     else if (step !== null && /^\d+$/.test(step)) state.askedStep = Number(step);
@@ -402,6 +426,9 @@ export function init(config, url, onChange) {
   const reload = () => {
     state.tooLarge = null;
     state.pinned = null;
+    // Another search: its questions start again (the score goes on).
+    quiz.answered = 0;
+    quiz.last = null;
     loadTrace();
   };
   $("learn-size").addEventListener("change", reload);
@@ -418,6 +445,8 @@ export function init(config, url, onChange) {
     if (state.compared && state.compared.firstDiff !== null) stepTo(state.compared.firstDiff);
   });
   $("learn-attacks").addEventListener("change", showEvent);
+  $("learn-quiz").addEventListener("change", () => setQuiz($("learn-quiz").value));
+  $("learn-quiz-next").addEventListener("click", nextQuestion);
   $("learn-play").addEventListener("click", play);
   $("learn-step").addEventListener("click", () => { pause(); stepTo(state.at + 1); });
   $("learn-back").addEventListener("click", () => { pause(); stepTo(state.at - 1); });
@@ -433,8 +462,18 @@ export function init(config, url, onChange) {
   showSpeed();
 }
 
-// A click on a square of the board: shows (or hides again) what a queen there would attack.
-export function toggleSquare(r, c) {
+// A click on a square of the board: the answer to the quiz's question, or else shows (or hides
+// again) what a queen there would attack.
+export function clickSquare(r, c) {
+  if (questionPending()) {
+    quiz.cursor = [r, c];
+    answerWhere(r, c);
+    return;
+  }
+  toggleSquare(r, c);
+}
+
+function toggleSquare(r, c) {
   const same = state.pinned && state.pinned[0] === r && state.pinned[1] === c;
   state.pinned = same ? null : [r, c];
   showEvent();
@@ -464,6 +503,15 @@ export function toUrl(params) {
   if ($("learn-compare").value) params.set("compare", $("learn-compare").value);
   if ($("learn-all").checked) params.set("all", "1");
   if (state.main && state.at >= 0) params.set("step", String(state.at + 1));
+  if (quiz.kind) {
+    params.set("quiz", quiz.kind);
+    params.set("q", String(quiz.answered + (questionPending() ? 1 : 0)));
+    if (quiz.asked) {
+      params.set("right", String(quiz.right));
+      params.set("of", String(quiz.asked));
+      params.set("streak", String(quiz.streak));
+    }
+  }
 }
 
 export function downloadSuffix() {
@@ -474,6 +522,7 @@ export function downloadSuffix() {
 export function onKey(event) {
   const key = event.key;
   if (state.tooLarge) return false;
+  if (quiz.kind && quizKey(event)) return true;
   if (key === "ArrowRight" || key === "ArrowDown") { pause(); stepTo(state.at + 1); }
   else if (key === "ArrowLeft" || key === "ArrowUp") { pause(); stepTo(state.at - 1); }
   else if (key === "Home") { pause(); stepTo(-1); }
@@ -481,4 +530,139 @@ export function onKey(event) {
   else if (key === " " || key === "Spacebar") play();
   else return false;
   return true;
+}
+
+// The quiz. A question is pending while the next step is a try the student has not answered:
+// the search does not go on (Step, Play and the arrow keys wait) until a square is chosen.
+
+// The number of the question pending, or 0.
+function questionPending() {
+  const track = state.main;
+  if (!quiz.kind || !track) return 0;
+  const i = state.at + 1;
+  if (i >= track.events.length || track.events[i].event !== "try") return 0;
+  const k = track.counts[i].tries;
+  return k > quiz.answered ? k : 0;
+}
+
+// The index of the next try not yet answered, after the step shown (past the end: no more).
+function nextQuestionAt() {
+  const track = state.main;
+  if (!quiz.kind || !track) return Infinity;
+  const i = track.tries.find((t) => t > state.at && track.counts[t].tries > quiz.answered);
+  return i === undefined ? Infinity : i;
+}
+
+function nextQuestion() {
+  pause();
+  const i = nextQuestionAt();
+  if (i !== Infinity) stepTo(i - 1);
+}
+
+function answerWhere(r, c) {
+  const k = questionPending();
+  if (!k) return;
+  const index = state.at + 1;
+  const result = whereFeedback(state.main, index, [r, c], size());
+  quiz.asked++;
+  if (result.right) {
+    quiz.right++;
+    quiz.streak++;
+  } else {
+    quiz.streak = 0;
+  }
+  quiz.answered = k;
+  quiz.last = { index, pick: [r, c], right: result.right, text: result.text };
+  stepTo(index);
+}
+
+function setQuiz(kind) {
+  pause();
+  quiz.kind = kind;
+  quiz.last = null;
+  if (kind && state.main) {
+    // The tries already shown count as passed; the quiz starts at the next one.
+    quiz.answered = state.at >= 0 ? state.main.counts[Math.min(state.at, state.main.counts.length - 1)].tries : 0;
+    const i = nextQuestionAt();
+    if (i !== Infinity) {
+      stepTo(i - 1);
+      return;
+    }
+  }
+  showEvent();
+}
+
+// quiz=where&q=12&right=10&of=11&streak=3: the quiz, its next question and the score.
+function readQuiz(params) {
+  const kind = params.get("quiz");
+  if (!offers($("learn-quiz"), kind) || !kind) return;
+  quiz.kind = kind;
+  $("learn-quiz").value = kind;
+  const whole = (name) => {
+    const v = params.get(name);
+    return v !== null && /^\d+$/.test(v) ? Number(v) : null;
+  };
+  const q = whole("q");
+  if (q !== null && q >= 1) {
+    state.askedQuestion = q;
+    quiz.answered = q - 1;
+  }
+  const of = whole("of");
+  if (of !== null) {
+    quiz.asked = of;
+    quiz.right = Math.min(whole("right") || 0, of);
+    quiz.streak = Math.min(whole("streak") || 0, quiz.right);
+  }
+}
+
+// The quiz's part of the page at the step shown: the question or the last answer, the score,
+// the cursor, and the square a wrong answer chose.
+function showQuiz(n) {
+  const box = $("learn-quiz-box");
+  box.hidden = !quiz.kind;
+  if (!quiz.kind) return;
+  const k = questionPending();
+  const prompt = $("learn-quiz-prompt");
+  const feedback = $("learn-quiz-feedback");
+  const last = quiz.last && quiz.last.index === state.at ? quiz.last : null;
+  if (k) {
+    prompt.textContent = `Question ${fmt(k)}: where does the search try next? Click the square, or move the cursor with the arrow keys and press Enter.`;
+    const [r, c] = quiz.cursor;
+    quiz.cursor = [Math.min(r, n - 1), Math.min(c, n - 1)];
+    board.outline(quiz.cursor[0], quiz.cursor[1], "quiz-cursor");
+  } else if (nextQuestionAt() === Infinity) {
+    prompt.textContent = "No more questions: the search asks nothing after this step.";
+  } else {
+    prompt.textContent = "Press Next question (or Enter) for the next one.";
+  }
+  feedback.textContent = last ? last.text : "";
+  feedback.className = last ? (last.right ? "quiz-feedback right" : "quiz-feedback wrong") : "quiz-feedback";
+  if (last && !last.right) board.outline(last.pick[0], last.pick[1], "quiz-wrong");
+  $("learn-quiz-score").textContent = `Score: ${fmt(quiz.right)} of ${fmt(quiz.asked)} \u00b7 streak ${fmt(quiz.streak)}`;
+  $("learn-quiz-next").disabled = Boolean(k) || nextQuestionAt() === Infinity;
+}
+
+// The quiz's keys: while a question is pending the arrows move the cursor and Enter answers;
+// otherwise Enter goes to the next question. True when `event` was one of them.
+function quizKey(event) {
+  const key = event.key;
+  if (!questionPending()) {
+    if (key !== "Enter") return false;
+    nextQuestion();
+    return true;
+  }
+  const n = size();
+  const [r, c] = quiz.cursor;
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (moves[key]) {
+    const [dr, dc] = moves[key];
+    quiz.cursor = [Math.max(0, Math.min(n - 1, r + dr)), Math.max(0, Math.min(n - 1, c + dc))];
+    showEvent();
+    return true;
+  }
+  if (key === "Enter") {
+    answerWhere(r, c);
+    return true;
+  }
+  return false;
 }

@@ -538,4 +538,5 @@ mod skips_without_chromium {
     mod learn;
     mod learn_layout;
     mod page;
+    mod quiz;
 }

@@ -1,0 +1,190 @@
+//! Learn's quiz: the student says where the search tries next (`quiz=where`), by a click or by
+//! the keyboard, and the page keeps the score, corrects a wrong answer and keeps the quiz in
+//! the address.
+
+use serde_json::json;
+
+use crate::*;
+
+const ENTER: &str = "\u{E007}";
+const ARROW_LEFT: &str = "\u{E012}";
+const ARROW_UP: &str = "\u{E013}";
+
+/// The tries of `queens trace 5` (backtrack, up to the first solution), in order.
+const TRIES_5: [(usize, usize); 15] = [
+    (0, 0),
+    (0, 1),
+    (1, 1),
+    (2, 1),
+    (0, 2),
+    (1, 2),
+    (2, 2),
+    (3, 2),
+    (4, 2),
+    (0, 3),
+    (1, 3),
+    (0, 4),
+    (1, 4),
+    (2, 4),
+    (3, 4),
+];
+
+/// Clicks square (r, c) of the main board.
+async fn click_square(client: &fantoccini::Client, r: usize, c: usize) {
+    client
+        .find(Locator::Css(&format!(
+            "#board rect.square[data-row='{r}'][data-col='{c}']"
+        )))
+        .await
+        .unwrap_or_else(|_| panic!("square ({r}, {c}) is on the board"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("square ({r}, {c}) is clicked: {e}"));
+}
+
+/// Moves the quiz's cursor to (r, c) with the arrow keys and answers with Enter.
+async fn answer_with_keys(client: &fantoccini::Client, r: usize, c: usize) {
+    let cursor = js(
+        client,
+        "const g = document.querySelector('#board .quiz-cursor'); return g ? [Number(g.dataset.row), Number(g.dataset.col)] : null;",
+    )
+    .await;
+    let at = |i: usize| {
+        usize::try_from(cursor[i].as_u64().expect("the cursor is on the board")).expect("small")
+    };
+    let (cr, cc) = (at(0), at(1));
+    let mut keys = String::new();
+    keys.push_str(&(if r > cr { ARROW_DOWN } else { ARROW_UP }).repeat(r.abs_diff(cr)));
+    keys.push_str(&(if c > cc { ARROW_RIGHT } else { ARROW_LEFT }).repeat(c.abs_diff(cc)));
+    keys.push_str(ENTER);
+    press(client, &keys).await;
+}
+
+async fn wait_for_question(client: &fantoccini::Client, k: usize) {
+    wait_for_text(client, "learn-quiz-prompt", &format!("Question {k}:")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_right_answers_then_a_wrong_one_score_10_of_11_with_the_correction() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    open_learn(&page, "n=5&algo=backtrack&quiz=where", "Step 0 of 31").await;
+    wait_for_question(client, 1).await;
+    assert_text_starts(client, "learn-quiz-score", "Score: 0 of 0").await;
+    let step_disabled = "document.getElementById('learn-step').disabled";
+    assert_eq!(
+        value_of(client, step_disabled).await,
+        json!(true),
+        "the search waits for the answer"
+    );
+
+    for (k, &(r, c)) in TRIES_5.iter().enumerate().take(10) {
+        let k = k + 1;
+        wait_for_question(client, k).await;
+        // Odd questions by a click, even ones by the keyboard.
+        if k % 2 == 1 {
+            click_square(client, r, c).await;
+        } else {
+            answer_with_keys(client, r, c).await;
+        }
+        wait_for_text(
+            client,
+            "learn-quiz-score",
+            &format!("Score: {k} of {k} \u{b7} streak {k}"),
+        )
+        .await;
+        assert_text_starts(
+            client,
+            "learn-quiz-feedback",
+            &format!("Right: the search tries row {r}, column {c}."),
+        )
+        .await;
+        if k == 1 {
+            // Play goes on and stops before the next try: question 2.
+            press(client, SPACE).await;
+            wait_for_question(client, 2).await;
+            wait_for_playing(client, false, "the search stops at the question").await;
+        } else if k % 2 == 1 {
+            click(client, "learn-quiz-next").await;
+        } else {
+            press(client, ENTER).await;
+        }
+    }
+    wait_for_question(client, 11).await;
+    assert_text_starts(client, "learn-quiz-score", "Score: 10 of 10").await;
+
+    // Question 11: (1, 3) is right; (4, 3) is not.
+    click_square(client, 4, 3).await;
+    wait_for_text(
+        client,
+        "learn-quiz-score",
+        "Score: 10 of 11 \u{b7} streak 0",
+    )
+    .await;
+    assert_eq!(
+        text(client, "learn-quiz-feedback").await,
+        "Not row 4, column 3: the search tries row 1, column 3. Why: setPosition(3, 0) puts the queen \
+         on row 0, column 3; hasConflictCumulative finds the queen at row 0, column 0 on its row, so \
+         setPosition(3, \u{2212}1) takes it off again. Try the first untried row of column 3: row 1, \
+         column 3 (row \u{2190} getUntried(3) = 1; setPositionTried: untried[3] becomes 2)."
+    );
+    // The board shows the right square being tried and the wrong choice crossed out.
+    assert_text_starts(
+        client,
+        "learn-explain",
+        "Try the first untried row of column 3: row 1, column 3",
+    )
+    .await;
+    let marks = js(
+        client,
+        "const w = document.querySelector('#board .quiz-wrong'); return [document.querySelector('#board rect.square.tried[data-row=\"1\"][data-col=\"3\"]') !== null, w && [w.dataset.row, w.dataset.col]];",
+    )
+    .await;
+    assert_eq!(marks, json!([true, ["4", "3"]]));
+    // The address keeps the quiz, the score and the question.
+    let url = address(client).await;
+    assert!(
+        url.contains("quiz=where&q=11&right=10&of=11&streak=0"),
+        "{url}"
+    );
+
+    // A teacher's link to question 12 of N = 6 opens there, the score empty.
+    open_learn(&page, "n=6&algo=backtrack&quiz=where&q=12", "Step ").await;
+    wait_for_question(client, 12).await;
+    assert_text_starts(client, "learn-quiz-score", "Score: 0 of 0").await;
+    assert!(address(client).await.contains("quiz=where&q=12"));
+    finish(&page, "in the quiz").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_algorithm_asks_where_it_tries_next() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    // The first two tries of each search of 4x4 (`queens trace 4 --algo A`).
+    let cases = [
+        ("backtrack", (0, 1)),
+        ("iterative", (1, 0)),
+        ("recursive", (1, 0)),
+        ("wirth", (1, 0)),
+        ("bfs", (0, 1)),
+        ("bitboard", (1, 2)),
+    ];
+    for (algo, (r, c)) in cases {
+        open_learn(&page, &format!("n=4&algo={algo}&quiz=where"), "Step ").await;
+        wait_for_question(client, 1).await;
+        click_square(client, 0, 0).await;
+        wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+        press(client, ENTER).await;
+        wait_for_question(client, 2).await;
+        answer_with_keys(client, r, c).await;
+        wait_for_text(client, "learn-quiz-score", "Score: 2 of 2").await;
+        assert_text_starts(client, "learn-quiz-feedback", "Right:").await;
+    }
+    // Switching the quiz on from the control starts at the next try.
+    open_learn(&page, "n=8&algo=wirth&step=4", "Step 4 of").await;
+    choose(client, "learn-quiz", "where").await;
+    wait_for_question(client, 3).await;
+    assert_text_starts(client, "learn-step-label", "Step 4 of").await;
+    assert!(address(client).await.contains("quiz=where&q=3"));
+    finish(&page, "in the quiz of every algorithm").await;
+}
