@@ -78,7 +78,13 @@ pub struct CountArgs {
     pub recount: Option<u64>,
     /// Estimate the run instead of counting, for the engine and split it would use:
     /// subproblems, halves and memory (half-board engine) or search nodes (frame engine), time
-    /// on the given threads and core-hours, in a few seconds.
+    /// on the given threads and core-hours, within 10 s.
+    ///
+    /// The time comes from subproblems counted whole, timed by their threads' processor time
+    /// (so a busy machine does not inflate it: it is the time on idle cores). The counts stop
+    /// 10 s after the start at the latest (the probes before them, about a second of work, are
+    /// not cut): those still running are left out and the estimate is made from what was
+    /// counted, with its standard error.
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
     /// The counting engine: frame (canonical frames searched, their last rows joined), halves

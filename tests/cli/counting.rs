@@ -1056,6 +1056,28 @@ fn estimate_forecasts_the_half_board_engine_that_runs() {
     );
 }
 
+/// Issue 36: `--estimate` times its sample by the processor time of its threads (read on
+/// Linux) and says so, and `--help` states the bound it answers within.
+#[cfg(target_os = "linux")]
+#[test]
+fn estimate_times_its_sample_by_processor_time_and_states_its_bound() {
+    let last = "the time is processor time, as on 2 idle cores: a busy machine makes the count \
+                slower, not the estimate";
+    for args in [
+        &["count", "14", "--estimate", "-j", "2"][..],
+        &["count", "13", "--estimate", "-j", "2", "--engine", "frame"],
+    ] {
+        let text = stdout_of(args);
+        assert!(text.contains(" s of processor time"), "{text}");
+        assert_eq!(text.lines().last(), Some(last), "{text}");
+    }
+    let help = stdout_of(&["count", "--help"]);
+    assert!(
+        help.contains("within 10 s") && help.contains("processor time"),
+        "{help}"
+    );
+}
+
 /// The save fails (the checkpoint's name taken by a folder), is reported, and succeeds again at
 /// a later interval once the folder is gone: the run reports that too, and its file is whole.
 #[cfg(unix)]

@@ -4,7 +4,12 @@
 //! run's threads) or the frame engine's (Knuth's random probes of every subproblem's search and
 //! a few seconds of random subproblems counted whole).
 //!
-//! May call: `queens_core::count` (the estimates themselves) and the binary's output helpers.
+//! The counts of both are timed by the processor time of their threads ([`thread_cpu_time`],
+//! passed to the engine, which cannot read it), and the estimate keeps within [`BOUND`] of wall
+//! time, answering from what it has.
+//!
+//! May call: `queens_core::count` (the estimates themselves), the binary's output helpers and
+//! `libc` (the thread's processor time).
 
 use std::io::Write;
 use std::time::Duration;
@@ -15,6 +20,54 @@ use crate::cli::CountArgs;
 use crate::memory::CountBudget;
 use crate::status::Status;
 
+/// The most wall time `--estimate` takes, probes aside (a fixed amount of work of about a
+/// second): the counts still running then are stopped, and the estimate is made from what it
+/// has. Stated in `--help` and docs/counting.md.
+pub const BOUND: Duration = Duration::from_secs(10);
+
+/// How long the half-board forecast draws subproblems at least (then on until 64 are counted,
+/// within [`BOUND`]).
+const HALVES_SAMPLE: Duration = Duration::from_secs(4);
+
+/// How long the frame estimate counts subproblems of one board (then a smaller board, within
+/// [`BOUND`]).
+const FRAME_SAMPLE: Duration = Duration::from_secs(3);
+
+/// How the estimate samples: its budgets, [`BOUND`], and the thread's processor time as clock.
+fn sampling(budget: Duration) -> count::Sampling {
+    count::Sampling::new(budget, BOUND).timed_by(thread_cpu_time)
+}
+
+/// The processor time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`): the clock of
+/// the estimate's counts, so that what other processes take on a busy machine is not counted;
+/// `None` where the platform does not give it (the engine then times by the wall clock).
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+))]
+fn thread_cpu_time() -> Option<Duration> {
+    // SAFETY: a `timespec` is plain integers, and `clock_gettime` only writes the one given.
+    let mut time: libc::timespec = unsafe { std::mem::zeroed() };
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) } != 0 {
+        return None;
+    }
+    let seconds = u64::try_from(time.tv_sec).ok()?;
+    let nanos = u32::try_from(time.tv_nsec).ok()?;
+    Some(Duration::new(seconds, nanos))
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "freebsd"
+)))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
 /// `--estimate`: the run's size and time, from Knuth's random probes of every subproblem and
 /// a few seconds of random subproblems counted whole, for `run`, the run the same command would
 /// make (engine, split within `budget`, shard, threads).
@@ -22,11 +75,12 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     let n = args.size.n;
     let shard = run.shard_counted();
     let threads = run.workers();
-    if let Some(f) = run.forecast_halves(Duration::from_secs(4)) {
+    if let Some(f) = run.forecast_halves(&sampling(HALVES_SAMPLE)) {
         return halves(args, &run, &f?, threads, budget);
     }
-    let e = count::estimate(n, shard, Duration::from_secs(3))?;
+    let e = count::estimate(n, shard, &sampling(FRAME_SAMPLE))?;
     let core = e.core_seconds();
+    let plural = |t: usize| if t == 1 { "" } else { "s" };
     let mut out = crate::output::stdout();
     let of_shard = if args.shard.is_some() {
         format!(" (shard {shard})")
@@ -44,49 +98,85 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         "estimated search nodes: {:.3e} (Knuth's random probes, {} per subproblem)",
         e.nodes, e.probes
     )?;
+    let measured = e.calibration.0 > 0;
+    if measured {
+        writeln!(
+            out,
+            "time per node: {:.3} ns (measured on {} random subproblem{} of N = {} counted \
+             whole in {:.1} s of {} time)",
+            e.seconds_per_node * 1e9,
+            e.calibration.0,
+            plural(e.calibration.0),
+            e.calibrated_on,
+            e.calibration.1,
+            if e.processor_time {
+                "processor"
+            } else {
+                "wall"
+            }
+        )?;
+        writeln!(
+            out,
+            "estimated time: {} on {threads} thread{} ({} core-hours)",
+            human(core / threads as f64),
+            plural(threads),
+            significant(core / 3600.0)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "time per node: not measured (no subproblem of N = {} finished within the bound of \
+             {} s)",
+            e.calibrated_on,
+            BOUND.as_secs()
+        )?;
+        writeln!(
+            out,
+            "estimated time: not known on {threads} thread{} (no time per node)",
+            plural(threads)
+        )?;
+    }
+    let largest_time = if measured {
+        format!("about {}", human(e.largest.1 * e.seconds_per_node))
+    } else {
+        "time not known".to_string()
+    };
     writeln!(
         out,
-        "time per node: {:.3} ns (measured on {} random subproblems of N = {} counted whole in \
-         {:.1} s)",
-        e.seconds_per_node * 1e9,
-        e.calibration.0,
-        e.calibrated_on,
-        e.calibration.1
-    )?;
-    writeln!(
-        out,
-        "estimated time: {} on {threads} thread{} ({} core-hours)",
-        human(core / threads as f64),
-        if threads == 1 { "" } else { "s" },
-        significant(core / 3600.0)
-    )?;
-    writeln!(
-        out,
-        "largest subproblem: number {}, {:.3e} nodes, about {} on one core",
-        e.largest.0,
-        e.largest.1,
-        human(e.largest.1 * e.seconds_per_node)
+        "largest subproblem: number {}, {:.3e} nodes, {largest_time} on one core",
+        e.largest.0, e.largest.1,
     )?;
     if let Some((pieces, largest)) = e.pieces {
+        let piece_time = if measured {
+            format!(
+                ", about {} on one core",
+                human(largest * e.seconds_per_node)
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             out,
             "each frame is cut into pieces by its first {} free rows (split {}): about {:.3e} \
-             pieces, the largest of 512 sampled from the 8 largest frames {:.3e} nodes, about {} \
-             on one core",
+             pieces, the largest of 512 sampled from the 8 largest frames {:.3e} nodes{piece_time}",
             e.depth,
             count::pieces::split_name(e.depth),
             pieces,
             largest,
-            human(largest * e.seconds_per_node)
         )?;
     }
-    writeln!(
-        out,
-        "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \
-         so does the count",
-        if threads == 1 { "" } else { "s" }
-    )?;
-    if e.calibrated_on != n {
+    if measured && e.bound_reached {
+        writeln!(
+            out,
+            "note: the bound of {} s stopped the sample after {} subproblem{}: the time per node \
+             is rough",
+            BOUND.as_secs(),
+            e.calibration.0,
+            plural(e.calibration.0)
+        )?;
+    }
+    writeln!(out, "{}", load_line(threads, e.processor_time))?;
+    if measured && e.calibrated_on != n {
         writeln!(
             out,
             "note: N = {n}'s subproblems are too long to time, so the time per node is N = {}'s; \
@@ -96,6 +186,22 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     }
     out.flush()?;
     Ok(Status::Success)
+}
+
+/// The last line of an estimate: what its time assumes about the load, by how it was timed.
+fn load_line(threads: usize, processor_time: bool) -> String {
+    let cores = format!("{threads} idle core{}", if threads == 1 { "" } else { "s" });
+    if processor_time {
+        format!(
+            "the time is processor time, as on {cores}: a busy machine makes the count slower, \
+             not the estimate"
+        )
+    } else {
+        format!(
+            "the time assumes {cores}: on a busy machine the sample runs slower, and so does the \
+             count"
+        )
+    }
 }
 
 /// `--estimate` of a half-board run: `f` forecasts `run` on `threads` threads.
@@ -151,32 +257,60 @@ fn halves(
         f.largest.0,
         f.largest.1,
     )?;
-    let error = if f.core_seconds() > 0.0 {
-        format!(
-            ", standard error {:.0} %",
-            100.0 * f.pattern_error / f.core_seconds()
-        )
+    let (drawn, on, wall) = f.sampled;
+    let timed_by = if f.processor_time {
+        format!(" ({:.1} s of processor time)", f.sampled_seconds)
     } else {
         String::new()
     };
+    let stopped = match (f.bound_reached, f.stopped) {
+        (false, _) => String::new(),
+        (true, 0) => format!("; the bound of {} s ended it", BOUND.as_secs()),
+        (true, s) => format!(
+            "; the bound of {} s ended it, and {s} draw{} still counting {} left out",
+            BOUND.as_secs(),
+            plural(s),
+            if s == 1 { "was" } else { "were" }
+        ),
+    };
     writeln!(
         out,
-        "time sample: {} subproblem{} drawn by their predicted cost and counted whole on {} \
-         thread{} in {:.1} s",
-        f.sampled.0,
-        plural(f.sampled.0),
-        f.sampled.1,
-        plural(f.sampled.1),
-        f.sampled.2
+        "time sample: {drawn} subproblem{} drawn by their predicted cost and counted whole on {on} \
+         thread{} in {wall:.1} s of wall time{timed_by}{stopped}",
+        plural(drawn),
+        plural(on),
     )?;
     let core = f.core_seconds();
-    writeln!(
-        out,
-        "estimated time: {} on {threads} thread{} ({} core-hours{error})",
-        human(f.wall_seconds(threads)),
-        plural(threads),
-        significant(core / 3600.0)
-    )?;
+    let (hours, wall_time) = (significant(core / 3600.0), human(f.wall_seconds(threads)));
+    if drawn > 0 {
+        let error = match drawn {
+            1 => ", one draw: no standard error".to_string(),
+            _ => format!(
+                ", standard error {:.0} %",
+                100.0 * f.pattern_error / core.max(f64::MIN_POSITIVE)
+            ),
+        };
+        writeln!(
+            out,
+            "estimated time: {wall_time} on {threads} thread{} ({hours} core-hours{error})",
+            plural(threads),
+        )?;
+    } else if f.at_least {
+        writeln!(
+            out,
+            "estimated time: more than {wall_time} on {threads} thread{} (more than {hours} \
+             core-hours: no draw finished within the bound, so this is the time the stopped ones \
+             had taken)",
+            plural(threads),
+        )?;
+    } else {
+        writeln!(
+            out,
+            "estimated time: not known on {threads} thread{} (no draw within the bound of {} s)",
+            plural(threads),
+            BOUND.as_secs()
+        )?;
+    }
     let (seconds, board) = f.fixed;
     let fixed = if seconds <= 0.0 {
         String::new()
@@ -188,17 +322,20 @@ fn halves(
             human(seconds)
         )
     };
+    let largest = if drawn > 0 || f.at_least {
+        format!(
+            "{} {}",
+            if f.at_least { "more than" } else { "about" },
+            human(f.largest_seconds)
+        )
+    } else {
+        "time not known".to_string()
+    };
     writeln!(
         out,
-        "largest subproblem: about {} on one core (by its predicted cost){fixed}",
-        human(f.largest_seconds)
+        "largest subproblem: {largest} on one core (by its predicted cost){fixed}"
     )?;
-    writeln!(
-        out,
-        "the time assumes {threads} idle core{}: on a busy machine the sample runs slower, and \
-         so does the count",
-        plural(threads)
-    )?;
+    writeln!(out, "{}", load_line(threads, f.processor_time))?;
     out.flush()?;
     Ok(Status::Success)
 }
@@ -222,5 +359,31 @@ fn human(seconds: f64) -> String {
         s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
         s if s < 3.0 * 365.25 * 86400.0 => format!("{:.1} days", s / 86400.0),
         s => format!("{:.1} years", s / (365.25 * 86400.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The estimate's clock is the thread's processor time: it grows while the thread works
+    /// and not while it sleeps (no duration is asserted beyond that).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_thread_clock_counts_work_not_sleep() {
+        let before = thread_cpu_time().expect("CLOCK_THREAD_CPUTIME_ID on Linux");
+        let mut x = 0u64;
+        for i in 0..2_000_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+        let worked = thread_cpu_time().unwrap();
+        assert!(worked > before, "{x}");
+        let nap = Duration::from_millis(300);
+        std::thread::sleep(nap);
+        let slept = thread_cpu_time().unwrap() - worked;
+        assert!(
+            slept < nap,
+            "{slept:?} of processor time in a nap of {nap:?}"
+        );
     }
 }

@@ -7,19 +7,90 @@
 //! number of nodes. Averaged over many probes of every subproblem of the run (the plain
 //! search's tree of each frame), that gives the run's nodes; a time per node, measured by
 //! counting random subproblems whole for a moment (on the same board when they are small
-//! enough, else on the largest board where they are), turns nodes into seconds. Cost: about a
-//! second of probes and a few seconds of sample counts, whatever N.
+//! enough, else on the largest board whose frames the probes find small enough), turns nodes
+//! into seconds. The counts are timed by the processor time of the thread that makes them
+//! when a [`Sampling`] clock gives it (the engine itself cannot read it: the binary passes
+//! one), so that a busy machine does not make them look slower; and the whole estimate keeps
+//! within [`Sampling::bound`] of wall time: a count still running at the bound is stopped and
+//! left out, and the estimate is made from what was counted. Cost: about a second of probes
+//! and a few seconds of sample counts, whatever N.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::engine::{self, Control, Tally};
+use super::engine;
 use super::frame::{subproblems, Subproblem};
 use super::kernel::Setup;
 use super::pieces;
 use super::shard::Shard;
 use super::types::{check_size, CountError};
 use crate::random::Rng;
+
+/// How an estimate samples: how long it counts subproblems whole, the wall-clock bound of the
+/// whole estimate, and the clock that times each count.
+#[derive(Debug, Clone, Copy)]
+pub struct Sampling {
+    /// How long the counts go on (wall time): per board tried by the frame engine's estimate;
+    /// for the half-board engine's forecast, at least this long, and past it while it has too
+    /// few draws.
+    pub budget: Duration,
+    /// The most wall time the estimate takes from its start: counts still running then are
+    /// stopped and left out, and the estimate is made from what it has (the probes before the
+    /// counts, a fixed amount of work of about a second, are not cut).
+    pub bound: Duration,
+    /// The processor time the calling thread has used so far, when the platform tells it:
+    /// each count is timed by it, so that the time other processes take on a busy machine does
+    /// not count. `None` (or [`Sampling::new`]'s clock) times the counts by the wall clock.
+    pub thread_time: fn() -> Option<Duration>,
+}
+
+impl Sampling {
+    /// Counts for `budget`, all within `bound`, timed by the wall clock (see
+    /// [`Sampling::timed_by`]).
+    pub fn new(budget: Duration, bound: Duration) -> Sampling {
+        Sampling {
+            budget,
+            bound,
+            thread_time: || None,
+        }
+    }
+
+    /// Times the counts by `clock`, the processor time of the calling thread (`queens` reads
+    /// `CLOCK_THREAD_CPUTIME_ID`).
+    pub fn timed_by(self, clock: fn() -> Option<Duration>) -> Sampling {
+        Sampling {
+            thread_time: clock,
+            ..self
+        }
+    }
+
+    /// Starts timing a count on the calling thread.
+    pub(crate) fn stopwatch(&self) -> Stopwatch {
+        Stopwatch {
+            wall: Instant::now(),
+            cpu: (self.thread_time)(),
+            clock: self.thread_time,
+        }
+    }
+}
+
+/// One count being timed, on the thread that started it.
+pub(crate) struct Stopwatch {
+    wall: Instant,
+    cpu: Option<Duration>,
+    clock: fn() -> Option<Duration>,
+}
+
+impl Stopwatch {
+    /// The seconds since the start: processor time of this thread when the clock told it at
+    /// both ends (`true`), else wall time (`false`).
+    pub(crate) fn seconds(&self) -> (f64, bool) {
+        match (self.cpu, (self.clock)()) {
+            (Some(start), Some(now)) => (now.saturating_sub(start).as_secs_f64(), true),
+            _ => (self.wall.elapsed().as_secs_f64(), false),
+        }
+    }
+}
 
 /// What [`estimate`] found.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,16 +108,22 @@ pub struct Estimate {
     /// With pieces: their estimated number in the shard, and the most nodes of the pieces
     /// sampled from the largest frames (the probes' estimate of each).
     pub pieces: Option<(f64, f64)>,
-    /// Seconds of one core per estimated node.
+    /// Seconds of one core per estimated node (0 when no count finished within the bound).
     pub seconds_per_node: f64,
     /// The board whose subproblems were counted whole to measure that.
     pub calibrated_on: usize,
-    /// How many subproblems were counted whole, and in how many seconds.
+    /// How many subproblems were counted whole, and in how many seconds (processor time when
+    /// `processor_time`).
     pub calibration: (usize, f64),
+    /// Whether the counts were timed by the processor time of their thread (else the wall
+    /// clock: no thread clock was given, or it failed).
+    pub processor_time: bool,
+    /// Whether the bound stopped the counts before three had finished on a board.
+    pub bound_reached: bool,
 }
 
 impl Estimate {
-    /// Seconds of one core for the whole shard.
+    /// Seconds of one core for the whole shard (0 when no count finished within the bound).
     pub fn core_seconds(&self) -> f64 {
         self.nodes * self.seconds_per_node
     }
@@ -134,16 +211,27 @@ fn mean_probe(s: &Setup, rng: &mut Rng, probes: usize, depth: usize) -> (f64, f6
     (nodes / m, cut / m)
 }
 
+/// The most nodes a frame of the board the time per node is measured on averages, by the
+/// probes: about a second of one core, so that a few frames are counted in [`Sampling::budget`].
+const CALIBRATION_NODES: f64 = 1e8;
+
 /// Estimates shard `shard` of the `n` x `n` board: its nodes by probes of every subproblem,
-/// and the time per node by counting random subproblems whole for up to `budget`.
+/// and the time per node by counting random subproblems whole as `sampling` says.
 ///
 /// With the plan of pieces of large boards (see `pieces`), the probes also estimate how many
 /// pieces there are, and 64 random pieces of each of the 8 largest frames are probed in turn:
 /// the most nodes among them is the size of the largest piece as far as a sample can tell (a
 /// lower bound of the true largest, usually close: pieces of one frame differ less than frames).
 /// A shard of pieces holds about `1/M` of every frame.
-pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, CountError> {
+///
+/// The time per node is measured on this board when its frames average at most
+/// [`CALIBRATION_NODES`] by the probes, else on the largest smaller board whose frames do: random
+/// frames counted whole for `sampling.budget`, then on the next smaller board while fewer than
+/// three finished, until `sampling.bound` from the start (a count running then is stopped and
+/// left out).
+pub fn estimate(n: usize, shard: Shard, sampling: &Sampling) -> Result<Estimate, CountError> {
     check_size(n)?;
+    let start = Instant::now();
     let plan = subproblems(n);
     let depth = pieces::depth_for(n);
     let (todo, share) = if depth > 0 {
@@ -164,32 +252,71 @@ pub fn estimate(n: usize, shard: Shard, budget: Duration) -> Result<Estimate, Co
             largest = (i, here);
         }
     }
+    let mean_frame = sizes.iter().map(|s| s.0).sum::<f64>() / sizes.len().max(1) as f64;
     let pieces = (depth > 0).then(|| {
         (
             piece_count,
             largest_piece(n, &plan, &mut sizes, depth, &mut rng),
         )
     });
-    // Calibrate on this board if a few of its subproblems can be counted within the budget,
-    // else on smaller boards, down to N = 12.
+    // The board to time: this one if its frames are small enough, else the largest smaller
+    // one whose frames the probes find so.
     let mut board = n;
+    let mut mean = mean_frame;
+    while mean > CALIBRATION_NODES && board > 12 {
+        board -= 1;
+        mean = mean_frame_nodes(board, &mut rng);
+    }
+    let deadline = start + sampling.bound;
+    let mut timed = (board, 0usize, 0.0f64, 0.0f64, false);
+    let mut bound_reached = false;
     loop {
-        let (count, seconds, per_node) = calibrate(board, budget)?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            bound_reached = true;
+            break;
+        }
+        let (count, seconds, per_node, cpu) =
+            calibrate(board, sampling.budget.min(left), sampling)?;
+        if count > 0 || timed.1 == 0 {
+            timed = (board, count, seconds, per_node, cpu);
+        }
         if count >= 3 || board <= 12 {
-            return Ok(Estimate {
-                subproblems: todo.len(),
-                nodes,
-                probes,
-                largest,
-                depth,
-                pieces,
-                seconds_per_node: per_node,
-                calibrated_on: board,
-                calibration: (count, seconds),
-            });
+            break;
         }
         board -= 1;
     }
+    let (calibrated_on, count, seconds, per_node, cpu) = timed;
+    Ok(Estimate {
+        subproblems: todo.len(),
+        nodes,
+        probes,
+        largest,
+        depth,
+        pieces,
+        seconds_per_node: per_node,
+        calibrated_on,
+        calibration: (count, seconds),
+        processor_time: cpu,
+        bound_reached: bound_reached && count < 3,
+    })
+}
+
+/// The mean nodes of the frames of the `n` x `n` board, by 64 probes of up to 64 of them drawn
+/// at random.
+fn mean_frame_nodes(n: usize, rng: &mut Rng) -> f64 {
+    let plan = subproblems(n);
+    if plan.is_empty() {
+        return 0.0;
+    }
+    let draws = plan.len().min(64);
+    let sum: f64 = (0..draws)
+        .map(|_| {
+            let sub = &plan[rng.below(plan.len())];
+            mean_probe(&setup(n, sub), rng, 64, usize::MAX).0
+        })
+        .sum();
+    sum / draws as f64
 }
 
 /// The most nodes among 64 random pieces (cut at `depth`) of each of the 8 frames of `plan`
@@ -214,46 +341,52 @@ fn largest_piece(
 }
 
 /// Counts random subproblems of the board whole, one after another on this thread, for up to
-/// `budget`: how many finished, in how many seconds, and the seconds per estimated node. The
-/// thread that ends the last count at the budget must start: an error otherwise.
-fn calibrate(n: usize, budget: Duration) -> Result<(usize, f64, f64), CountError> {
+/// `budget` of wall time (a count still running then is stopped and left out): how many
+/// finished, in how many seconds, the seconds per estimated node, and whether the seconds are
+/// this thread's processor time (by `sampling`'s clock) or wall time. The thread that stops
+/// the last count at the budget must start: an error otherwise.
+fn calibrate(
+    n: usize,
+    budget: Duration,
+    sampling: &Sampling,
+) -> Result<(usize, f64, f64, bool), CountError> {
     let plan = subproblems(n);
     let mut rng = Rng::from_entropy();
-    let control = Control::new(Tally::new(plan.len()));
+    let cancel = AtomicBool::new(false);
     let start = Instant::now();
-    let (mut count, mut seconds, mut nodes) = (0usize, 0.0f64, 0.0f64);
+    let (mut count, mut seconds, mut nodes, mut cpu) = (0usize, 0.0f64, 0.0f64, true);
+    let mut done = vec![false; plan.len()];
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .spawn_scoped(scope, || {
-                while start.elapsed() < budget && !control.cancelled() {
+                while start.elapsed() < budget && !cancel.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                control.cancel.store(true, Ordering::Relaxed);
+                cancel.store(true, Ordering::Relaxed);
             })
             .map_err(|e| CountError::Threads(e.to_string()))?;
-        while start.elapsed() < budget && !plan.is_empty() {
-            let i = (rng.next_u64() % plan.len() as u64) as usize;
-            if control.tally().is_done(i) {
+        while start.elapsed() < budget && count < plan.len() {
+            let i = rng.below(plan.len());
+            if done[i] {
                 continue;
             }
-            let began = Instant::now();
+            let watch = sampling.stopwatch();
             // The same path as a run's, so that the time is a run's time per node.
-            engine::run_sequential(n, &plan, &[i], &control);
-            if !control.tally().is_done(i) {
+            if engine::solve(n, &plan[i], &cancel).is_none() {
                 break;
             }
-            seconds += began.elapsed().as_secs_f64();
+            let (took, by_cpu) = watch.seconds();
+            done[i] = true;
+            seconds += took;
+            cpu &= by_cpu;
             nodes += probe_nodes(n, &plan[i], 256);
             count += 1;
-            if control.tally().finished == plan.len() as u64 {
-                break;
-            }
         }
-        control.cancel.store(true, Ordering::Relaxed);
+        cancel.store(true, Ordering::Relaxed);
         Ok::<(), CountError>(())
     })?;
     let per_node = if nodes > 0.0 { seconds / nodes } else { 0.0 };
-    Ok((count, seconds, per_node))
+    Ok((count, seconds, per_node, cpu && count > 0))
 }
 
 #[cfg(test)]
@@ -387,7 +520,8 @@ mod tests {
 
     #[test]
     fn an_estimate_counts_the_shard_and_measures_a_time_per_node() {
-        let e = estimate(12, Shard::new(1, 3).unwrap(), Duration::from_millis(200)).unwrap();
+        let sampling = Sampling::new(Duration::from_millis(200), Duration::from_secs(60));
+        let e = estimate(12, Shard::new(1, 3).unwrap(), &sampling).unwrap();
         assert_eq!(
             e.subproblems,
             Shard::new(1, 3)
@@ -399,6 +533,50 @@ mod tests {
         assert!(Shard::new(1, 3).unwrap().contains(e.largest.0));
         assert!(e.largest.1 > 0.0 && e.largest.1 < e.nodes, "{e:?}");
         assert_eq!(e.calibrated_on, 12);
-        assert!(estimate(33, Shard::WHOLE, Duration::ZERO).is_err());
+        assert!(!e.processor_time && !e.bound_reached, "{e:?}");
+        assert!(estimate(33, Shard::WHOLE, &sampling).is_err());
+    }
+
+    thread_local! {
+        /// The fake clock of the tests: one second more at each reading.
+        static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A thread clock that says one second has passed at each reading.
+    fn one_second_per_reading() -> Option<Duration> {
+        Some(Duration::from_secs(TICKS.with(|t| {
+            t.set(t.get() + 1);
+            t.get()
+        })))
+    }
+
+    /// Issue 36: the time per node comes from the thread clock of the `Sampling` when it has
+    /// one (here a fake one, a second per count), not from the wall clock.
+    #[test]
+    fn the_counts_are_timed_by_the_thread_clock_given() {
+        let sampling = Sampling::new(Duration::from_millis(100), Duration::from_secs(60))
+            .timed_by(one_second_per_reading);
+        let e = estimate(12, Shard::WHOLE, &sampling).unwrap();
+        assert!(e.processor_time, "{e:?}");
+        assert!(e.calibration.0 >= 1, "{e:?}");
+        assert_eq!(e.calibration.1, e.calibration.0 as f64, "{e:?}");
+        // A clock that cannot be read leaves the wall clock.
+        let e = estimate(12, Shard::WHOLE, &sampling.timed_by(|| None)).unwrap();
+        assert!(
+            !e.processor_time && e.calibration.1 < e.calibration.0 as f64,
+            "{e:?}"
+        );
+    }
+
+    /// Issue 36: the bound stops the counts, and the estimate is still made, from what it has:
+    /// with no time at all, nothing is counted and the time is unknown (0), said by the flag.
+    #[test]
+    fn the_bound_stops_the_counts_and_the_estimate_still_answers() {
+        let sampling = Sampling::new(Duration::from_secs(3), Duration::ZERO);
+        let e = estimate(13, Shard::WHOLE, &sampling).unwrap();
+        assert!(e.nodes > 0.0, "{e:?}");
+        assert_eq!((e.calibration.0, e.seconds_per_node), (0, 0.0), "{e:?}");
+        assert!(e.bound_reached, "{e:?}");
+        assert_eq!(e.core_seconds(), 0.0);
     }
 }

@@ -52,7 +52,7 @@ mod types;
 pub use checkpoint::{add_counts, Checkpoint, Spent, MAX_SUBPROBLEMS};
 pub use checksum::{checksum, fnv1a64};
 pub use engine::{Control, Tally};
-pub use estimate::{estimate, probe_nodes, Estimate};
+pub use estimate::{estimate, probe_nodes, Estimate, Sampling};
 pub use fixed::{
     classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
 };

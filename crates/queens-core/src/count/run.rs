@@ -188,11 +188,11 @@ impl Run {
 
     /// Forecasts this run's shard with the half-board engine (see [`halves::forecast`]):
     /// `None` when the run uses the frame engine (whose estimate is [`super::estimate`]).
-    /// Draws subproblems on the run's threads for about `budget`; a thread that cannot start
-    /// or a draw without memory is an error.
+    /// Draws subproblems on the run's threads as `sampling` says (its budget, its bound, its
+    /// thread clock); a thread that cannot start or a draw without memory is an error.
     pub fn forecast_halves(
         &self,
-        budget: std::time::Duration,
+        sampling: &super::Sampling,
     ) -> Option<Result<halves::Forecast, CountError>> {
         let Plan::Halves(plan) = &self.plan else {
             return None;
@@ -202,7 +202,7 @@ impl Run {
         } else {
             self.threads
         };
-        Some(halves::forecast(plan, &self.todo, threads, budget))
+        Some(halves::forecast(plan, &self.todo, threads, sampling))
     }
 
     /// Rehearses this run's memory with the half-board engine ([`halves::rehearse`]): the

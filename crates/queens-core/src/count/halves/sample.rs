@@ -16,10 +16,15 @@
 //! subproblem's halves by the probes, 18 bytes a half (fitted when a half was listed and then
 //! copied into its group; rather too high since it is stored once), per thread, and 8 MiB for
 //! the process.
-//! Cost: about 2 million probes of each side, plus the draws (`budget`, then on until
-//! [`FEWEST_DRAWS`] are counted or [`LONGEST_SAMPLE`] budgets have passed; the last ones begun
-//! finish); it calls `plan.rs` (to count the draws), `list.rs` (the walks probed) and
-//! the fixed-point searches of `count::fixed`.
+//! Time: each draw (and the fixed-point part) is timed by the processor time of its thread
+//! when the [`Sampling`] has a clock for it (the binary's `CLOCK_THREAD_CPUTIME_ID`), so that
+//! the other processes of a busy machine do not inflate the forecast: it is the time on idle
+//! cores.
+//! Cost: about 2 million probes of each side, plus the draws: for `sampling.budget`, then on
+//! until [`FEWEST_DRAWS`] are counted, never past `sampling.bound` from the start, where the
+//! draws still running are stopped and left out (when none had finished, their time so far
+//! gives a lower bound). It calls `plan.rs` (to count the draws), `list.rs` (the walks probed)
+//! and the fixed-point searches of `count::fixed`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -28,6 +33,7 @@ use std::time::{Duration, Instant};
 use super::list::Side;
 use super::memory::bytes_per_thread;
 use super::plan::{Part, Plan};
+use crate::count::estimate::Sampling;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::types::CountError;
 use crate::random::Rng;
@@ -53,10 +59,23 @@ pub struct Forecast {
     /// How many subproblems were drawn and counted whole, on how many threads, in how many
     /// seconds of wall time.
     pub sampled: (usize, usize, f64),
-    /// Seconds of one core for the pattern subproblems, estimated.
+    /// The seconds the draws counted whole took, added up: processor time when
+    /// `processor_time`.
+    pub sampled_seconds: f64,
+    /// Whether the draws were timed by the processor time of their threads (else the wall
+    /// clock: no thread clock was given, or it failed).
+    pub processor_time: bool,
+    /// How many draws the bound stopped before they finished (left out of the estimate).
+    pub stopped: usize,
+    /// Whether the bound ended the sample (before [`FEWEST_DRAWS`] were counted).
+    pub bound_reached: bool,
+    /// Seconds of one core for the pattern subproblems, estimated (0 when nothing was timed).
     pub pattern_seconds: f64,
     /// The standard error of `pattern_seconds` (0 when fewer than two draws).
     pub pattern_error: f64,
+    /// Whether no draw finished within the bound, so that `pattern_seconds` (and
+    /// `largest_seconds`) are only lower bounds, from the time the stopped draws had taken.
+    pub at_least: bool,
     /// Seconds of one core for the fixed-point part (0 when the shard has none), and the
     /// board it was timed on.
     pub fixed: (f64, usize),
@@ -87,17 +106,13 @@ impl Forecast {
 /// too high (docs/performance.md).
 const BYTES_PER_HALF: f64 = 18.0;
 
-/// The fewest draws the sample counts when they fit in [`LONGEST_SAMPLE`] budgets: the standard
-/// error of the mean falls as one over the square root of the draws. The 5 to 7 draws of
-/// N = 22 that fit in 4 s gave standard errors of 21 to 37 % (two forecasts of the same run,
-/// 2.1 and 3.8 hours); 32 draws gave 7 to 16 %, and two forecasts of three 17 to 21 % short of
-/// the run (the ratio of a draw's time to its prediction has a long upper tail, which a small
-/// sample tends to miss): hence 64.
+/// The fewest draws the sample counts when they fit in the bound: the standard error of the
+/// mean falls as one over the square root of the draws. The 5 to 7 draws of N = 22 that fit in
+/// 4 s gave standard errors of 21 to 37 % (two forecasts of the same run, 2.1 and 3.8 hours);
+/// 32 draws gave 7 to 16 %, and two forecasts of three 17 to 21 % short of the run (the ratio
+/// of a draw's time to its prediction has a long upper tail, which a small sample tends to
+/// miss): hence 64.
 pub const FEWEST_DRAWS: usize = 64;
-
-/// How many budgets the sample may take to count [`FEWEST_DRAWS`] draws (2 minutes of the
-/// default 4 s: 64 draws of N = 22, about 1 % of its run).
-pub const LONGEST_SAMPLE: u32 = 30;
 
 /// Bytes of the process besides the threads' halves (its code, the plan, the tally).
 pub const PROCESS_BYTES: u64 = 8 << 20;
@@ -136,16 +151,19 @@ fn predict(plan: &Plan, todo: &[usize], probes: usize, rng: &mut Rng) -> Vec<(f6
 }
 
 /// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
-/// subproblem, then subproblems drawn by their predicted cost and counted whole for about
-/// `budget`, and on until [`FEWEST_DRAWS`] are counted or [`LONGEST_SAMPLE`] budgets have passed
-/// (the draws begun by then finish). A thread that cannot start, or a draw whose
-/// halves find no memory, is an error (the other draws stop).
+/// subproblem, the fixed-point part timed, then subproblems drawn by their predicted cost and
+/// counted whole for `sampling.budget`, and on until [`FEWEST_DRAWS`] are counted, but never
+/// past `sampling.bound` from the start: the draws still running then are stopped and left out
+/// (their time so far makes a lower bound when none had finished). Each draw is timed by
+/// `sampling`'s thread clock. A thread that cannot start, or a draw whose halves find no
+/// memory, is an error (the other draws stop).
 pub fn forecast(
     plan: &Plan,
     todo: &[usize],
     threads: usize,
-    budget: Duration,
+    sampling: &Sampling,
 ) -> Result<Forecast, CountError> {
+    let start = Instant::now();
     let n = plan.n();
     let k = plan.pattern_columns.count_ones() as usize;
     let mut rng = Rng::from_entropy();
@@ -166,9 +184,104 @@ pub fn forecast(
             Some(*acc)
         })
         .collect();
-    // The draws: (seconds / predicted cost) of each, on the run's threads at once.
-    let ratios = Mutex::new(Vec::<f64>::new());
-    // Raised only when a thread failed: the draws are counted whole otherwise.
+    // The fixed-point part first (well under a second of one core): the draws take what is
+    // left of the bound.
+    let fixed = if todo.iter().any(|&i| plan.parts[i] == Part::Fixed) {
+        fixed_seconds(n, sampling)
+    } else {
+        (0.0, n, true)
+    };
+    let sample = sample_draws(
+        plan,
+        todo,
+        &predicted,
+        &cumulative,
+        threads,
+        sampling,
+        start,
+    )?;
+    let (mean, error, at_least) = mean_ratio(&sample.ratios, &sample.stopped);
+    let largest_cost = predicted.iter().map(|p| p.0).fold(0.0, f64::max);
+    Ok(Forecast {
+        subproblems: todo.len(),
+        pattern_columns: k,
+        probes,
+        halves,
+        largest: (at, most),
+        bytes_largest,
+        bytes_model: bytes_per_thread(n, k),
+        sampled: (sample.ratios.len(), threads.max(1), sample.wall),
+        sampled_seconds: sample.seconds,
+        processor_time: sample.processor_time && fixed.2,
+        stopped: sample.stopped.len(),
+        bound_reached: sample.bound_reached,
+        pattern_seconds: weight * mean,
+        pattern_error: weight * error,
+        at_least,
+        fixed: (fixed.0, fixed.1),
+        largest_seconds: largest_cost * mean,
+    })
+}
+
+/// The mean of the draws' `ratios` (seconds / predicted cost), its standard error (0 with
+/// fewer than two), and whether it is only a lower bound: with no draw counted whole, the mean
+/// of the ratios of the draws `stopped` by the bound, whose seconds are those they had taken
+/// (0 when there are none either).
+fn mean_ratio(ratios: &[f64], stopped: &[f64]) -> (f64, f64, bool) {
+    let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len().max(1) as f64;
+    if ratios.is_empty() {
+        return (mean(stopped), 0.0, !stopped.is_empty());
+    }
+    let (m, average) = (ratios.len() as f64, mean(ratios));
+    let error = if ratios.len() >= 2 {
+        let var = ratios.iter().map(|r| (r - average).powi(2)).sum::<f64>() / (m - 1.0);
+        (var / m).sqrt()
+    } else {
+        0.0
+    };
+    (average, error, false)
+}
+
+/// What the draws of [`sample_draws`] found.
+struct Sample {
+    /// Seconds / predicted cost of each draw counted whole.
+    ratios: Vec<f64>,
+    /// Seconds so far / predicted cost of each draw the bound stopped.
+    stopped: Vec<f64>,
+    /// The seconds the draws counted whole took, added up.
+    seconds: f64,
+    /// Whether every draw was timed by the thread clock.
+    processor_time: bool,
+    /// The wall time of the sample.
+    wall: f64,
+    /// Whether the bound ended it.
+    bound_reached: bool,
+}
+
+/// Draws subproblems of `todo` by their `predicted` cost (`cumulative`: its running sums) and
+/// counts them whole on `threads` threads at once, as [`forecast`] says, the bound counted from
+/// `start`.
+fn sample_draws(
+    plan: &Plan,
+    todo: &[usize],
+    predicted: &[(f64, f64)],
+    cumulative: &[f64],
+    threads: usize,
+    sampling: &Sampling,
+    start: Instant,
+) -> Result<Sample, CountError> {
+    let n = plan.n();
+    let weight = cumulative.last().copied().unwrap_or(0.0);
+    let sample_start = Instant::now();
+    let timed = Mutex::new(Sample {
+        ratios: Vec::new(),
+        stopped: Vec::new(),
+        seconds: 0.0,
+        processor_time: true,
+        wall: 0.0,
+        bound_reached: false,
+    });
+    // Raised at the bound or when a thread failed: the draws running are stopped.
     let stop = AtomicBool::new(false);
     let failed = Mutex::new(None::<CountError>);
     let fail = |err: CountError| {
@@ -178,18 +291,19 @@ pub fn forecast(
             .unwrap_or_else(|e| e.into_inner())
             .get_or_insert(err);
     };
-    let start = Instant::now();
     let threads = threads.max(1);
     let drawn = AtomicUsize::new(0);
-    if weight > 0.0 {
+    let running = AtomicUsize::new(0);
+    let mut seeds = Rng::from_entropy();
+    if weight > 0.0 && goes_on(sampling, start.elapsed(), 0) {
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let seed = rng.next_u64() ^ t as u64;
-                let (ratios, cumulative, stop, predicted, fail, drawn) =
-                    (&ratios, &cumulative, &stop, &predicted, &fail, &drawn);
+                let seed = seeds.next_u64() ^ t as u64;
+                let (timed, stop, fail, drawn, running) = (&timed, &stop, &fail, &drawn, &running);
+                running.fetch_add(1, Ordering::Relaxed);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let mut rng = Rng::new(seed);
-                    while goes_on(budget, start.elapsed(), drawn.load(Ordering::Relaxed))
+                    while goes_on(sampling, start.elapsed(), drawn.load(Ordering::Relaxed))
                         && !stop.load(Ordering::Relaxed)
                     {
                         let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * weight;
@@ -198,88 +312,85 @@ pub fn forecast(
                         if cost <= 0.0 {
                             continue;
                         }
-                        let began = Instant::now();
-                        match plan.solve(todo[at], stop) {
+                        let watch = sampling.stopwatch();
+                        let result = plan.solve(todo[at], stop);
+                        let (seconds, by_cpu) = watch.seconds();
+                        let mut timed = timed.lock().unwrap_or_else(|e| e.into_inner());
+                        timed.processor_time &= by_cpu;
+                        match result {
                             Ok(Some(_)) => {
-                                let ratio = began.elapsed().as_secs_f64() / cost;
-                                ratios.lock().unwrap_or_else(|e| e.into_inner()).push(ratio);
+                                timed.ratios.push(seconds / cost);
+                                timed.seconds += seconds;
                                 drawn.fetch_add(1, Ordering::Relaxed);
                             }
-                            Ok(None) => {}
-                            Err(err) => fail(CountError::OutOfMemory {
-                                n,
-                                bytes: err.bytes,
-                            }),
+                            Ok(None) => timed.stopped.push(seconds / cost),
+                            Err(err) => {
+                                drop(timed);
+                                fail(CountError::OutOfMemory {
+                                    n,
+                                    bytes: err.bytes,
+                                });
+                            }
                         }
                     }
+                    running.fetch_sub(1, Ordering::Relaxed);
                 });
                 if let Err(err) = spawned {
+                    running.fetch_sub(1, Ordering::Relaxed);
                     fail(CountError::Threads(err.to_string()));
                     break;
                 }
+            }
+            // This thread keeps the bound: the draws still running then are stopped.
+            while running.load(Ordering::Relaxed) > 0 {
+                if start.elapsed() >= sampling.bound {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
             }
         });
     }
     if let Some(err) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(err);
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let ratios = ratios.into_inner().unwrap_or_else(|e| e.into_inner());
-    let m = ratios.len().max(1) as f64;
-    let mean = ratios.iter().sum::<f64>() / m;
-    let error = if ratios.len() >= 2 {
-        let var = ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (m - 1.0);
-        weight * (var / m).sqrt()
-    } else {
-        0.0
-    };
-    let largest_cost = predicted.iter().map(|p| p.0).fold(0.0, f64::max);
-    let fixed = if todo.iter().any(|&i| plan.parts[i] == Part::Fixed) {
-        fixed_seconds(n)
-    } else {
-        (0.0, n)
-    };
-    Ok(Forecast {
-        subproblems: todo.len(),
-        pattern_columns: k,
-        probes,
-        halves,
-        largest: (at, most),
-        bytes_largest,
-        bytes_model: bytes_per_thread(n, k),
-        sampled: (ratios.len(), threads, seconds),
-        pattern_seconds: weight * mean,
-        pattern_error: error,
-        fixed,
-        largest_seconds: largest_cost * mean,
-    })
+    let mut sample = timed.into_inner().unwrap_or_else(|e| e.into_inner());
+    sample.wall = sample_start.elapsed().as_secs_f64();
+    sample.bound_reached = sample.ratios.len() < FEWEST_DRAWS && start.elapsed() >= sampling.bound;
+    sample.processor_time &= !sample.ratios.is_empty() || !sample.stopped.is_empty();
+    Ok(sample)
 }
 
-/// Whether the sample draws again, `elapsed` into it with `drawn` draws counted: within the
-/// `budget`, and past it while fewer than [`FEWEST_DRAWS`] are counted, up to
-/// [`LONGEST_SAMPLE`] budgets.
-fn goes_on(budget: Duration, elapsed: Duration, drawn: usize) -> bool {
-    elapsed < budget || (drawn < FEWEST_DRAWS && elapsed < budget * LONGEST_SAMPLE)
+/// Whether the sample draws again, `elapsed` into the forecast with `drawn` draws counted:
+/// within `sampling.budget`, and past it while fewer than [`FEWEST_DRAWS`] are counted; never
+/// at or past `sampling.bound`.
+fn goes_on(sampling: &Sampling, elapsed: Duration, drawn: usize) -> bool {
+    elapsed < sampling.bound && (elapsed < sampling.budget || drawn < FEWEST_DRAWS)
 }
 
-/// Seconds of one core the fixed-point part of `n` takes (estimated), and the board timed.
-fn fixed_seconds(n: usize) -> (f64, usize) {
-    let time = |m: usize| {
+/// Seconds of one core the fixed-point part of `n` takes (estimated), the board timed, and
+/// whether it was timed by `sampling`'s thread clock.
+fn fixed_seconds(n: usize, sampling: &Sampling) -> (f64, usize, bool) {
+    let mut by_cpu = true;
+    let mut time = |m: usize| {
         let never = AtomicBool::new(false);
-        let began = Instant::now();
+        let watch = sampling.stopwatch();
         let _ = half_turn_until(m, &never);
         let _ = quarter_turn_until(m, &never);
-        began.elapsed().as_secs_f64()
+        let (seconds, cpu) = watch.seconds();
+        by_cpu &= cpu;
+        seconds
     };
     if n <= 18 {
-        return (time(n), n);
+        let seconds = time(n);
+        return (seconds, n, by_cpu);
     }
     // The largest board up to 18 with the same residue mod 4 (the quarter turn fixes
     // solutions only when N is 4k or 4k + 1), and its growth over 4 rows.
     let m = n - 4 * (n - 18).div_ceil(4);
     let (now, before) = (time(m), time(m - 4).max(1e-6));
     let growth = (now / before).clamp(4.0, 40.0);
-    (now * growth.powf((n - m) as f64 / 4.0), m)
+    (now * growth.powf((n - m) as f64 / 4.0), m, by_cpu)
 }
 
 #[cfg(test)]
@@ -338,7 +449,8 @@ mod tests {
     fn a_forecast_is_consistent_with_its_plan() {
         let plan = Plan::new(14, 6);
         let todo: Vec<usize> = (0..plan.len()).collect();
-        let f = forecast(&plan, &todo, 2, Duration::from_millis(100)).unwrap();
+        let sampling = Sampling::new(Duration::from_millis(100), Duration::from_secs(60));
+        let f = forecast(&plan, &todo, 2, &sampling).unwrap();
         assert_eq!(f.subproblems, plan.len());
         assert_eq!(f.pattern_columns, 6);
         assert!(f.sampled.0 >= 1 && f.sampled.1 == 2, "{f:?}");
@@ -353,24 +465,74 @@ mod tests {
         );
         assert!(f.core_seconds() >= f.pattern_seconds, "{f:?}");
         assert!(f.wall_seconds(2) >= f.core_seconds() / 2.0, "{f:?}");
+        assert!(!f.processor_time && !f.at_least, "{f:?}");
         // A shard without the fixed-point part has no time for it.
-        let f = forecast(&plan, &todo[1..3], 1, Duration::ZERO).unwrap();
+        let none = Sampling::new(Duration::ZERO, Duration::ZERO);
+        let f = forecast(&plan, &todo[1..3], 1, &none).unwrap();
         assert_eq!((f.subproblems, f.fixed.0), (2, 0.0));
     }
 
     /// The sample takes its budget, then goes on while it has too few draws for a standard
-    /// error of about 10 %, but never past [`LONGEST_SAMPLE`] budgets.
+    /// error of about 10 %, but never at or past its bound.
     #[test]
-    fn the_sample_goes_on_until_it_has_enough_draws_within_a_bound() {
-        let budget = Duration::from_secs(4);
+    fn the_sample_goes_on_until_it_has_enough_draws_within_its_bound() {
+        let sampling = Sampling::new(Duration::from_secs(4), Duration::from_secs(10));
         let at = |s: f64| Duration::from_secs_f64(s);
-        assert!(goes_on(budget, at(3.9), 1000));
-        assert!(!goes_on(budget, at(4.0), FEWEST_DRAWS));
-        assert!(goes_on(budget, at(4.0), FEWEST_DRAWS - 1));
-        let longest = (budget * LONGEST_SAMPLE).as_secs_f64();
-        assert!(goes_on(budget, at(longest - 0.1), 7));
-        assert!(!goes_on(budget, at(longest), 7));
-        assert!(!goes_on(Duration::ZERO, Duration::ZERO, 0));
+        assert!(goes_on(&sampling, at(3.9), 1000));
+        assert!(!goes_on(&sampling, at(4.0), FEWEST_DRAWS));
+        assert!(goes_on(&sampling, at(4.0), FEWEST_DRAWS - 1));
+        assert!(goes_on(&sampling, at(9.9), 7));
+        assert!(!goes_on(&sampling, at(10.0), 7));
+        let none = Sampling::new(Duration::from_secs(4), Duration::ZERO);
+        assert!(!goes_on(&none, Duration::ZERO, 0));
+    }
+
+    /// Issue 36: with no time left, the forecast still answers, from what it has: the sizes,
+    /// the memory and the fixed points, no draw, and the bound said to be reached.
+    #[test]
+    fn a_bound_reached_before_any_draw_still_gives_a_forecast() {
+        let plan = Plan::new(14, 6);
+        let todo: Vec<usize> = (0..plan.len()).collect();
+        let sampling = Sampling::new(Duration::from_secs(4), Duration::ZERO);
+        let f = forecast(&plan, &todo, 2, &sampling).unwrap();
+        assert_eq!((f.sampled.0, f.stopped), (0, 0), "{f:?}");
+        assert!(f.bound_reached && !f.at_least, "{f:?}");
+        assert_eq!((f.pattern_seconds, f.pattern_error), (0.0, 0.0), "{f:?}");
+        assert!(f.halves > 0.0 && f.fixed.0 > 0.0, "{f:?}");
+    }
+
+    /// Issue 36: the draws are timed by the thread clock of the `Sampling` (here a fake one,
+    /// a second per draw), not by the wall clock: a busy machine does not inflate them.
+    #[test]
+    fn the_draws_are_timed_by_the_thread_clock_given() {
+        thread_local! {
+            static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        }
+        fn one_second_per_reading() -> Option<Duration> {
+            Some(Duration::from_secs(TICKS.with(|t| {
+                t.set(t.get() + 1);
+                t.get()
+            })))
+        }
+        let plan = Plan::new(14, 6);
+        let todo: Vec<usize> = (0..plan.len()).collect();
+        let sampling = Sampling::new(Duration::ZERO, Duration::from_secs(600))
+            .timed_by(one_second_per_reading);
+        let f = forecast(&plan, &todo, 2, &sampling).unwrap();
+        assert!(f.processor_time && f.sampled.0 >= FEWEST_DRAWS, "{f:?}");
+        assert_eq!(f.sampled_seconds, f.sampled.0 as f64, "{f:?}");
+        // N = 14's fixed points timed once: one second.
+        assert_eq!(f.fixed, (1.0, 14), "{f:?}");
+    }
+
+    /// The time comes from the draws counted whole, with its standard error; when the bound
+    /// stopped every draw, from the time those had taken, as a lower bound.
+    #[test]
+    fn the_mean_ratio_uses_the_draws_counted_else_bounds_from_those_stopped() {
+        assert_eq!(mean_ratio(&[1.0, 3.0], &[100.0]), (2.0, 1.0, false));
+        assert_eq!(mean_ratio(&[2.0], &[]), (2.0, 0.0, false));
+        assert_eq!(mean_ratio(&[], &[2.0, 4.0]), (3.0, 0.0, true));
+        assert_eq!(mean_ratio(&[], &[]), (0.0, 0.0, false));
     }
 
     /// A measurement, not a check: `cargo test -p queens-core --release --lib sample_ratios --
