@@ -29,6 +29,8 @@ pub struct App {
     typed: Option<String>,
     playback: Option<Playback>,
     message: Option<String>,
+    /// The help screen, when open: how many of its lines are scrolled off the top.
+    help: Option<u16>,
     quit: bool,
 }
 
@@ -46,6 +48,7 @@ impl App {
             typed: None,
             playback: None,
             message: None,
+            help: None,
             quit: false,
         })
     }
@@ -97,8 +100,17 @@ impl App {
         self.message.as_deref()
     }
 
-    /// The delay between two automatic steps, while a trace is playing.
+    /// The help screen's scroll (lines hidden above), while it is open.
+    pub fn help(&self) -> Option<u16> {
+        self.help
+    }
+
+    /// The delay between two automatic steps, while a trace is playing (the help screen holds
+    /// the search where it is).
     pub fn tick_interval(&self) -> Option<Duration> {
+        if self.help.is_some() {
+            return None;
+        }
         self.playback
             .as_ref()
             .filter(|p| p.is_playing())
@@ -120,11 +132,27 @@ impl App {
         self.message = None;
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
             self.quit();
+        } else if let Some(scroll) = self.help {
+            self.handle_help_key(key.code, scroll);
+        } else if key.code == KeyCode::Char('?') && self.typed.is_none() {
+            self.help = Some(0);
         } else if self.playback.is_some() {
             self.handle_trace_key(key.code);
         } else {
             self.handle_browse_key(key.code);
         }
+    }
+
+    /// On the help screen the arrows and the page keys scroll it (when it is taller than the
+    /// terminal); any other key closes it.
+    fn handle_help_key(&mut self, code: KeyCode, scroll: u16) {
+        self.help = match code {
+            KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
+            KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
+            KeyCode::PageDown | KeyCode::Char(' ') => Some(scroll.saturating_add(PAGE as u16)),
+            KeyCode::PageUp => Some(scroll.saturating_sub(PAGE as u16)),
+            _ => None,
+        };
     }
 
     fn handle_browse_key(&mut self, code: KeyCode) {
@@ -191,11 +219,19 @@ impl App {
         }
     }
 
-    /// Records the search of the current solver on this board and starts playing it.
+    /// Records the search of the current solver on this board and shows its first step,
+    /// paused (space plays).
     pub fn start_trace(&mut self) {
+        self.record(false);
+    }
+
+    /// Records the search of the current solver and shows it, playing when `play`.
+    fn record(&mut self, play: bool) {
         match recording::record(self.n(), self.algorithm) {
             Ok(mut playback) => {
-                playback.toggle_play();
+                if play {
+                    playback.toggle_play();
+                }
                 self.open_trace(playback);
             }
             Err(why) => self.message = Some(why),
@@ -212,12 +248,14 @@ impl App {
         self.playback = None;
     }
 
-    /// Records and plays the next solver in the list.
+    /// Records the next solver in the list and shows its search, playing if the search shown
+    /// was playing.
     pub fn next_algorithm(&mut self) {
         let all = Algorithm::ALL;
         let at = all.iter().position(|&a| a == self.algorithm).unwrap_or(0);
         self.algorithm = all[(at + 1) % all.len()];
-        self.start_trace();
+        let playing = self.playback.as_ref().is_some_and(Playback::is_playing);
+        self.record(playing);
     }
 
     /// Shows the next solution, staying on the last one.
@@ -492,6 +530,52 @@ mod tests {
         press(&mut app, KeyCode::Home);
         assert_eq!(app.playback().unwrap().position(), 0);
         assert_eq!(app.index(), 0, "the solutions do not move meanwhile");
+    }
+
+    #[test]
+    fn t_opens_the_search_paused_at_its_first_step() {
+        let mut app = browser(6);
+        press(&mut app, KeyCode::Char('t'));
+        let p = app.playback().expect("the search is shown");
+        assert_eq!(p.position(), 0);
+        assert!(!p.is_playing(), "t starts paused");
+        assert_eq!(app.tick_interval(), None);
+        press(&mut app, KeyCode::Char(' '));
+        assert!(app.playback().unwrap().is_playing(), "space plays");
+        press(&mut app, KeyCode::Char('a'));
+        assert!(
+            app.playback().unwrap().is_playing(),
+            "the next solver plays on"
+        );
+    }
+
+    #[test]
+    fn question_mark_opens_the_help_any_other_key_closes_it() {
+        let mut app = browser(8);
+        press(&mut app, KeyCode::Char('?'));
+        assert_eq!(app.help(), Some(0));
+        press(&mut app, KeyCode::Down);
+        assert_eq!(app.help(), Some(1), "the arrows scroll the help");
+        assert_eq!(app.index(), 0, "and leave the solutions alone");
+        press(&mut app, KeyCode::Char('q'));
+        assert_eq!(app.help(), None, "q closes the help");
+        assert!(!app.should_quit(), "without quitting");
+        // In a played search the help holds the search where it is.
+        press(&mut app, KeyCode::Char('t'));
+        press(&mut app, KeyCode::Char(' '));
+        press(&mut app, KeyCode::Char('?'));
+        assert_eq!(app.tick_interval(), None);
+        press(&mut app, KeyCode::Esc);
+        assert!(
+            app.playback().is_some(),
+            "Esc closes the help, not the search"
+        );
+        assert!(app.tick_interval().is_some(), "and the search plays on");
+        // A number being typed takes no `?`.
+        press(&mut app, KeyCode::Char('t'));
+        press(&mut app, KeyCode::Char('4'));
+        press(&mut app, KeyCode::Char('?'));
+        assert_eq!(app.help(), None);
     }
 
     #[test]

@@ -296,5 +296,11 @@ pub(super) fn legend_lines(width: u16, palette: Palette) -> Vec<Line<'static>> {
         };
         [swatch, Span::from(format!(" {what}")).dim()]
     });
-    wrap_entries(entries, width)
+    // The dot on an empty square that a queen attacks, as the board draws it.
+    let dot = match palette {
+        Palette::Colour => Span::styled(format!("{ATTACKED} "), Style::new().bg(LIGHT).fg(INK)),
+        Palette::Mono => Span::from(format!("{ATTACKED} ")).bold(),
+    };
+    let attacked = [dot, Span::from(" attacked").dim()];
+    wrap_entries(entries.into_iter().chain([attacked]), width)
 }

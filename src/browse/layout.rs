@@ -58,7 +58,20 @@ pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> 
         });
     }
     // Compact: column numbers, the board without a border, the step or placement, one line of
-    // explanation, the status line, the keys.
+    // explanation, the status line, the keys. The legend stands beside the board when it fits
+    // there.
+    let beside = tracing
+        && legend_beside(
+            side,
+            area.width.saturating_sub(2 * side + labels),
+            Palette::Colour,
+        )
+        .is_some();
+    let keys_height = if beside {
+        keys_height - legend
+    } else {
+        keys_height
+    };
     let compact_fixed = 1 + 3 + keys_height;
     let wide_enough = area.width >= side.saturating_mul(2).saturating_add(labels);
     if wide_enough && area.height >= side.saturating_add(compact_fixed) {
@@ -81,24 +94,60 @@ pub fn geometry(n: usize, area: Rect, keys: &[(&'static str, &'static str)]) -> 
 }
 
 /// The keys of the tiny layout: the first ones of `keys` that fit one line of `width`, with
-/// `q quit` always among them.
+/// `? help` and `q quit` always among them.
 pub(super) fn essential_keys(
     keys: &[(&'static str, &'static str)],
     width: u16,
 ) -> Vec<(&'static str, &'static str)> {
-    let quit = keys.iter().copied().find(|&(k, _)| k == "q");
+    let always = |k: &str| k == "q" || k == "?";
+    let kept: Vec<_> = keys.iter().copied().filter(|&(k, _)| always(k)).collect();
     let entry = |&(k, w): &(&str, &str)| k.chars().count() + 1 + w.chars().count();
-    let mut used = quit.map_or(0, |q| entry(&q));
+    let mut used = kept.iter().map(|k| entry(k) + 2).sum::<usize>();
     let mut chosen = Vec::new();
-    for key in keys.iter().filter(|&&(k, _)| k != "q") {
-        if used + 2 + entry(key) > usize::from(width) {
+    for key in keys.iter().filter(|&&(k, _)| !always(k)) {
+        if used + entry(key) > usize::from(width) {
             break;
         }
         used += 2 + entry(key);
         chosen.push(*key);
     }
-    chosen.extend(quit);
+    chosen.extend(kept);
     chosen
+}
+
+/// The legend of a played search beside a board without a border, `rows` lines high, in
+/// `width` cells right of it, drawn with `palette`: its lines, a grid of one, two or three
+/// entries a line, and their width; `None` when it does not fit there (it goes under the
+/// board).
+pub(super) fn legend_beside(
+    rows: u16,
+    width: u16,
+    palette: Palette,
+) -> Option<(Vec<Line<'static>>, u16)> {
+    let room = usize::from(width.checked_sub(2)?);
+    // One entry a line, then set side by side in columns as wide as the widest entry.
+    let entries = legend_lines(0, palette);
+    let cell = entries.iter().map(Line::width).max().unwrap_or(0);
+    (1..=3usize).find_map(|across| {
+        let height = entries.len().div_ceil(across);
+        let wide = across * cell + (across - 1) * 2;
+        (height <= usize::from(rows) && wide <= room).then(|| {
+            let lines = entries
+                .chunks(across)
+                .map(|row| {
+                    let mut spans = Vec::new();
+                    for (i, entry) in row.iter().enumerate() {
+                        spans.extend(entry.spans.iter().cloned());
+                        if i + 1 < row.len() {
+                            spans.push(Span::from(" ".repeat(cell - entry.width() + 2)));
+                        }
+                    }
+                    Line::from(spans)
+                })
+                .collect();
+            (lines, wide as u16)
+        })
+    })
 }
 
 /// The smallest terminal that shows the `n` x `n` board in the full layout at scale 1 (the
@@ -112,18 +161,19 @@ pub fn needed_size(n: usize) -> (u16, u16) {
 }
 
 /// The keys of the solution browser, in the order shown.
-pub(super) const BROWSE_KEYS: [(&str, &str); 7] = [
+pub(super) const BROWSE_KEYS: [(&str, &str); 8] = [
     ("↓ j", "next"),
     ("↑ k", "previous"),
-    ("g G", "first/last"),
+    ("g G", "ends"),
     ("123⏎", "go to"),
     ("u", "unique"),
     ("t", "trace"),
+    ("?", "help"),
     ("q", "quit"),
 ];
 
 /// The keys while a search plays.
-pub(super) const TRACE_KEYS: [(&str, &str); 8] = [
+pub(super) const TRACE_KEYS: [(&str, &str); 9] = [
     ("space", "play/pause"),
     ("→ ←", "step"),
     ("n b S", "next place/backtrack/solution"),
@@ -131,7 +181,49 @@ pub(super) const TRACE_KEYS: [(&str, &str); 8] = [
     ("+ -", "speed"),
     ("a", "solver"),
     ("t", "solutions"),
+    ("?", "help"),
     ("q", "quit"),
+];
+
+/// Every key, for the help screen (`?`): the solutions' keys, then a played search's.
+pub(super) const HELP: [(&str, &[(&str, &str)]); 2] = [
+    (
+        "browsing the solutions",
+        &[
+            ("↓ → j l", "next solution"),
+            ("↑ ← k h", "previous solution"),
+            ("PgDn PgUp", "10 solutions on / back"),
+            ("Home g, End G", "first / last solution"),
+            (
+                "digits, ⏎",
+                "go to that solution number (⌫ edits, Esc cancels)",
+            ),
+            ("u", "one solution per symmetry class, or every solution"),
+            (
+                "t",
+                "the search of the solver (--algo), paused at its first step",
+            ),
+            ("?", "this help (any key closes it; ↓ ↑ scroll it)"),
+            ("q Esc Ctrl-C", "quit"),
+        ],
+    ),
+    (
+        "playing a search",
+        &[
+            ("space p ⏎", "play / pause"),
+            ("→ l j, ← h k", "one step forward / back (pauses)"),
+            (
+                "Home g, End G",
+                "first / last step (End: the end of the search)",
+            ),
+            ("n b S", "the next placement / backtrack / solution"),
+            ("+ f, - s", "faster / slower (1000 ms down to 5 ms a step)"),
+            ("a", "the next solver's search"),
+            ("t Esc", "back to the solutions"),
+            ("?", "this help"),
+            ("q Ctrl-C", "quit"),
+        ],
+    ),
 ];
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! coloured like the SVG drawing (light `#f0d9b5`, dark `#b58863`); a queen is the `♛` glyph.
 //! A small terminal gets a compact layout (no title and no border; 40x15 shows the 8x8 board),
 //! and a tiny one past that (the essential keys on one line: a played 8x8 search still fits
-//! 40x15); the keys and the legend wrap to the width instead of being cut. While a
+//! 40x15); the keys and the legend wrap to the width instead of being cut, a compact layout
+//! sets the legend beside the board where it fits, and the step's explanation wraps, never cut.
+//! `?` replaces the screen with the help, every key of both modes. While a
 //! search plays, the square of each step is coloured by what happened to it, the queen that
 //! attacks it is marked, and a dot marks every empty square the queens attack.
 //!
@@ -15,6 +17,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Stylize;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
@@ -23,7 +26,8 @@ use super::board_view::{
     legend_lines, BoardWidget, CoordinatesWidget, Geometry, Palette, RowNumbersWidget,
 };
 use super::layout::{
-    essential_keys, geometry, label_width, needed_size, wrap_keys, BROWSE_KEYS, TRACE_KEYS,
+    essential_keys, geometry, label_width, legend_beside, needed_size, wrap_keys, BROWSE_KEYS,
+    HELP, TRACE_KEYS,
 };
 use super::panels::{
     array_lines, code_panel, placement_line, status_line, title_line, trace_status_line,
@@ -34,6 +38,10 @@ use super::playback::{Playback, Square};
 /// Draws the whole screen, in colour or (with [`Palette::Mono`]) with text attributes only.
 pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
     let area = frame.area();
+    if let Some(scroll) = app.help() {
+        render_help(frame, area, scroll);
+        return;
+    }
     let n = app.n();
     let keys: &[(&str, &str)] = if app.playback().is_some() {
         &TRACE_KEYS
@@ -50,7 +58,17 @@ pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
     } else {
         wrap_keys(keys, area.width)
     };
-    if app.playback().is_some() {
+    let labels = label_width(n);
+    let border = if geometry.compact { 0 } else { 2 };
+    let board_width = n as u16 * geometry.square_width() + border + labels;
+    // Without a border the legend of a played search stands beside the board when it fits,
+    // which leaves the lines under the board to the step's explanation.
+    let beside = if app.playback().is_some() && geometry.compact {
+        legend_beside(side, area.width.saturating_sub(board_width), palette)
+    } else {
+        None
+    };
+    if app.playback().is_some() && beside.is_none() {
         let legend = legend_lines(area.width, palette);
         let room = area
             .height
@@ -59,24 +77,41 @@ pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
             key_lines.splice(0..0, legend);
         }
     }
-    let border = if geometry.compact { 0 } else { 2 };
-    let second_height = match (geometry.compact, geometry.tiny) {
+    let mut second_height = match (geometry.compact, geometry.tiny) {
         (_, true) => 0,
         (true, false) => 1,
         (false, false) => 2,
     };
+    // The step's explanation is never cut: it takes the lines it needs from those left over,
+    // then from the arrays' lines (the arrays come back at a shorter step).
+    let mut first_height = 1;
+    if let Some(step) = app.playback().and_then(Playback::frame) {
+        let needed = wrapped_height(&step.text, area.width);
+        let used = u16::from(geometry.title)
+            + 1
+            + side
+            + border
+            + 1
+            + second_height
+            + 1
+            + key_lines.len() as u16;
+        let spare = area.height.saturating_sub(used);
+        let more = needed.saturating_sub(1);
+        let from_spare = more.min(spare);
+        let from_arrays = (more - from_spare).min(second_height);
+        first_height += from_spare + from_arrays;
+        second_height -= from_arrays;
+    }
     let [title, columns, board, first, second, status, keys_area] = Layout::vertical([
         Constraint::Length(u16::from(geometry.title)),
         Constraint::Length(1),
         Constraint::Length(side + border),
-        Constraint::Length(1),
+        Constraint::Length(first_height),
         Constraint::Length(second_height),
         Constraint::Length(1),
         Constraint::Length(key_lines.len() as u16),
     ])
     .areas(area);
-    let labels = label_width(n);
-    let board_width = n as u16 * geometry.square_width() + border + labels;
     // While a search plays on a wide enough terminal, the board moves left to make room for
     // the algorithm's code beside it.
     let listing = app
@@ -98,6 +133,8 @@ pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
     let left = if with_code {
         let spare = area.width.saturating_sub(board_width + 2 + longest_code);
         area.x + spare / 2
+    } else if let Some((_, width)) = &beside {
+        area.x + area.width.saturating_sub(board_width + 2 + width) / 2
     } else {
         area.x + area.width.saturating_sub(board_width) / 2
     };
@@ -138,6 +175,16 @@ pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
     );
     if geometry.title {
         frame.render_widget(title_line(app), title);
+    }
+    if let Some((legend, width)) = beside {
+        let x = board.right() + 2;
+        let legend_area = Rect {
+            x,
+            y: board.y,
+            width: width.min(area.right().saturating_sub(x)),
+            height: board.height,
+        };
+        frame.render_widget(Paragraph::new(legend), legend_area);
     }
     if let Some(playback) = app.playback() {
         let look = Look { geometry, palette };
@@ -243,7 +290,13 @@ fn render_trace(
             },
             board,
         );
-        frame.render_widget(Paragraph::new(step.text.clone()).bold().centered(), first);
+        frame.render_widget(
+            Paragraph::new(step.text.clone())
+                .bold()
+                .centered()
+                .wrap(Wrap { trim: true }),
+            first,
+        );
         let table = array_lines(step, second.width);
         let paragraph = match table {
             Some(lines) if !geometry.compact => Paragraph::new(lines),
@@ -252,6 +305,62 @@ fn render_trace(
         frame.render_widget(paragraph.centered(), second);
     }
     frame.render_widget(trace_status_line(playback), status);
+}
+
+/// The help screen: every key of both modes, scrolled by `scroll` lines.
+fn render_help(frame: &mut Frame, area: Rect, scroll: u16) {
+    let key_width = HELP
+        .iter()
+        .flat_map(|(_, keys)| keys.iter())
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut lines = vec![
+        Line::from("queens browse · keys (any other key closes this)").bold(),
+        Line::default(),
+    ];
+    let mut height = 2;
+    for (mode, keys) in HELP {
+        lines.push(Line::from(mode).underlined());
+        for (key, what) in keys {
+            let key = format!("  {key:<key_width$}");
+            height += wrapped_height(&format!("{key}{what}"), area.width);
+            lines.push(Line::from(vec![Span::from(key).bold(), Span::from(*what)]));
+        }
+        lines.push(Line::default());
+        height += 2;
+    }
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let last = height.saturating_sub(area.height);
+    frame.render_widget(paragraph.scroll((scroll.min(last), 0)), area);
+}
+
+/// How many lines `text` takes wrapped word by word to `width` cells (at least one; a word
+/// longer than the width takes lines of its own), as ratatui's wrapping lays it out.
+fn wrapped_height(text: &str, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let mut lines = 0usize;
+    for line in text.split('\n') {
+        let mut used = 0usize;
+        lines += 1;
+        for word in line.split_whitespace() {
+            let size = word.chars().count();
+            if used > 0 && used + 1 + size > width {
+                lines += 1;
+                used = 0;
+            }
+            if used > 0 {
+                used += 1;
+            }
+            used += size;
+            while used > width {
+                lines += 1;
+                used -= width;
+            }
+        }
+    }
+    u16::try_from(lines).unwrap_or(u16::MAX)
 }
 
 fn render_too_small(frame: &mut Frame, area: Rect, n: usize, (width, height): (u16, u16)) {
@@ -597,13 +706,7 @@ mod tests {
         assert_eq!(board_at(&buf, 8, (x0, 1), 1), [0, 4, 7, 5, 2, 6, 1, 3]);
         let all: String = text.concat();
         for key in [
-            "next",
-            "previous",
-            "first/last",
-            "go to",
-            "unique",
-            "trace",
-            "q quit",
+            "next", "previous", "ends", "go to", "unique", "trace", "q quit",
         ] {
             assert!(all.contains(key), "{key} is shown: {text:#?}");
         }
@@ -785,6 +888,86 @@ mod tests {
             QUEEN,
             "the queen of column 0 on row 0"
         );
+    }
+
+    #[test]
+    fn question_mark_shows_every_key_of_both_modes_and_the_key_lines_name_it() {
+        use ratatui::crossterm::event::{KeyCode, KeyEvent};
+        let mut app = browser(8);
+        assert!(shows(&drawn_text(&mut app, 80, 24), "? help"));
+        assert!(shows(&drawn_text(&mut played(8, 1), 80, 24), "? help"));
+        app.handle_key(KeyEvent::from(KeyCode::Char('?')));
+        let text = drawn_text(&mut app, 80, 30);
+        assert!(
+            !shows(&text, "solution 1 of 92"),
+            "the help replaces the board: {text:#?}"
+        );
+        for (mode, keys) in HELP {
+            assert!(shows(&text, mode), "{mode}: {text:#?}");
+            for (key, what) in keys {
+                let entry = lines_with(&text, what);
+                assert!(
+                    entry.iter().any(|l| l.contains(key)),
+                    "{key} {what}: {text:#?}"
+                );
+            }
+        }
+        // Every key of the key lines is in the help.
+        for (key, _) in BROWSE_KEYS.iter().chain(TRACE_KEYS.iter()) {
+            for part in key.split(' ').filter(|p| *p != "123⏎") {
+                assert!(shows(&text, part), "{part}: {text:#?}");
+            }
+        }
+        // At 40x15 the help scrolls: its last line comes into view.
+        let last = HELP[1].1.last().expect("a key").1;
+        let small = drawn_text(&mut app, 40, 15);
+        assert!(!shows(&small, last), "{small:#?}");
+        for _ in 0..30 {
+            app.handle_key(KeyEvent::from(KeyCode::Down));
+        }
+        assert!(shows(&drawn_text(&mut app, 40, 15), last));
+        app.handle_key(KeyEvent::from(KeyCode::Char('x')));
+        assert!(shows(&drawn_text(&mut app, 80, 24), "solution 1 of 92"));
+    }
+
+    #[test]
+    fn at_40_by_15_the_explanation_is_whole_and_the_legend_names_the_dot() {
+        let mut app = played(8, 0);
+        let mut longest = 0;
+        for _ in 0..400 {
+            step_on(&mut app);
+            let said = app.playback().unwrap().frame().unwrap().text.clone();
+            let text = drawn_text(&mut app, 40, 15);
+            let flat = text
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(flat.contains(&said), "'{said}' is cut: {text:#?}");
+            longest = longest.max(said.chars().count());
+            for what in [
+                "tried",
+                "conflict",
+                "attacker",
+                "placed",
+                "removed",
+                "backtrack",
+                "solution",
+            ] {
+                assert!(shows(&text, what), "the legend names {what}: {text:#?}");
+            }
+            let dot = lines_with(&text, "attacked");
+            assert!(
+                dot.iter().any(|l| l.contains("·  attacked")),
+                "the legend names the dot: {text:#?}"
+            );
+            assert!(
+                shows(&text, "q quit") && shows(&text, "? help"),
+                "{text:#?}"
+            );
+        }
+        assert!(longest > 40, "some explanation takes two lines: {longest}");
     }
 
     #[test]
