@@ -264,3 +264,50 @@ export function whereFeedback(track, index, pick, n) {
     text: `Not ${square(pick[0], pick[1])}: the search tries ${square(ev.row, ev.col)}. Why: ${before}${explain(ev, n)}`,
   };
 }
+
+// What happens after the try at `index` (quiz=verdict): "place" (the square is safe),
+// "conflict" (attacked; `with` and `kind` name the queen the test finds and the line they
+// share) or "back" (attacked, and it was the line's last square: the search backs up). `after`
+// is the index of the last step the verdict covers. Null when the trace stops at the try.
+export function verdictOf(track, index) {
+  const next = track.events[index + 1];
+  if (!next) return null;
+  if (next.event === "conflict") {
+    const then = track.events[index + 2];
+    const back = Boolean(then && then.event === "backtrack");
+    return { verdict: back ? "back" : "conflict", with: next.with, kind: next.kind, after: index + (back ? 2 : 1) };
+  }
+  return { verdict: "place", after: index + 1 };
+}
+
+// Whether a queen on (qr, qc) attacks (r, c) along `kind`: "row", "column" or "diagonal".
+function attacksAlong(qr, qc, r, c, kind) {
+  if (qr === r && qc === c) return false;
+  if (kind === "row") return qr === r;
+  if (kind === "column") return qc === c;
+  return Math.abs(qr - r) === Math.abs(qc - c);
+}
+
+// The quiz's words for a verdict on the try at `index`: `answer` is { verdict: "place" |
+// "conflict" | "back", kind, queen: [row, column] } (kind and queen for a conflict). A conflict
+// is right when the queen named attacks the square along the line named; the correction gives
+// the steps' own explanations.
+export function verdictFeedback(track, index, answer, n) {
+  const ev = track.events[index];
+  const truth = verdictOf(track, index);
+  const why = track.events.slice(index + 1, truth.after + 1).map((e) => explain(e, n)).join(" ");
+  const said = answer.verdict === "place" ? "place a queen"
+    : answer.verdict === "back" ? "back up"
+      : `a conflict along their ${answer.kind} with the queen at ${square(answer.queen[0], answer.queen[1])}`;
+  let right = answer.verdict === truth.verdict;
+  let note = "";
+  if (right && truth.verdict === "conflict") {
+    const [qr, qc] = answer.queen;
+    const queens = eventQueens(ev, n);
+    right = queens[qr] === qc && attacksAlong(qr, qc, ev.row, ev.col, answer.kind);
+    if (right && (qr !== truth.with.row || qc !== truth.with.col || answer.kind !== truth.kind)) {
+      note = ` (That queen attacks it along their ${answer.kind} too, but the test meets the queen at ${square(truth.with.row, truth.with.col)} first.)`;
+    }
+  }
+  return { right, text: `${right ? "Right" : `Not ${said}`}: ${why}${note}` };
+}

@@ -14,7 +14,7 @@ import { api } from "./api.js";
 import { Board, board } from "./board.js";
 import { $, fillOptions, fillSizes, offers } from "./dom.js";
 import { checkText, showArrays, showCode, varsText } from "./learn-state.js";
-import { JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, whereFeedback } from "./learn-track.js";
+import { JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, verdictFeedback, verdictOf, whereFeedback } from "./learn-track.js";
 
 // What the algorithm select says of each algorithm the server traces (any other: its name).
 const DESCRIPTIONS = {
@@ -53,16 +53,19 @@ const state = {
   askedQuestion: null, // the question the address asked for, until the trace is there
 };
 
-// The student's turn (quiz=where): before each try the search stops and the student says
-// which square it will try. Question k is the k-th try of the main search.
+// The student's turn. quiz=where: before each try the search stops and the student says which
+// square it will try. quiz=verdict: at each try the student says what happens next (a queen
+// placed, a conflict and with which queen along which line, or a back-up). Question k is the
+// k-th try of the main search.
 const quiz = {
-  kind: "", // "" (no quiz) or "where"
+  kind: "", // "" (no quiz), "where" or "verdict"
   right: 0, // answers right so far
   asked: 0, // answers given so far
   streak: 0, // right answers in a row, up to the last one
   answered: 0, // the number of the last question answered (or passed): it is not asked again
   cursor: [0, 0], // the keyboard's square, [row, column]
-  last: null, // the last answer: { index (of its try), pick, right, text }
+  last: null, // the last answer: { index (of the step it led to), pick, right, text }
+  naming: null, // verdict: the line of the conflict chosen ("row", "column", "diagonal"), until the queen is named
 };
 
 const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
@@ -274,7 +277,7 @@ function play() {
     if (state.at >= lastIndex() || questionPending()) return pause();
     // Fast speeds move several steps per frame, but never past a question of the quiz.
     const perTick = Math.max(1, Math.round(speed() / 60));
-    stepTo(Math.min(state.at + perTick, nextQuestionAt() - 1));
+    stepTo(Math.min(state.at + perTick, nextQuestionAt() - quizOffset()));
     state.timer = setTimeout(tick, Math.max(1000 / speed(), 16));
     setButtons();
     return undefined;
@@ -367,7 +370,7 @@ async function loadTrace() {
       state.askedQuestion = null;
       quiz.answered = k - 1;
       const i = main.tries[k - 1];
-      at = i === undefined ? lastIndex() : i - 1;
+      at = i === undefined ? lastIndex() : i - quizOffset();
     }
     stepTo(at);
   } catch (error) {
@@ -429,6 +432,7 @@ export function init(config, url, onChange) {
     // Another search: its questions start again (the score goes on).
     quiz.answered = 0;
     quiz.last = null;
+    quiz.naming = null;
     loadTrace();
   };
   $("learn-size").addEventListener("change", reload);
@@ -447,6 +451,10 @@ export function init(config, url, onChange) {
   $("learn-attacks").addEventListener("change", showEvent);
   $("learn-quiz").addEventListener("change", () => setQuiz($("learn-quiz").value));
   $("learn-quiz-next").addEventListener("click", nextQuestion);
+  $("learn-verdict-place").addEventListener("click", () => chooseVerdict("place"));
+  $("learn-verdict-line").addEventListener("click", () => chooseVerdict("line"));
+  $("learn-verdict-diagonal").addEventListener("click", () => chooseVerdict("diagonal"));
+  $("learn-verdict-back").addEventListener("click", () => chooseVerdict("back"));
   $("learn-play").addEventListener("click", play);
   $("learn-step").addEventListener("click", () => { pause(); stepTo(state.at + 1); });
   $("learn-back").addEventListener("click", () => { pause(); stepTo(state.at - 1); });
@@ -465,9 +473,10 @@ export function init(config, url, onChange) {
 // A click on a square of the board: the answer to the quiz's question, or else shows (or hides
 // again) what a queen there would attack.
 export function clickSquare(r, c) {
-  if (questionPending()) {
+  if (questionPending() && (quiz.kind === "where" || quiz.naming)) {
     quiz.cursor = [r, c];
-    answerWhere(r, c);
+    if (quiz.kind === "where") answerWhere(r, c);
+    else answerVerdict({ verdict: "conflict", kind: quiz.naming, queen: [r, c] });
     return;
   }
   toggleSquare(r, c);
@@ -532,38 +541,45 @@ export function onKey(event) {
   return true;
 }
 
-// The quiz. A question is pending while the next step is a try the student has not answered:
-// the search does not go on (Step, Play and the arrow keys wait) until a square is chosen.
+// The quiz. A question is pending while the try it asks about (where: the next step; verdict:
+// the step shown) has not been answered: the search does not go on (Step, Play and the arrow
+// keys wait) until it is.
+
+// How many steps before its try a question is asked: 1 for where, 0 for verdict.
+function quizOffset() {
+  return quiz.kind === "where" ? 1 : 0;
+}
 
 // The number of the question pending, or 0.
 function questionPending() {
   const track = state.main;
   if (!quiz.kind || !track) return 0;
-  const i = state.at + 1;
-  if (i >= track.events.length || track.events[i].event !== "try") return 0;
+  const i = state.at + quizOffset();
+  if (i < 0 || i >= track.events.length || track.events[i].event !== "try") return 0;
+  if (quiz.kind === "verdict" && !verdictOf(track, i)) return 0;
   const k = track.counts[i].tries;
   return k > quiz.answered ? k : 0;
 }
 
-// The index of the next try not yet answered, after the step shown (past the end: no more).
+// The index of the next try not yet answered, from the step shown on (none: Infinity).
 function nextQuestionAt() {
   const track = state.main;
   if (!quiz.kind || !track) return Infinity;
-  const i = track.tries.find((t) => t > state.at && track.counts[t].tries > quiz.answered);
+  const from = state.at + quizOffset();
+  const i = track.tries.find((t) => t >= from && track.counts[t].tries > quiz.answered
+    && (quiz.kind === "where" || verdictOf(track, t)));
   return i === undefined ? Infinity : i;
 }
 
 function nextQuestion() {
   pause();
+  quiz.naming = null;
   const i = nextQuestionAt();
-  if (i !== Infinity) stepTo(i - 1);
+  if (i !== Infinity) stepTo(i - quizOffset());
 }
 
-function answerWhere(r, c) {
-  const k = questionPending();
-  if (!k) return;
-  const index = state.at + 1;
-  const result = whereFeedback(state.main, index, [r, c], size());
+// Counts an answer to question `k` and shows the step it leads to.
+function score(k, result, landing, pick) {
   quiz.asked++;
   if (result.right) {
     quiz.right++;
@@ -572,20 +588,67 @@ function answerWhere(r, c) {
     quiz.streak = 0;
   }
   quiz.answered = k;
-  quiz.last = { index, pick: [r, c], right: result.right, text: result.text };
-  stepTo(index);
+  quiz.naming = null;
+  quiz.last = { index: landing, pick, right: result.right, text: result.text };
+  stepTo(landing);
+}
+
+function answerWhere(r, c) {
+  const k = questionPending();
+  if (!k) return;
+  const index = state.at + 1;
+  score(k, whereFeedback(state.main, index, [r, c], size()), index, [r, c]);
+}
+
+// `answer`: { verdict: "place" | "conflict" | "back", kind, queen }.
+function answerVerdict(answer) {
+  const k = questionPending();
+  if (!k) return;
+  const index = state.at;
+  const n = size();
+  if (answer.verdict === "conflict") {
+    const [r, c] = answer.queen;
+    if (eventQueens(state.main.events[index], n)[r] !== c) {
+      $("learn-quiz-feedback").textContent = `There is no queen at row ${r}, column ${c}: name a queen.`;
+      return;
+    }
+  }
+  const truth = verdictOf(state.main, index);
+  score(k, verdictFeedback(state.main, index, answer, n), truth.after, answer.queen || null);
+}
+
+// The line a conflict of the main search is along, besides a diagonal: a row for the
+// column-wise search, a column for the others.
+function lineKind() {
+  return state.main && state.main.byColumn ? "row" : "column";
+}
+
+function chooseVerdict(verdict) {
+  if (!questionPending() || quiz.kind !== "verdict") return;
+  if (verdict === "place" || verdict === "back") {
+    answerVerdict({ verdict });
+    return;
+  }
+  quiz.naming = verdict === "diagonal" ? "diagonal" : lineKind();
+  showEvent();
 }
 
 function setQuiz(kind) {
   pause();
   quiz.kind = kind;
   quiz.last = null;
-  if (kind && state.main) {
-    // The tries already shown count as passed; the quiz starts at the next one.
-    quiz.answered = state.at >= 0 ? state.main.counts[Math.min(state.at, state.main.counts.length - 1)].tries : 0;
+  quiz.naming = null;
+  const track = state.main;
+  if (kind && track) {
+    // The tries already shown count as passed (for a verdict, all but the one shown); the quiz
+    // starts at the next one.
+    const at = Math.min(state.at, track.counts.length - 1);
+    const shown = at >= 0 ? track.counts[at].tries : 0;
+    const open = kind === "verdict" && at >= 0 && track.events[at].event === "try";
+    quiz.answered = shown - (open ? 1 : 0);
     const i = nextQuestionAt();
     if (i !== Infinity) {
-      stepTo(i - 1);
+      stepTo(i - quizOffset());
       return;
     }
   }
@@ -625,25 +688,40 @@ function showQuiz(n) {
   const prompt = $("learn-quiz-prompt");
   const feedback = $("learn-quiz-feedback");
   const last = quiz.last && quiz.last.index === state.at ? quiz.last : null;
-  if (k) {
-    prompt.textContent = `Question ${fmt(k)}: where does the search try next? Click the square, or move the cursor with the arrow keys and press Enter.`;
-    const [r, c] = quiz.cursor;
-    quiz.cursor = [Math.min(r, n - 1), Math.min(c, n - 1)];
-    board.outline(quiz.cursor[0], quiz.cursor[1], "quiz-cursor");
+  const verdict = quiz.kind === "verdict";
+  const keys = "move the cursor with the arrow keys and press Enter";
+  if (k && !verdict) {
+    prompt.textContent = `Question ${fmt(k)}: where does the search try next? Click the square, or ${keys}.`;
+  } else if (k && quiz.naming) {
+    const ev = state.main.events[state.at];
+    prompt.textContent = `Question ${fmt(k)}: which queen attacks row ${ev.row}, column ${ev.col} along their ${quiz.naming}? Click it, or ${keys} (Esc: choose again).`;
+  } else if (k) {
+    const ev = state.main.events[state.at];
+    prompt.textContent = `Question ${fmt(k)}: the search tries row ${ev.row}, column ${ev.col}. What happens next?`;
   } else if (nextQuestionAt() === Infinity) {
     prompt.textContent = "No more questions: the search asks nothing after this step.";
   } else {
     prompt.textContent = "Press Next question (or Enter) for the next one.";
   }
+  if (k && (!verdict || quiz.naming)) {
+    const [r, c] = quiz.cursor;
+    quiz.cursor = [Math.min(r, n - 1), Math.min(c, n - 1)];
+    board.outline(quiz.cursor[0], quiz.cursor[1], "quiz-cursor");
+  }
+  const group = $("learn-quiz-verdict");
+  group.hidden = !verdict;
+  for (const button of group.querySelectorAll("button")) button.disabled = !k || Boolean(quiz.naming);
+  $("learn-verdict-line").textContent = `Conflict along their ${lineKind()} (L)`;
   feedback.textContent = last ? last.text : "";
   feedback.className = last ? (last.right ? "quiz-feedback right" : "quiz-feedback wrong") : "quiz-feedback";
-  if (last && !last.right) board.outline(last.pick[0], last.pick[1], "quiz-wrong");
+  if (last && !last.right && last.pick) board.outline(last.pick[0], last.pick[1], "quiz-wrong");
   $("learn-quiz-score").textContent = `Score: ${fmt(quiz.right)} of ${fmt(quiz.asked)} \u00b7 streak ${fmt(quiz.streak)}`;
   $("learn-quiz-next").disabled = Boolean(k) || nextQuestionAt() === Infinity;
 }
 
-// The quiz's keys: while a question is pending the arrows move the cursor and Enter answers;
-// otherwise Enter goes to the next question. True when `event` was one of them.
+// The quiz's keys: while a question is pending the arrows move the cursor and Enter answers
+// (a verdict: P, L, D, B choose, Esc chooses again); otherwise Enter goes to the next question.
+// True when `event` was one of them.
 function quizKey(event) {
   const key = event.key;
   if (!questionPending()) {
@@ -654,15 +732,28 @@ function quizKey(event) {
   const n = size();
   const [r, c] = quiz.cursor;
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const verdicts = { p: "place", l: "line", d: "diagonal", b: "back" };
   if (moves[key]) {
     const [dr, dc] = moves[key];
     quiz.cursor = [Math.max(0, Math.min(n - 1, r + dr)), Math.max(0, Math.min(n - 1, c + dc))];
     showEvent();
     return true;
   }
-  if (key === "Enter") {
+  if (quiz.kind === "where") {
+    if (key !== "Enter") return false;
     answerWhere(r, c);
     return true;
   }
-  return false;
+  if (quiz.naming) {
+    if (key === "Enter") answerVerdict({ verdict: "conflict", kind: quiz.naming, queen: [r, c] });
+    else if (key === "Escape") {
+      quiz.naming = null;
+      showEvent();
+    } else return false;
+    return true;
+  }
+  const chosen = verdicts[key.toLowerCase()];
+  if (!chosen) return key === "Enter" || key === " ";
+  chooseVerdict(chosen);
+  return true;
 }

@@ -188,3 +188,135 @@ async fn every_algorithm_asks_where_it_tries_next() {
     assert!(address(client).await.contains("quiz=where&q=3"));
     finish(&page, "in the quiz of every algorithm").await;
 }
+
+/// Presses `key` with no control focused, as a student at the keyboard would.
+async fn press_on_page(client: &fantoccini::Client, key: &str) {
+    js(client, "document.activeElement.blur(); return true;").await;
+    press(client, key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    // `queens trace 4`: 1 try (0, 0), 2 place; 3 try (0, 1), 4 conflict along the row with
+    // (0, 0); 5 try (1, 1), 6 diagonal with (0, 0); 7 try (2, 1), 8 place; 9 try (0, 2), 10 row
+    // with (0, 0); 11 try (1, 2), 12 diagonal with (2, 1); 13 try (2, 2), 14 diagonal with
+    // (0, 0); 15 try (3, 2), 16 diagonal with (2, 1), 17 backtrack.
+    open_learn(&page, "n=4&algo=backtrack&quiz=verdict", "Step 1 of").await;
+    wait_for_text(
+        client,
+        "learn-quiz-prompt",
+        "Question 1: the search tries row 0, column 0. What happens next?",
+    )
+    .await;
+    assert_text_starts(client, "learn-verdict-line", "Conflict along their row").await;
+    click(client, "learn-verdict-place").await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert_text_starts(
+        client,
+        "learn-quiz-feedback",
+        "Right: setPosition(0, 0) puts the queen on row 0, column 0; no earlier queen attacks it",
+    )
+    .await;
+    assert_text_starts(client, "learn-step-label", "Step 2 of").await;
+
+    // Question 2: a conflict along the row; an empty square is no answer, the queen is.
+    press_on_page(client, ENTER).await;
+    wait_for_question(client, 2).await;
+    press_on_page(client, "l").await;
+    wait_for_part(
+        client,
+        "learn-quiz-prompt",
+        "which queen attacks row 0, column 1 along their row?",
+    )
+    .await;
+    click_square(client, 3, 3).await;
+    wait_for_text(
+        client,
+        "learn-quiz-feedback",
+        "There is no queen at row 3, column 3",
+    )
+    .await;
+    assert_text_starts(client, "learn-quiz-score", "Score: 1 of 1").await;
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 2 of 2").await;
+
+    // Question 3: a diagonal, the queen named with the keyboard.
+    press(client, ENTER).await;
+    wait_for_question(client, 3).await;
+    click(client, "learn-verdict-diagonal").await;
+    wait_for_part(client, "learn-quiz-prompt", "along their diagonal?").await;
+    answer_with_keys(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 3 of 3").await;
+
+    // Question 4: (2, 1) is safe; a conflict is wrong, and the correction says why.
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 4).await;
+    press_on_page(client, "d").await;
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 3 of 4 \u{b7} streak 0").await;
+    assert_eq!(
+        text(client, "learn-quiz-feedback").await,
+        "Not a conflict along their diagonal with the queen at row 0, column 0: setPosition(1, 2) \
+         puts the queen on row 2, column 1; no earlier queen attacks it, so keep it and go on to \
+         column 2."
+    );
+
+    // Question 5: (0, 2) is attacked along its row, not the end of the column.
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 5).await;
+    click(client, "learn-verdict-back").await;
+    wait_for_text(client, "learn-quiz-score", "Score: 3 of 5").await;
+    assert_text_starts(client, "learn-quiz-feedback", "Not back up: setPosition(2, 0) puts the queen on row 0, column 2; hasConflictCumulative finds the queen at row 0, column 0 on its row").await;
+
+    // Question 6: the diagonal with (2, 1).
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 6).await;
+    click(client, "learn-verdict-diagonal").await;
+    click_square(client, 2, 1).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 4 of 6").await;
+
+    // Question 7: (2, 1) attacks (2, 2) along the row too, though the test meets (0, 0) first.
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 7).await;
+    click(client, "learn-verdict-line").await;
+    click_square(client, 2, 1).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 5 of 7").await;
+    assert_text_starts(client, "learn-quiz-feedback", "Right:").await;
+    wait_for_part(
+        client,
+        "learn-quiz-feedback",
+        "but the test meets the queen at row 0, column 0 first.",
+    )
+    .await;
+
+    // Question 8: (3, 2) is the column's last row: back up, and the page shows the backtrack.
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 8).await;
+    press_on_page(client, "b").await;
+    wait_for_text(client, "learn-quiz-score", "Score: 6 of 8 \u{b7} streak 3").await;
+    assert_text_starts(client, "learn-step-label", "Step 17 of").await;
+    wait_for_part(
+        client,
+        "learn-quiz-feedback",
+        "Every row of column 2 has been tried",
+    )
+    .await;
+    let url = address(client).await;
+    assert!(
+        url.contains("quiz=verdict&q=8&right=6&of=8&streak=3"),
+        "{url}"
+    );
+
+    // Every algorithm asks: the first try of each places a queen.
+    for algo in ["iterative", "recursive", "wirth", "bfs", "bitboard"] {
+        open_learn(&page, &format!("n=4&algo={algo}&quiz=verdict"), "Step ").await;
+        wait_for_question(client, 1).await;
+        assert_text_starts(client, "learn-verdict-line", "Conflict along their column").await;
+        click(client, "learn-verdict-place").await;
+        wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+        assert_text_starts(client, "learn-quiz-feedback", "Right:").await;
+    }
+    finish(&page, "in the verdict quiz").await;
+}
