@@ -2,8 +2,11 @@
 //!
 //! `main` parses the arguments, runs one subcommand and turns its outcome into an exit status:
 //! 0 success, 1 when the answer is "no", 2 for bad usage, malformed input or any other error,
-//! 130 when interrupted by SIGINT, and for `count` 143 (SIGTERM) and 129 (SIGHUP). A closed standard output (`queens list 14 | head -1`) ends the program
-//! quietly with status 0.
+//! 130 when interrupted by SIGINT, and for `count` and `serve` 143 (SIGTERM) and 129 (SIGHUP),
+//! for `serve` 131 (SIGQUIT). A closed standard output (`queens list 14 | head -1`) ends the
+//! program quietly with status 0. The signal handlers are installed before anything else
+//! ([`signals::early`]), and given back to the default handling once the command is known not
+//! to stop gracefully on them.
 
 mod browse;
 mod cli;
@@ -29,6 +32,8 @@ use crate::cli::{Cli, Command};
 use crate::status::Status;
 
 fn main() -> ExitCode {
+    // First of all, so that a signal sent while the arguments are parsed is not lost.
+    signals::early();
     // Nothing runs on the main thread, whose stack may be small (`ulimit -s 128`): the
     // arguments are parsed on a thread of a main thread's usual 8 MiB, and the command runs on
     // one whose stack is sized from N (the recursive solvers take one frame per row).
@@ -69,6 +74,9 @@ fn parse_and_run() -> ExitCode {
         .try_get_matches_from(args)
         .unwrap_or_else(|err| err.exit());
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    if !stops_gracefully(&cli.command) {
+        signals::release();
+    }
     color::set(cli.color);
     fit_budget(&mut cli, &matches);
     let stack = stack_size(cli.command.board_size());
@@ -76,6 +84,17 @@ fn parse_and_run() -> ExitCode {
     match outcome {
         Ok(status) => status.into(),
         Err(err) => report(err),
+    }
+}
+
+/// Whether the command stops gracefully on SIGINT, SIGTERM and SIGHUP (it claims them with
+/// [`signals::install`]): a count that saves its checkpoint, the server that finishes its
+/// requests in flight. The others end at once, as with no handler.
+fn stops_gracefully(command: &Command) -> bool {
+    match command {
+        Command::Count(args) => args.algo.is_none() && !args.estimate,
+        Command::Serve(_) => true,
+        _ => false,
     }
 }
 

@@ -1,35 +1,194 @@
-//! Signals for the long runs of `queens count`: SIGINT, SIGTERM and SIGHUP. The first one caught
-//! cancels the run (which then saves its checkpoint and ends with 128 + the signal's number); a
-//! second one ends the process at once with that status, without saving. SIGHUP stays ignored
-//! when it was ignored at the start (as `nohup` leaves it), so that a run under `nohup` survives
-//! the end of its session. The handlers are installed before the run is planned or its
-//! checkpoint read ([`install`], then [`Caught::attach`] once the run exists), so that a signal
-//! sent in the first moments is not lost. Off Unix the default handling stays: a signal ends the process, and
-//! a resumed run loses the work since the last save.
+//! Signals: SIGINT, SIGTERM and SIGHUP, caught from the program's first moment, for the
+//! commands that stop gracefully on them (`queens count` saves its checkpoint, `queens serve`
+//! finishes the requests in flight; the server also takes SIGQUIT).
+//!
+//! [`early`] installs the handlers before the arguments are parsed, so that a signal sent in
+//! the first moments is never lost (a shell's background job starts with SIGINT ignored, and a
+//! signal sent while the arguments were parsed used to meet that). A signal caught before a
+//! command claims them is kept: [`install`] claims them (the command then reads the signal with
+//! [`Caught::caught`] and hands over what a signal stops, [`Caught::attach`] or
+//! [`Caught::notify`], which a signal kept already stops at once), and [`release`] gives every
+//! other command the default handling back (a signal kept, or any later one, ends the process
+//! as if no handler had been installed; one ignored at the start stays ignored).
+//!
+//! For a claiming command, the first signal caught stops it (it ends with 128 + the signal's
+//! number); a second one ends the process at once with that status, without saving or waiting.
+//! SIGHUP (and for the server SIGQUIT) stays ignored when it was ignored at the start (as
+//! `nohup` leaves it), so that a run under `nohup` survives the end of its session. Off Unix the
+//! default handling stays: a signal ends the process, and a resumed run loses the work since the
+//! last save.
 //!
 //! May call: `queens_core::count::Run` (to cancel it) and [`crate::status`]; nothing of `cmd/`.
 
 #[cfg(unix)]
 mod imp {
     use std::sync::atomic::{AtomicI32, Ordering};
-    use std::sync::{Arc, Mutex, PoisonError};
+    use std::sync::{mpsc, Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
     use anyhow::Context;
     use queens_core::count::Run;
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    use signal_hook::iterator::Signals;
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    use signal_hook::iterator::{Handle, Signals};
 
     use crate::status::Status;
 
-    /// What the signal thread shares: the first signal caught, and the run to cancel once it
-    /// is built.
-    #[derive(Default)]
-    struct Shared {
-        caught: AtomicI32,
-        run: Mutex<Option<Arc<Run>>>,
+    /// Who answers a signal.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Mode {
+        /// No command has said yet: a signal is kept for the one that claims them.
+        Waiting,
+        /// A command stops gracefully on them ([`super::install`]).
+        Claimed,
+        /// The default handling ([`super::release`]).
+        Default,
     }
 
-    /// The signal caught, shared with the thread that waits for them.
+    /// What a signal stops.
+    enum Target {
+        None,
+        Run(Arc<Run>),
+        Notify(Box<dyn Fn(i32) + Send>),
+    }
+
+    /// The handling state, behind one lock so that the signal thread and the command never
+    /// decide on a stale mode.
+    struct State {
+        mode: Mode,
+        target: Target,
+    }
+
+    /// What the signal thread shares with the command.
+    struct Shared {
+        /// The first signal caught, 0 before.
+        caught: AtomicI32,
+        state: Mutex<State>,
+        /// The signals ignored when the program started.
+        ignored_at_start: Vec<i32>,
+        handle: Handle,
+    }
+
+    impl Shared {
+        fn state(&self) -> MutexGuard<'_, State> {
+            self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        }
+
+        /// The signal thread's answer to `signal`.
+        fn on(&self, signal: i32) {
+            let state = self.state();
+            if state.mode == Mode::Default {
+                drop(state);
+                if !self.ignored_at_start.contains(&signal) {
+                    die_of(signal);
+                }
+                return;
+            }
+            if self
+                .caught
+                .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+            {
+                let what = match state.target {
+                    Target::Notify(_) => "without waiting for the requests in flight",
+                    _ => "without saving",
+                };
+                eprintln!("queens: a second signal: stopping {what}");
+                std::process::exit(128 + signal);
+            }
+            match &state.target {
+                Target::None => {}
+                Target::Run(run) => run.cancel(),
+                Target::Notify(notify) => notify(signal),
+            }
+        }
+    }
+
+    /// Ends the process as the default handling of `signal` does.
+    fn die_of(signal: i32) -> ! {
+        let _ = signal_hook::low_level::emulate_default_handler(signal);
+        std::process::exit(128 + signal)
+    }
+
+    /// The handlers installed by [`early`] (or by the first [`install`]).
+    static HANDLERS: OnceLock<Arc<Shared>> = OnceLock::new();
+
+    /// Starts the thread that waits for the signals and, once it runs, installs the handlers:
+    /// a thread that cannot start leaves the default handling in place.
+    fn start() -> anyhow::Result<Arc<Shared>> {
+        // SIGINT and SIGTERM are handled even when ignored (a shell script's `queens count ...
+        // &` starts with SIGINT ignored): whoever sends them to a count means it to stop and
+        // save. SIGHUP ignored stays ignored.
+        let ignored_at_start: Vec<i32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+            .into_iter()
+            .filter(|&s| ignored(s))
+            .collect();
+        let mut wanted = vec![SIGINT, SIGTERM];
+        if !ignored_at_start.contains(&SIGHUP) {
+            wanted.push(SIGHUP);
+        }
+        // The thread installs the handlers and says so: nothing is installed unless a thread
+        // runs to answer them.
+        let (sent, installed) = mpsc::channel::<std::io::Result<Arc<Shared>>>();
+        std::thread::Builder::new()
+            .name("signals".into())
+            .stack_size(256 << 10)
+            .spawn(move || {
+                let mut signals = match Signals::new(&wanted) {
+                    Ok(signals) => signals,
+                    Err(err) => {
+                        let _ = sent.send(Err(err));
+                        return;
+                    }
+                };
+                let shared = Arc::new(Shared {
+                    caught: AtomicI32::new(0),
+                    state: Mutex::new(State {
+                        mode: Mode::Waiting,
+                        target: Target::None,
+                    }),
+                    ignored_at_start,
+                    handle: signals.handle(),
+                });
+                let _ = sent.send(Ok(Arc::clone(&shared)));
+                for signal in signals.forever() {
+                    shared.on(signal);
+                }
+            })
+            .context("cannot start the signal thread")?;
+        installed
+            .recv()
+            .context("the signal thread ended at its start")?
+            .context("cannot install the signal handlers")
+    }
+
+    /// Installs the handlers, once, before anything else: called by `main` before it parses the
+    /// arguments. A failure here is not reported: [`install`] tries again and says why.
+    pub fn early() {
+        if HANDLERS.get().is_none() {
+            if let Ok(shared) = start() {
+                let _ = HANDLERS.set(shared);
+            }
+        }
+    }
+
+    /// Gives the default handling back, for the commands that do not stop gracefully: a
+    /// signal caught since [`early`] ends the process now as it would have then.
+    pub fn release() {
+        let Some(shared) = HANDLERS.get() else {
+            return;
+        };
+        let mut state = shared.state();
+        if state.mode != Mode::Waiting {
+            return;
+        }
+        state.mode = Mode::Default;
+        drop(state);
+        let caught = shared.caught.load(Ordering::SeqCst);
+        if caught != 0 && !shared.ignored_at_start.contains(&caught) {
+            die_of(caught);
+        }
+    }
+
+    /// The signals, claimed by a command that stops gracefully on them.
     pub struct Caught(Arc<Shared>);
 
     impl Caught {
@@ -38,61 +197,68 @@ mod imp {
             Some(self.0.caught.load(Ordering::SeqCst)).filter(|&s| s != 0)
         }
 
-        /// Hands the thread the run to cancel; one caught before (while the run was being
-        /// planned or its checkpoint read) cancels it now, before it counts anything.
+        /// Hands the thread the run to cancel; a signal caught before (while the arguments
+        /// were parsed, the run planned or its checkpoint read) cancels it now, before it
+        /// counts anything.
         pub fn attach(&self, run: Arc<Run>) {
-            let mut slot = self.0.run.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut state = self.0.state();
             if self.caught().is_some() {
                 run.cancel();
             }
-            *slot = Some(run);
+            state.target = Target::Run(run);
+        }
+
+        /// Calls `notify` with the first signal caught, at once when one was caught already
+        /// (the server's way to learn of it).
+        pub fn notify(&self, notify: impl Fn(i32) + Send + 'static) {
+            let mut state = self.0.state();
+            if let Some(signal) = self.caught() {
+                notify(signal);
+            }
+            state.target = Target::Notify(Box::new(notify));
+        }
+
+        /// Catches SIGQUIT as well (the server stops on it as on SIGTERM), unless it was
+        /// ignored at the start.
+        pub fn with_quit(self) -> anyhow::Result<Caught> {
+            if !self.0.ignored_at_start.contains(&SIGQUIT) {
+                self.0
+                    .handle
+                    .add_signal(SIGQUIT)
+                    .context("cannot install the handler of SIGQUIT")?;
+            }
+            Ok(self)
         }
     }
 
-    /// Starts the thread that turns the signals into a cancel of the run attached later
-    /// ([`Caught::attach`]). Called before the run is planned, so that no signal is lost.
+    /// Claims the signals for a command that stops gracefully on them, installing the
+    /// handlers if [`early`] could not. Called before the work is planned, so that no signal
+    /// is lost.
     pub fn install() -> anyhow::Result<Caught> {
-        // SIGINT is handled even when ignored (a shell script's `queens count ... &` starts
-        // with it ignored): whoever sends it to a count means it to stop and save.
-        let mut wanted = vec![SIGINT, SIGTERM];
-        if !ignored(SIGHUP) {
-            wanted.push(SIGHUP);
-        }
-        let mut signals = Signals::new(&wanted).context("cannot install the signal handlers")?;
-        let shared = Arc::new(Shared::default());
-        let thread_side = Arc::clone(&shared);
-        std::thread::Builder::new()
-            .name("signals".into())
-            .spawn(move || {
-                for signal in signals.forever() {
-                    if thread_side
-                        .caught
-                        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-                        .is_err()
-                    {
-                        eprintln!("queens: a second signal: stopping without saving");
-                        std::process::exit(128 + signal);
-                    }
-                    let run = thread_side
-                        .run
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner);
-                    if let Some(run) = run.as_ref() {
-                        run.cancel();
-                    }
-                }
-            })
-            .context("cannot start the signal thread")?;
+        let shared = match HANDLERS.get() {
+            Some(shared) => Arc::clone(shared),
+            None => {
+                let shared = start()?;
+                Arc::clone(HANDLERS.get_or_init(|| shared))
+            }
+        };
+        shared.state().mode = Mode::Claimed;
         Ok(Caught(shared))
     }
 
-    /// The exit status after `signal`: 130, 143 or 129.
+    /// The exit status after `signal`: 130, 143, 129 or 131.
     pub fn status_of(signal: i32) -> Status {
         match signal {
             SIGTERM => Status::Terminated,
             SIGHUP => Status::HungUp,
+            SIGQUIT => Status::Quit,
             _ => Status::Interrupted,
         }
+    }
+
+    /// The name of `signal`, as `SIGTERM`, for messages.
+    pub fn name_of(signal: i32) -> &'static str {
+        signal_hook::low_level::signal_name(signal).unwrap_or("a signal")
     }
 
     /// Whether `signal` is ignored (`SIG_IGN`) in this process, as `nohup` leaves SIGHUP.
@@ -123,7 +289,17 @@ mod imp {
         }
 
         pub fn attach(&self, _run: Arc<Run>) {}
+
+        pub fn notify(&self, _notify: impl Fn(i32) + Send + 'static) {}
+
+        pub fn with_quit(self) -> anyhow::Result<Caught> {
+            Ok(self)
+        }
     }
+
+    pub fn early() {}
+
+    pub fn release() {}
 
     pub fn install() -> anyhow::Result<Caught> {
         Ok(Caught)
@@ -132,6 +308,10 @@ mod imp {
     pub fn status_of(_signal: i32) -> Status {
         Status::Interrupted
     }
+
+    pub fn name_of(_signal: i32) -> &'static str {
+        "Ctrl-C"
+    }
 }
 
-pub use imp::{install, status_of};
+pub use imp::{early, install, name_of, release, status_of, Caught};

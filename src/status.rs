@@ -16,6 +16,8 @@ pub enum Status {
     HungUp = 129,
     /// 130: interrupted by SIGINT after saving what could be saved.
     Interrupted = 130,
+    /// 131: `queens serve` stopped by SIGQUIT, after the requests in flight.
+    Quit = 131,
     /// 143: stopped by SIGTERM (a scheduler's time limit or preemption) after saving what
     /// could be saved.
     Terminated = 143,

@@ -45,8 +45,8 @@ pub struct ServeLimits {
     /// A connection that moves no byte for this long while no request is worked on is closed.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub idle_timeout: f64,
-    /// On Ctrl-C, how long the requests in flight may take to finish before every connection is
-    /// dropped.
-    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
+    /// On Ctrl-C, SIGTERM, SIGHUP or SIGQUIT, how long the requests in flight may take to finish
+    /// (new connections are refused meanwhile) before every connection is dropped.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     pub shutdown_grace: f64,
 }

@@ -1,4 +1,5 @@
-//! `queens serve`: listens on the given address and serves the board viewer until Ctrl-C.
+//! `queens serve`: listens on the given address and serves the board viewer until a signal
+//! (Ctrl-C, SIGTERM, SIGHUP or SIGQUIT) stops it gracefully.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -11,6 +12,7 @@ use tokio::net::TcpListener;
 
 use crate::cli::{ServeArgs, ServeLimits};
 use crate::serve::{self, listen::Connections, Limits};
+use crate::signals;
 use crate::status::Status;
 
 impl ServeLimits {
@@ -34,12 +36,17 @@ impl ServeLimits {
     }
 }
 
-/// Runs `queens serve`. Ctrl-C stops accepting connections, lets the requests in flight finish
-/// for at most `--shutdown-grace` seconds, drops the rest and ends with status 130.
+/// Runs `queens serve`. Ctrl-C (SIGINT), SIGTERM (as systemd, Docker and Kubernetes stop a
+/// service), SIGHUP or SIGQUIT stops accepting connections, lets the requests in flight finish
+/// for at most `--shutdown-grace` seconds, drops the rest and ends with status 130, 143, 129 or
+/// 131 (128 + the signal's number); a second signal ends it at once.
 pub fn run(args: &ServeArgs) -> anyhow::Result<Status> {
     let limits = args.limits.work();
+    // The handlers were installed before the arguments were parsed: a signal caught since then
+    // stops the server as soon as it listens.
+    let signals = signals::install()?.with_quit()?;
     let runtime = runtime(&limits)?;
-    let result = runtime.block_on(serve_until_interrupted(args, limits));
+    let result = runtime.block_on(serve_until_stopped(args, limits, &signals));
     // A search still running has its step budget; the process need not wait for it.
     runtime.shutdown_background();
     result
@@ -107,7 +114,11 @@ fn threads_can_start(count: usize) -> std::io::Result<()> {
     failed.map_or(Ok(()), Err)
 }
 
-async fn serve_until_interrupted(args: &ServeArgs, limits: Limits) -> anyhow::Result<Status> {
+async fn serve_until_stopped(
+    args: &ServeArgs,
+    limits: Limits,
+    signals: &signals::Caught,
+) -> anyhow::Result<Status> {
     let listener = TcpListener::bind((args.host.as_str(), args.port))
         .await
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -145,13 +156,44 @@ async fn serve_until_interrupted(args: &ServeArgs, limits: Limits) -> anyhow::Re
             connections.max = most;
         }
     }
-    serve::listen::serve(listener, serve::app_with(limits), connections, async {
-        let _ = tokio::signal::ctrl_c().await;
-        say(format_args!("queens: stopping"));
+    let (caught, mut stop) = tokio::sync::watch::channel(0);
+    signals.notify(move |signal| {
+        let _ = caught.send(signal);
+    });
+    let grace = connections.shutdown_grace;
+    serve::listen::serve(listener, serve::app_with(limits), connections, async move {
+        let signal = stopped(&mut stop).await;
+        say(format_args!(
+            "queens: stopping on {}: no new connections; the requests in flight have {} s to \
+             finish",
+            signals::name_of(signal),
+            grace.as_secs_f64()
+        ));
     })
     .await;
     say(format_args!("queens: stopped"));
-    Ok(Status::Interrupted)
+    Ok(signals
+        .caught()
+        .map_or(Status::Interrupted, signals::status_of))
+}
+
+/// Waits for the signal that stops the server: the one the handlers caught, or off Unix
+/// Ctrl-C.
+async fn stopped(caught: &mut tokio::sync::watch::Receiver<i32>) -> i32 {
+    #[cfg(unix)]
+    {
+        match caught.wait_for(|&signal| signal != 0).await {
+            Ok(signal) => *signal,
+            // The handlers' thread is gone: nothing will stop the server but the default.
+            Err(_) => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = caught;
+        let _ = tokio::signal::ctrl_c().await;
+        2
+    }
 }
 
 /// A message for people on standard error; a closed standard error must not stop the server.

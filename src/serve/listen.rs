@@ -17,8 +17,11 @@
 //!   in hyper 1's `proto/h1/role.rs`). The socket wrapper recognizes that answer as it is written
 //!   (one of those statuses, `content-length: 0` and no `content-type`, which every answer of the
 //!   app has) and sends instead the same head with an `{"error": "..."}` body, as every other answer.
-//! - On shutdown the loop stops accepting, asks every connection to finish its request in flight
-//!   and close, waits at most [`Connections::shutdown_grace`], then drops whatever remains.
+//! - On shutdown the loop stops accepting, closes at once every connection that has not sent a
+//!   whole request head yet (a half-open one would otherwise hold the shutdown until its header
+//!   timeout), asks the others to finish the answer they are sending (a large answer is sent
+//!   whole) and close, which closes idle keep-alive connections at once, waits at most
+//!   [`Connections::shutdown_grace`], then drops whatever remains.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -58,7 +61,7 @@ impl Default for Connections {
             max: 512,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(30),
-            shutdown_grace: Duration::from_secs(2),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }
@@ -72,11 +75,13 @@ struct Entry {
     evict: Arc<Notify>,
 }
 
-/// When a connection last moved a byte and how many of its requests are inside a handler.
+/// When a connection last moved a byte, how many of its requests are inside a handler, and how
+/// many requests it has made.
 struct Activity {
     /// Milliseconds since the server's start.
     last: AtomicU64,
     busy: AtomicUsize,
+    requests: AtomicU64,
 }
 
 /// Every open connection, by number.
@@ -190,6 +195,7 @@ pub async fn serve(
         let activity = Arc::new(Activity {
             last: AtomicU64::new(clock.now()),
             busy: AtomicUsize::new(0),
+            requests: AtomicU64::new(0),
         });
         let evict = Arc::new(Notify::new());
         let id = match table.lock() {
@@ -300,6 +306,12 @@ impl Connection {
                 changed = self.stop.changed(), if !stopping => {
                     stopping = true;
                     if changed.is_ok() {
+                        // No request yet (a connection half-open with part of a head, or
+                        // none): nothing to finish, closed now rather than at the end of the
+                        // grace period. hyper closes the idle ones that have made requests.
+                        if self.activity.requests.load(Ordering::SeqCst) == 0 {
+                            return;
+                        }
                         connection.as_mut().graceful_shutdown();
                     }
                 }
@@ -317,11 +329,13 @@ impl Connection {
     }
 }
 
-/// Counts a request as inside its handler for as long as it lives.
+/// Counts a request as inside its handler for as long as it lives (and among the connection's
+/// requests from its start).
 struct Busy(Arc<Activity>);
 
 impl Busy {
     fn enter(activity: Arc<Activity>) -> Busy {
+        activity.requests.fetch_add(1, Ordering::SeqCst);
         activity.busy.fetch_add(1, Ordering::Relaxed);
         Busy(activity)
     }

@@ -94,12 +94,19 @@ fn cpu_seconds(pid: u32) -> f64 {
 /// Sends SIGINT and waits at most `limit` for the server to end.
 #[cfg(unix)]
 fn interrupt_and_wait(server: &mut Server, limit: Duration) -> Option<(ExitStatus, Duration)> {
+    signal_and_wait(server, "INT", limit)
+}
+
+/// Sends the signal `name` (`INT`, `TERM`, ...) and waits at most `limit` for the server to
+/// end.
+#[cfg(unix)]
+fn signal_and_wait(
+    server: &mut Server,
+    name: &str,
+    limit: Duration,
+) -> Option<(ExitStatus, Duration)> {
     let started = Instant::now();
-    let killed = Command::new("kill")
-        .args(["-INT", &server.child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    send(server, name);
     while started.elapsed() < limit {
         if let Some(exit) = server.child.try_wait().expect("the server's status") {
             return Some((exit, started.elapsed()));
@@ -107,6 +114,16 @@ fn interrupt_and_wait(server: &mut Server, limit: Duration) -> Option<(ExitStatu
         std::thread::sleep(Duration::from_millis(20));
     }
     None
+}
+
+/// Sends the signal `name` (`INT`, `TERM`, ...) to the server.
+#[cfg(unix)]
+fn send(server: &Server, name: &str) {
+    let killed = Command::new("kill")
+        .args([&format!("-{name}"), &server.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
 }
 
 /// The `--header-timeout` of the servers that [`assert_new_requests_are_not_locked_out`] speaks
@@ -375,6 +392,80 @@ fn ctrl_c_stops_the_server_even_with_a_half_open_connection() {
         .expect("the server stops within ten seconds");
     assert_eq!(exit.code(), Some(130));
     assert!(took < Duration::from_secs(5), "stopping took {took:?}");
+}
+
+/// SIGTERM (how systemd, Docker and Kubernetes stop a service) used to end the server at once,
+/// cutting a 17 MB trace at 13 MB: the server stops accepting, the answer under way is sent
+/// whole, and the server ends with 143.
+#[cfg(unix)]
+#[test]
+fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
+    let mut server = serve();
+    let mut stream = TcpStream::connect(&server.address).expect("a connection");
+    write!(
+        stream,
+        "GET /api/trace?n=12&all=true&limit=100000 HTTP/1.0\r\nHost: {}\r\n\r\n",
+        server.address
+    )
+    .expect("a request");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a read timeout");
+    let mut start = vec![0u8; 64 << 10];
+    stream.read_exact(&mut start).expect("the answer starts");
+    send(&server, "TERM");
+    // New connections are refused while the answer is being sent.
+    let refused_by = Instant::now() + Duration::from_secs(5);
+    while TcpStream::connect(&server.address).is_ok() {
+        assert!(
+            Instant::now() < refused_by,
+            "still accepting 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut rest = Vec::new();
+    stream
+        .read_to_end(&mut rest)
+        .expect("the rest of the answer");
+    start.extend_from_slice(&rest);
+    let answer = String::from_utf8(start).expect("UTF-8");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length: ")?
+                .parse()
+                .ok()
+        })
+        .expect("a content-length");
+    assert!(length > 10_000_000, "{head}");
+    assert_eq!(body.len(), length, "the answer was cut: {head}");
+    let trace: serde_json::Value = serde_json::from_str(body).expect("the whole JSON trace");
+    assert!(trace["events"].as_array().is_some_and(|e| e.len() > 50_000));
+    let exit = server.child.wait().expect("the server ends");
+    assert_eq!(exit.code(), Some(143));
+}
+
+/// SIGHUP and SIGQUIT stop the server as SIGTERM does, with 129 and 131 (128 + the signal);
+/// an idle connection does not hold them off.
+#[cfg(unix)]
+#[test]
+fn sighup_and_sigquit_stop_the_server_with_129_and_131() {
+    for (name, code) in [("HUP", 129), ("QUIT", 131), ("TERM", 143)] {
+        let mut server = serve();
+        let (status, _) = get(&server.address, "/api/count?n=6");
+        assert!(status.contains("200"), "{status}");
+        let idle = half_open(&server.address, 1);
+        let (exit, took) = signal_and_wait(&mut server, name, Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("SIG{name}: the server stops within ten seconds"));
+        assert_eq!(exit.code(), Some(code), "SIG{name}");
+        assert!(
+            took < Duration::from_secs(5),
+            "SIG{name}: stopping took {took:?}"
+        );
+        drop(idle);
+    }
 }
 
 /// A connection that sends part of a request head and then nothing is closed after
