@@ -4,32 +4,72 @@
 //! is refused at once. The lock file is left in place (removing it would let two runs lock two
 //! different files of one name). Off Unix there are no locks.
 //!
-//! May call: the standard library and `libc`; nothing else of the crate.
+//! The lock is taken beside the file the path resolves to ([`resolve`]), not beside the path as
+//! written: `ln -s l.ck s.ck`, or `dir/../l.ck`, names the same checkpoint as `l.ck` and takes
+//! the same lock, so that two runs never count one checkpoint twice over.
+//!
+//! May call: the standard library, `libc` and `queens_core::text` (names in messages are
+//! shown with their control characters escaped); nothing else of the crate.
 
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A held lock (dropping it, or the end of the process, releases it).
 #[derive(Debug)]
 pub struct Lock(#[allow(dead_code)] File);
 
 /// `FILE.lock`, beside `FILE`.
-pub fn path_of(path: &Path) -> std::path::PathBuf {
+pub fn path_of(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".lock");
     path.with_file_name(name)
 }
 
-/// Locks the checkpoint `path`, or says why not. `Ok(None)` when the file system has no
-/// locks (some network file systems): a warning, and the run goes on unlocked.
+/// The most symbolic links followed from one path, as Linux's `MAXSYMLINKS`.
+const MAX_LINKS: usize = 40;
+
+/// The file `path` names once every symbolic link is followed: the canonical path of an
+/// existing file; for one to create (or a link to one), the canonical path of its folder and
+/// its name. A path whose folder cannot be resolved (it does not exist) is returned as it is:
+/// the save names the error.
+pub fn resolve(path: &Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    // A dangling link (to a checkpoint not made yet) is followed by hand.
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(folder) => folder.join(target),
+            None => target,
+        };
+    }
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => path,
+    }
+}
+
+/// Locks the checkpoint `path` (the file it resolves to, [`resolve`]), or says why not.
+/// `Ok(None)` when the file system has no locks (some network file systems): a warning, and the
+/// run goes on unlocked.
 #[cfg(unix)]
 pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
     use std::os::fd::AsRawFd;
     use std::os::unix::fs::OpenOptionsExt;
 
     use anyhow::{bail, Context};
+    use queens_core::text::escape;
 
-    let lock_path = path_of(path);
+    let lock_path = path_of(&resolve(path));
+    let shown = |p: &Path| escape(&p.display().to_string()).into_owned();
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -40,7 +80,7 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
         .with_context(|| {
             format!(
                 "cannot open the lock file {} of the checkpoint",
-                lock_path.display()
+                shown(&lock_path)
             )
         })?;
     // SAFETY: `flock` on a descriptor this function owns (the file stays open while the
@@ -54,15 +94,15 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
         bail!(
             "the checkpoint {} is in use by another run (it holds the lock {}): wait for \
              that run to end, or give this one another file",
-            path.display(),
-            lock_path.display()
+            shown(path),
+            shown(&lock_path)
         );
     }
     eprintln!(
         "queens: warning: cannot lock {} ({err}); going on without a lock: make sure no \
          other run uses {}",
-        lock_path.display(),
-        path.display()
+        shown(&lock_path),
+        shown(path)
     );
     Ok(None)
 }

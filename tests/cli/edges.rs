@@ -1,6 +1,7 @@
 //! Reliability edges (issue 40), tried as a hostile user would: input that tries to drive the
-//! terminal, checkpoints reached through symbolic links, instance files built to exhaust the
-//! memory budget, and signals sent before the arguments are read.
+//! terminal, checkpoints reached through symbolic links, and instance files built to exhaust the
+//! memory budget. (Signals sent before the arguments are read: `no_abort.rs`; the server's
+//! graceful shutdown: `serve.rs`.)
 
 use crate::common::{queens, run_command, run_with_input, Ran};
 
@@ -62,4 +63,87 @@ fn complete_shows_control_characters_of_its_input_escaped() {
     // Printable UTF-8 is kept as it is.
     let ran = run_with_input("complete -", "letting n = 8\nletting ü = 1\n").status(2);
     ran.stderr_has(&["unexpected 'ü'"]);
+}
+
+/// Starts `queens count 20 -j 1 --checkpoint PATH` in `dir` and waits until its checkpoint
+/// `saved` (the file the path leads to) is written.
+#[cfg(unix)]
+fn holding(dir: &std::path::Path, path: &str, saved: &str) -> std::process::Child {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args([
+            "count",
+            "20",
+            "-j",
+            "1",
+            "--progress",
+            "none",
+            "--checkpoint",
+            path,
+        ])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("queens count starts");
+    let start = std::time::Instant::now();
+    while !dir.join(saved).exists() {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "no checkpoint {saved} after 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child
+}
+
+/// Issue 40: while `count --checkpoint l.ck` ran, `ln -s l.ck s.ck; count --checkpoint s.ck`
+/// was accepted, repeated the work and replaced the link with a file. The lock is taken beside
+/// the file a path resolves to, and a save through a link writes the file it points to.
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_held_through_a_symbolic_link_is_refused_under_any_of_its_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, real) = (dir.path(), dir.path().join("l.ck"));
+    std::os::unix::fs::symlink("l.ck", root.join("s.ck")).unwrap();
+    std::os::unix::fs::symlink("s.ck", root.join("t.ck")).unwrap();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    // The holder runs through the link, before the file it points to exists.
+    let holder = holding(root, "s.ck", "l.ck");
+    let mut refused = Vec::new();
+    for name in ["l.ck", "t.ck", "sub/../l.ck", real.to_str().unwrap()] {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+            .args(["count", "20", "--checkpoint", name])
+            .current_dir(root)
+            .output()
+            .expect("queens count runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        refused.push((
+            name,
+            out.status.code(),
+            err.contains("in use by another run"),
+            err,
+        ));
+    }
+    // SAFETY: `kill` sends a signal to our own child.
+    unsafe { libc::kill(holder.id() as i32, libc::SIGTERM) };
+    let out = holder.wait_with_output().unwrap();
+    for (name, code, in_use, err) in refused {
+        assert!(
+            code == Some(2) && in_use,
+            "--checkpoint {name} was not refused: {err}"
+        );
+    }
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    // The saves went through the link: it is still a link, and the file holds the checkpoint.
+    let link = std::fs::symlink_metadata(root.join("s.ck")).unwrap();
+    assert!(
+        link.file_type().is_symlink(),
+        "the link was replaced by a file"
+    );
+    let saved = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        saved.starts_with("queens-count-checkpoint 2\nn 20\n"),
+        "{saved}"
+    );
+    assert!(!root.join("s.ck.lock").exists(), "a lock beside the link");
 }

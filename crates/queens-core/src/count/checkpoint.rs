@@ -480,13 +480,15 @@ impl Checkpoint {
             path: path.display().to_string(),
             source,
         };
-        let (mut file, temp) = create_temporary(path).map_err(io_err)?;
+        // Through a symbolic link, the file it points to is replaced and the link kept.
+        let target = through_links(path);
+        let (mut file, temp) = create_temporary(&target).map_err(io_err)?;
         let written = (|| {
             file.write_all(self.to_text().as_bytes())?;
             file.sync_all()?;
             drop(file);
-            fs::rename(&temp, path)?;
-            sync_parent(path);
+            fs::rename(&temp, &target)?;
+            sync_parent(&target);
             Ok(())
         })();
         if written.is_err() {
@@ -672,6 +674,23 @@ pub fn create_temporary(path: &Path) -> io::Result<(File, PathBuf)> {
         }
     }
     Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+}
+
+/// `path` with the symbolic links of its last component followed (at most 40, as Linux's
+/// `MAXSYMLINKS`), so that a save through a link replaces the file the link points to, not the
+/// link. The target may not exist yet.
+fn through_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(folder) => folder.join(target),
+            None => target,
+        };
+    }
+    path
 }
 
 /// Makes the rename itself durable where the platform allows opening a directory.
