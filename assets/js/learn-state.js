@@ -242,3 +242,101 @@ function columnCheck(ev) {
   }
   return "";
 }
+
+// The search tree (js/learn-track.js's buildTree) at step `index`, into `list` (a role="tree"
+// list): the nodes made up to that step, the path from the empty board to the node the search
+// stands on expanded and marked, every other node collapsed (Right arrow or a click on its
+// triangle opens it: its id is then in `open`), pruned leaves drawn as such. Each treeitem
+// carries its node's step in data-step; `focusId` is the node that takes the tree's tab stop.
+// Returns the id of the node the search stands on.
+export function showTree(list, track, tree, index, open, focusId) {
+  const at = Math.min(index, track.events.length - 1);
+  const here = at >= 0 ? tree.current[at] : 0;
+  const path = new Set();
+  for (let id = here; id >= 0; id = tree.nodes[id].parent) path.add(id);
+  const shown = (id) => tree.nodes[id].step <= at;
+  const byColumn = track.byColumn;
+  const lineName = byColumn ? "column" : "row";
+  const otherName = byColumn ? "row" : "column";
+  const n = track.n;
+  let stop = null;
+  const boardText = (node) => {
+    const cells = new Array(n).fill("\u00b7");
+    for (let id = node.id; id > 0; id = tree.nodes[id].parent) {
+      const s = tree.nodes[id].square;
+      if (tree.nodes[id].kind === "placed" && s) cells[byColumn ? s[1] : s[0]] = String(byColumn ? s[0] : s[1]);
+    }
+    return cells.join(" ");
+  };
+  const count = (id) => tree.nodes[id].children.filter(shown).reduce((k, c) => k + 1 + count(c), 0);
+  const item = (id) => {
+    const node = tree.nodes[id];
+    const li = document.createElement("li");
+    li.setAttribute("role", "treeitem");
+    li.setAttribute("aria-level", String(node.depth + 1));
+    li.dataset.node = String(id);
+    li.dataset.step = String(node.step + 1);
+    li.tabIndex = -1;
+    const label = document.createElement("span");
+    label.className = "tree-label";
+    const kids = node.children.filter(shown);
+    const expanded = path.has(id) || open.has(id);
+    let text;
+    if (node.kind === "root") {
+      text = "empty board";
+    } else {
+      const [r, c] = node.square;
+      const line = byColumn ? c : r;
+      const other = byColumn ? r : c;
+      text = `${lineName} ${line}: ${otherName} ${other}`;
+    }
+    const dead = node.kind === "placed" && node.end <= at;
+    if (node.kind === "pruned") {
+      label.textContent = `\u2717 ${otherName} ${node.square[byColumn ? 0 : 1]}: ${node.line} of (${node.with.row}, ${node.with.col})`;
+      li.classList.add("pruned");
+    } else {
+      const mark = kids.length ? (expanded ? "\u25be " : "\u25b8 ") : "\u2022 ";
+      const more = kids.length && !expanded ? ` (+${count(id)})` : "";
+      const end = node.solution ? " \u2605 solution" : dead ? " \u21a9 given up" : "";
+      label.textContent = `${mark}${text}`;
+      const board = document.createElement("code");
+      board.textContent = boardText(node);
+      label.append(" ", board, `${end}${more}`);
+      if (kids.length) li.setAttribute("aria-expanded", expanded ? "true" : "false");
+      if (dead) li.classList.add("dead");
+    }
+    const where = node.kind === "root" ? "the start" : `step ${node.step + 1}`;
+    li.setAttribute("aria-label", `${label.textContent}, ${where}`);
+    if (path.has(id)) li.classList.add("on-path");
+    if (id === here) {
+      li.classList.add("current");
+      li.setAttribute("aria-current", "step");
+    }
+    if (id === focusId) stop = li;
+    li.appendChild(label);
+    if (kids.length && expanded) {
+      const group = document.createElement("ul");
+      group.setAttribute("role", "group");
+      for (const k of kids) group.appendChild(item(k));
+      li.appendChild(group);
+    }
+    return li;
+  };
+  list.replaceChildren(item(0));
+  const current = list.querySelector('[aria-current="step"]');
+  (stop || current || list.firstChild).tabIndex = 0;
+  return { here, current };
+}
+
+// The tries made on each level up to step `index`, as text: "tries per column: 8, 22, ...".
+export function levelText(track, tree, index) {
+  const counts = [];
+  for (const i of track.tries) {
+    if (i > index) break;
+    const level = tree.levels[i];
+    counts[level] = (counts[level] || 0) + 1;
+  }
+  const line = track.byColumn ? "column" : "row";
+  const parts = [...counts].map((k, level) => `${line} ${level}: ${(k || 0).toLocaleString("en")}`);
+  return parts.length ? `Tries per ${line}: ${parts.join(", ")}.` : `No try yet.`;
+}

@@ -311,3 +311,55 @@ export function verdictFeedback(track, index, answer, n) {
   }
   return { right, text: `${right ? "Right" : `Not ${said}`}: ${why}${note}` };
 }
+
+// The search tree of a trace (tree=1): the root is the empty board, each queen placed (or, for
+// bfs, each board queued) a child of the board it extends, one level per queen, and each
+// conflict a pruned leaf under the board whose line it tried. A node: { id, parent, depth,
+// square: [row, col] or null, kind: "root" | "placed" | "pruned", step (the index of the event
+// that made it: the place, enqueue or conflict), end (the index of the remove that undid it, or
+// Infinity), solution, with and line (a pruned leaf's attacker and shared line), children }.
+// `current[i]` is the node the search stands on after event i; `level[i]` the level of try i.
+export function buildTree(track) {
+  const nodes = [{ id: 0, parent: -1, depth: 0, square: null, kind: "root", step: -1, end: Infinity, children: [] }];
+  const current = new Array(track.events.length);
+  const levels = new Array(track.events.length).fill(-1);
+  let cur = 0;
+  const queue = [];
+  const add = (parent, fields) => {
+    const node = { id: nodes.length, parent, depth: nodes[parent].depth + 1, end: Infinity, children: [], ...fields };
+    nodes.push(node);
+    nodes[parent].children.push(node.id);
+    return node.id;
+  };
+  track.events.forEach((ev, i) => {
+    const square = ev.row !== null && ev.col !== null ? [ev.row, ev.col] : null;
+    switch (ev.event) {
+      case "try":
+        levels[i] = nodes[cur].depth;
+        break;
+      case "conflict":
+        add(cur, { square, kind: "pruned", step: i, with: ev.with, line: ev.kind });
+        break;
+      case "place":
+        cur = add(cur, { square, kind: "placed", step: i });
+        break;
+      case "remove":
+        nodes[cur].end = i;
+        cur = Math.max(0, nodes[cur].parent);
+        break;
+      case "solution":
+        nodes[cur].solution = true;
+        break;
+      case "enqueue":
+        queue.push(square ? add(cur, { square, kind: "placed", step: i }) : 0);
+        break;
+      case "dequeue":
+        cur = queue.length ? queue.shift() : 0;
+        break;
+      default:
+        break;
+    }
+    current[i] = cur;
+  });
+  return { nodes, current, levels };
+}

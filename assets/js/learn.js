@@ -13,8 +13,8 @@
 import { api } from "./api.js";
 import { Board, board } from "./board.js";
 import { $, fillOptions, fillSizes, offers } from "./dom.js";
-import { checkText, showArrays, showCode, varsText } from "./learn-state.js";
-import { JUMPS, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, verdictFeedback, verdictOf, whereFeedback } from "./learn-track.js";
+import { checkText, levelText, showArrays, showCode, showTree, varsText } from "./learn-state.js";
+import { JUMPS, buildTree, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, verdictFeedback, verdictOf, whereFeedback } from "./learn-track.js";
 
 // What the algorithm select says of each algorithm the server traces (any other: its name).
 const DESCRIPTIONS = {
@@ -51,6 +51,9 @@ const state = {
   compared: null, // how the two traces relate: see compareTracks
   afterLoad: null, // the step to show once the next trace is there, from that trace
   askedQuestion: null, // the question the address asked for, until the trace is there
+  tree: null, // the main search's tree (buildTree), made when the tree is first shown
+  treeOpen: new Set(), // the tree's nodes opened by the user, off the search's path
+  treeFocus: null, // the tree's node that has (or last had) the keyboard's focus
 };
 
 // The student's turn. quiz=where: before each try the search stops and the student says which
@@ -195,6 +198,7 @@ function showEvent() {
     ? `${track.algo} has finished. ${text}`
     : text;
   showSearch(track, state.at, n, "");
+  showTreePanel();
   $("learn-counts").textContent = `${track.algo}: ${countsText(track, state.at)}`;
   if (state.other) {
     const evOther = drawStep(second, state.other, state.at, n, marks);
@@ -349,6 +353,9 @@ async function loadTrace() {
     if (state.loaded !== key) return;
     state.main = main;
     state.other = other;
+    state.tree = null;
+    state.treeOpen.clear();
+    state.treeFocus = null;
     state.compared = other ? compareTracks(main, other) : null;
     const note = $("learn-compare-note");
     note.hidden = !other;
@@ -449,6 +456,13 @@ export function init(config, url, onChange) {
     if (state.compared && state.compared.firstDiff !== null) stepTo(state.compared.firstDiff);
   });
   $("learn-attacks").addEventListener("change", showEvent);
+  if (mine && url.params.get("tree") === "1") $("learn-tree-on").checked = true;
+  $("learn-tree-on").addEventListener("change", showEvent);
+  $("learn-tree").addEventListener("keydown", onTreeKey);
+  $("learn-tree").addEventListener("click", (event) => {
+    const li = event.target.closest && event.target.closest('[role="treeitem"]');
+    if (li) jumpToNode(Number(li.dataset.node));
+  });
   $("learn-quiz").addEventListener("change", () => setQuiz($("learn-quiz").value));
   $("learn-quiz-next").addEventListener("click", nextQuestion);
   $("learn-verdict-place").addEventListener("click", () => chooseVerdict("place"));
@@ -511,6 +525,7 @@ export function toUrl(params) {
   params.set("algo", $("learn-algo").value);
   if ($("learn-compare").value) params.set("compare", $("learn-compare").value);
   if ($("learn-all").checked) params.set("all", "1");
+  if ($("learn-tree-on").checked) params.set("tree", "1");
   if (state.main && state.at >= 0) params.set("step", String(state.at + 1));
   if (quiz.kind) {
     params.set("quiz", quiz.kind);
@@ -683,6 +698,8 @@ function readQuiz(params) {
 function showQuiz(n) {
   const box = $("learn-quiz-box");
   box.hidden = !quiz.kind;
+  // A smaller board leaves the question, its answers and the score on the screen.
+  document.querySelector(".stage").classList.toggle("quizzing", Boolean(quiz.kind));
   if (!quiz.kind) return;
   const k = questionPending();
   const prompt = $("learn-quiz-prompt");
@@ -711,7 +728,7 @@ function showQuiz(n) {
   const group = $("learn-quiz-verdict");
   group.hidden = !verdict;
   for (const button of group.querySelectorAll("button")) button.disabled = !k || Boolean(quiz.naming);
-  $("learn-verdict-line").textContent = `Conflict along their ${lineKind()} (L)`;
+  $("learn-verdict-line").textContent = `Conflict: their ${lineKind()} (L)`;
   feedback.textContent = last ? last.text : "";
   feedback.className = last ? (last.right ? "quiz-feedback right" : "quiz-feedback wrong") : "quiz-feedback";
   if (last && !last.right && last.pick) board.outline(last.pick[0], last.pick[1], "quiz-wrong");
@@ -756,4 +773,91 @@ function quizKey(event) {
   if (!chosen) return key === "Enter" || key === " ";
   chooseVerdict(chosen);
   return true;
+}
+
+// The search tree (tree=1): beside the code, the main search's partial boards as a tree, the
+// path to the step shown open and marked; a node jumps to its step.
+function showTreePanel() {
+  const on = $("learn-tree-on").checked && Boolean(state.main);
+  $("learn-tree-panel").hidden = !on;
+  $("learn-searches").classList.toggle("with-tree", on);
+  if (!on) return;
+  const track = state.main;
+  if (!state.tree) state.tree = buildTree(track);
+  const list = $("learn-tree");
+  const hadFocus = list.contains(document.activeElement);
+  $("learn-tree-line").textContent = track.byColumn ? "column" : "row";
+  $("learn-tree-levels").textContent = levelText(track, state.tree, state.at);
+  const { current } = showTree(list, track, state.tree, state.at, state.treeOpen, state.treeFocus);
+  const focus = state.treeFocus !== null && list.querySelector(`[data-node="${state.treeFocus}"]`);
+  if (hadFocus && focus) focus.focus({ preventScroll: true });
+  // Keep the node the search stands on in sight inside the panel (not by scrolling the page).
+  const target = (hadFocus && focus) || current;
+  if (target && list.scrollHeight > list.clientHeight) {
+    const top = target.offsetTop - list.offsetTop;
+    const height = target.firstChild.offsetHeight;
+    if (top < list.scrollTop || top + height > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }
+}
+
+function jumpToNode(id) {
+  const node = state.tree && state.tree.nodes[id];
+  if (!node) return;
+  pause();
+  state.treeFocus = id;
+  stepTo(node.step);
+}
+
+// The tree's keys (the WAI-ARIA tree pattern): ↓ ↑ the next and previous node shown, → opens a
+// node or goes to its first child, ← closes it or goes to its parent, Home and End the first and
+// last node, Enter or Space jumps to the node's step. The page's own keys stay out of it.
+function onTreeKey(event) {
+  const li = event.target.closest && event.target.closest('[role="treeitem"]');
+  if (!li || event.altKey || event.ctrlKey || event.metaKey) return;
+  const list = $("learn-tree");
+  const items = [...list.querySelectorAll('[role="treeitem"]')];
+  const at = items.indexOf(li);
+  const id = Number(li.dataset.node);
+  const expanded = li.getAttribute("aria-expanded");
+  let to = null;
+  switch (event.key) {
+    case "ArrowDown": to = items[at + 1]; break;
+    case "ArrowUp": to = items[at - 1]; break;
+    case "Home": to = items[0]; break;
+    case "End": to = items[items.length - 1]; break;
+    case "ArrowRight":
+      if (expanded === "false") {
+        state.treeOpen.add(id);
+        state.treeFocus = id;
+        showTreePanel();
+      } else if (expanded === "true") {
+        to = li.querySelector('[role="treeitem"]');
+      }
+      break;
+    case "ArrowLeft":
+      if (expanded === "true" && state.treeOpen.has(id)) {
+        state.treeOpen.delete(id);
+        state.treeFocus = id;
+        showTreePanel();
+      } else {
+        to = li.parentElement.closest('[role="treeitem"]');
+      }
+      break;
+    case "Enter":
+    case " ":
+      jumpToNode(id);
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+  event.stopPropagation();
+  if (to) {
+    for (const item of items) item.tabIndex = -1;
+    to.tabIndex = 0;
+    state.treeFocus = Number(to.dataset.node);
+    to.focus();
+  }
 }

@@ -539,4 +539,5 @@ mod skips_without_chromium {
     mod learn_layout;
     mod page;
     mod quiz;
+    mod tree;
 }

@@ -41,7 +41,7 @@ const BOXES: &str = "
 
 /// Resizes the window so that the page's own viewport is `width` x `height` (the window's
 /// outer height includes the browser's frame, even headless; its width does not).
-async fn set_viewport(client: &fantoccini::Client, width: u32, height: u32) {
+pub(crate) async fn set_viewport(client: &fantoccini::Client, width: u32, height: u32) {
     client
         .set_window_size(width, height)
         .await

@@ -203,14 +203,35 @@ async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
     // (0, 0); 5 try (1, 1), 6 diagonal with (0, 0); 7 try (2, 1), 8 place; 9 try (0, 2), 10 row
     // with (0, 0); 11 try (1, 2), 12 diagonal with (2, 1); 13 try (2, 2), 14 diagonal with
     // (0, 0); 15 try (3, 2), 16 diagonal with (2, 1), 17 backtrack.
+    super::learn_layout::set_viewport(client, 1280, 800).await;
     open_learn(&page, "n=4&algo=backtrack&quiz=verdict", "Step 1 of").await;
+    // At 1280x800 the board, the question, its answers and the score share the screen.
+    let boxes = js(
+        client,
+        "const r = (id) => { const b = document.getElementById(id).getBoundingClientRect(); return [b.top, b.bottom, b.width]; };
+         return { board: r('board'), quiz: r('learn-quiz-box'), back: r('learn-verdict-back'), height: innerHeight };",
+    )
+    .await;
+    let num = |v: &serde_json::Value| v.as_f64().expect("a number");
+    assert!(
+        num(&boxes["quiz"][1]) <= num(&boxes["height"]),
+        "the quiz is on screen: {boxes}"
+    );
+    assert!(
+        num(&boxes["back"][1]) <= num(&boxes["height"]),
+        "its answers too: {boxes}"
+    );
+    assert!(
+        num(&boxes["board"][2]) >= 300.0,
+        "the board stays large: {boxes}"
+    );
     wait_for_text(
         client,
         "learn-quiz-prompt",
         "Question 1: the search tries row 0, column 0. What happens next?",
     )
     .await;
-    assert_text_starts(client, "learn-verdict-line", "Conflict along their row").await;
+    assert_text_starts(client, "learn-verdict-line", "Conflict: their row").await;
     click(client, "learn-verdict-place").await;
     wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
     assert_text_starts(
@@ -313,7 +334,7 @@ async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
     for algo in ["iterative", "recursive", "wirth", "bfs", "bitboard"] {
         open_learn(&page, &format!("n=4&algo={algo}&quiz=verdict"), "Step ").await;
         wait_for_question(client, 1).await;
-        assert_text_starts(client, "learn-verdict-line", "Conflict along their column").await;
+        assert_text_starts(client, "learn-verdict-line", "Conflict: their column").await;
         click(client, "learn-verdict-place").await;
         wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
         assert_text_starts(client, "learn-quiz-feedback", "Right:").await;

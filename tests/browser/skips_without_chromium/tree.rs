@@ -1,0 +1,176 @@
+//! Learn's search tree (`tree=1`): an accessible tree of partial boards whose nodes jump to
+//! their steps, legible for the 876 tries of 8x8 at 1280x800.
+
+use serde_json::{json, Value};
+
+use crate::*;
+
+const ENTER: &str = "\u{E007}";
+const ARROW_UP: &str = "\u{E013}";
+
+/// Clicks the tree's node made at step `step`.
+async fn click_node(client: &fantoccini::Client, step: u64) {
+    client
+        .find(Locator::Css(&format!(
+            "#learn-tree [role='treeitem'][data-step='{step}'] > .tree-label"
+        )))
+        .await
+        .unwrap_or_else(|_| panic!("a node of step {step} is in the tree"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("the node of step {step} is clicked: {e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_search_tree_is_an_accessible_tree_whose_nodes_jump_to_their_steps() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    // `queens trace 5`: queens placed at steps 2 (0, 0), 8 (2, 1), 18 (4, 2), 22 (1, 3) and
+    // 30 (3, 4); step 6 is the conflict of (1, 1) with (0, 0).
+    open_learn(&page, "n=5&algo=backtrack&tree=1&step=end", "Step 31 of 31").await;
+    let tree = js(
+        client,
+        "const t = document.querySelector('#learn-tree[role=\"tree\"]');
+         const items = [...t.querySelectorAll('[role=\"treeitem\"]')];
+         return { items: items.length,
+                  levels: items.filter((li) => li.classList.contains('on-path')).map((li) => li.getAttribute('aria-level')),
+                  path: items.filter((li) => li.classList.contains('on-path')).map((li) => li.dataset.step),
+                  current: t.querySelector('[aria-current=\"step\"]').dataset.step,
+                  groups: t.querySelectorAll('[role=\"group\"]').length,
+                  tabStops: items.filter((li) => li.tabIndex === 0).length };",
+    )
+    .await;
+    assert_eq!(
+        tree["levels"],
+        json!(["1", "2", "3", "4", "5", "6"]),
+        "{tree}"
+    );
+    assert_eq!(
+        tree["path"],
+        json!(["0", "2", "8", "18", "22", "30"]),
+        "{tree}"
+    );
+    assert_eq!(tree["current"], json!("30"), "{tree}");
+    assert_eq!(tree["groups"], json!(5), "{tree}");
+    assert_eq!(tree["tabStops"], json!(1), "one tab stop: {tree}");
+    let levels = text(client, "learn-tree-levels").await;
+    assert_eq!(
+        levels,
+        "Tries per column: column 0: 1, column 1: 3, column 2: 5, column 3: 2, column 4: 4."
+    );
+    assert!(address(client).await.contains("tree=1"));
+
+    // A click on a node jumps to its step; the tree then shows the path to it.
+    click_node(client, 8).await;
+    wait_for_text(client, "learn-step-label", "Step 8 of 31").await;
+    let path = js(
+        client,
+        "return [...document.querySelectorAll('#learn-tree li.on-path')].map((li) => li.dataset.step);",
+    )
+    .await;
+    assert_eq!(path, json!(["0", "2", "8"]));
+    // A pruned leaf, drawn as such, jumps to its conflict.
+    let pruned = js(
+        client,
+        "const li = document.querySelector('#learn-tree li.pruned[data-step=\"6\"]'); return li && li.textContent;",
+    )
+    .await;
+    assert_eq!(pruned, json!("\u{2717} row 1: diagonal of (0, 0)"));
+    click_node(client, 6).await;
+    wait_for_text(client, "learn-step-label", "Step 6 of 31").await;
+
+    // The keyboard: the focus stays in the tree; ↑ moves to the node above, Enter jumps there.
+    let focused = "document.activeElement.dataset.node || null";
+    let before: Value = value_of(client, focused).await;
+    assert!(before.is_string(), "the clicked node has the focus");
+    press(client, ARROW_UP).await;
+    let after = value_of(client, focused).await;
+    assert_ne!(after, before, "↑ moves the focus within the tree");
+    assert_text_starts(client, "learn-step-label", "Step 6 of 31").await;
+    let step = value_of(client, "document.activeElement.dataset.step").await;
+    press(client, ENTER).await;
+    let step = step.as_str().expect("a step").to_string();
+    let label = if step == "0" {
+        "Step 0 of 31".to_string()
+    } else {
+        format!("Step {step} of 31")
+    };
+    wait_for_text(client, "learn-step-label", &label).await;
+    finish(&page, "in the search tree").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tree_of_876_tries_stays_legible_at_1280_by_800() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    super::learn_layout::set_viewport(client, 1280, 800).await;
+    for (algo, line) in [("backtrack", "column"), ("iterative", "row")] {
+        open_learn(
+            &page,
+            &format!("n=8&algo={algo}&tree=1&step=end"),
+            "Step 1963 of 1963",
+        )
+        .await;
+        let seen = js(
+            client,
+            "const t = document.getElementById('learn-tree');
+             const box = t.getBoundingClientRect();
+             const cur = t.querySelector('[aria-current=\"step\"] > .tree-label').getBoundingClientRect();
+             const items = t.querySelectorAll('[role=\"treeitem\"]');
+             return { width: innerWidth, height: innerHeight, tree: [box.left, box.top, box.right, box.bottom],
+                      current: [cur.top, cur.bottom], items: items.length,
+                      font: parseFloat(getComputedStyle(t).fontSize),
+                      levels: document.getElementById('learn-tree-levels').textContent };",
+        )
+        .await;
+        let num = |v: &Value| v.as_f64().expect("a number");
+        let b: Vec<f64> = seen["tree"]
+            .as_array()
+            .expect("a box")
+            .iter()
+            .map(num)
+            .collect();
+        let c: Vec<f64> = seen["current"]
+            .as_array()
+            .expect("a box")
+            .iter()
+            .map(num)
+            .collect();
+        assert!(
+            b[0] >= 0.0
+                && b[2] <= num(&seen["width"])
+                && b[1] >= 0.0
+                && b[3] <= num(&seen["height"]),
+            "{algo}: the tree is on screen: {seen}"
+        );
+        assert!(b[3] - b[1] >= 150.0, "{algo}: the tree has room: {seen}");
+        assert!(
+            c[0] >= b[1] && c[1] <= b[3],
+            "{algo}: the node the search stands on is in view: {seen}"
+        );
+        let items = seen["items"].as_u64().expect("a count");
+        assert!(
+            (9..=120).contains(&items),
+            "{algo}: 876 tries, collapsed to the path and its neighbours: {items} nodes drawn"
+        );
+        assert!(num(&seen["font"]) >= 12.0, "{algo}: legible: {seen}");
+        // Tries per level add up to the 876 tries.
+        let levels = seen["levels"].as_str().expect("text");
+        assert!(
+            levels.starts_with(&format!("Tries per {line}: ")),
+            "{levels}"
+        );
+        let total: u64 = levels
+            .trim_end_matches('.')
+            .split(", ")
+            .map(|part| {
+                part.rsplit(' ')
+                    .next()
+                    .and_then(|k| k.replace(',', "").parse::<u64>().ok())
+                    .unwrap_or_else(|| panic!("a count in {part}"))
+            })
+            .sum();
+        assert_eq!(total, 876, "{levels}");
+    }
+    finish(&page, "with the tree of 8x8").await;
+}
