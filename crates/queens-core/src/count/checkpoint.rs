@@ -66,8 +66,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::checksum;
-use super::engine::Tally;
-use super::pieces::{self, FramePieces};
+use super::control::Tally;
+use super::frames::pieces::{self, FramePieces};
 use super::shard::Shard;
 use super::split::unique_in_eighths;
 use super::types::{CountError, Counts, MAX_N};

@@ -18,10 +18,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::engine;
-use super::frame::{subproblems, Subproblem};
-use super::kernel::Setup;
-use super::pieces;
+use super::frames::engine;
+use super::frames::frame::{subproblems, Subproblem};
+use super::frames::kernel::Setup;
+use super::frames::pieces;
 use super::shard::Shard;
 use super::types::{check_size, CountError};
 use crate::random::Rng;

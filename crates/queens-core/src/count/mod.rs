@@ -1,18 +1,15 @@
 //! The counting engine: the exact number of solutions (OEIS A000170) and of symmetry classes
 //! (OEIS A002562) of the N x N board, on every core, in shards, resumable.
 //!
-//! The layers, each a file, each depending only on those before it:
-//! - `frame.rs`: the plan. The board's outer frame is pre-placed in one canonical way per
-//!   symmetry orbit; each frame is a [`Subproblem`].
-//! - `kernel.rs`: the leaf, a tight bitmask loop that fills a frame's free rows.
-//! - `join.rs`: the join of a frame's last rows from a table of bottoms, on top of the kernel.
-//! - `pieces.rs`: on large boards, each frame cut into pieces by the queens of its first free
-//!   rows, so that no subproblem is more than about a minute of one core.
-//! - `engine.rs`: the choice between join and plain search per frame, and the runs on one
-//!   thread or a pool, with a shared [`Tally`] and a cancel flag ([`Control`]).
-//! - `halves/`: the half-board engine (from N = 12 to 24 by default), a folder of its own.
-//! - `run.rs`: a [`Run`] holds the engine's [`Plan`] (frames, pieces or halves), the shard,
+//! The layers, each a file or a folder, each depending only on those after it:
+//! - `run.rs`: a [`Run`] holds the engine's plan (frames, pieces or halves), the shard,
 //!   the threads and the tally, and executes it.
+//! - `frames/`: the frame engine. The board's outer frame is pre-placed in one canonical way
+//!   per symmetry orbit; each frame is a [`Subproblem`], cut into pieces on large boards
+//!   ([`pieces`]), searched by a tight bitmask loop with its last rows joined from a table.
+//! - `halves/`: the half-board engine (from N = 12 to 24 by default).
+//! - `control.rs`: what a run and its engines share: the [`Tally`] of the subproblems counted
+//!   and the cancel flag ([`Control`]).
 //! - `shard.rs` and `checkpoint.rs`: one [`Shard`] of the plan, and the saved state of a run.
 //! - `invariants.rs`: what every complete count obeys (an even total, classes between an
 //!   eighth and a half of it), checked on merge and resume whatever the checksums say.
@@ -33,16 +30,13 @@
 
 pub(crate) mod checkpoint;
 pub(crate) mod checksum;
-pub(crate) mod engine;
+pub(crate) mod control;
 pub(crate) mod estimate;
 pub(crate) mod fixed;
-pub(crate) mod frame;
+pub(crate) mod frames;
 pub mod gpu;
 pub mod halves;
 mod invariants;
-pub(crate) mod join;
-pub(crate) mod kernel;
-pub mod pieces;
 mod run;
 pub(crate) mod shard;
 pub mod shard_result;
@@ -51,14 +45,15 @@ mod types;
 
 pub use checkpoint::{add_counts, Checkpoint, Spent, MAX_SUBPROBLEMS};
 pub use checksum::{checksum, fnv1a64};
-pub use engine::{Control, Tally};
+pub use control::{Control, Tally};
 pub use estimate::{estimate, probe_nodes, Estimate, Sampling};
 pub use fixed::{
     classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
 };
-pub use frame::{subproblems, Subproblem};
+pub use frames::frame::{subproblems, Subproblem};
+pub use frames::pieces;
+pub use frames::pieces::SPLIT;
 pub use invariants::{check_complete, classes_of_eighths, Impossible};
-pub use pieces::SPLIT;
 pub use run::{Engine, Run, HALVES_FROM};
 pub use shard::{Shard, MAX_SHARDS};
 pub use split::{split_subproblems, unique_in_eighths};
@@ -107,7 +102,7 @@ mod audit_tests;
 
 #[cfg(test)]
 mod tests {
-    use super::engine::{run_parallel, run_sequential};
+    use super::frames::engine::{run_parallel, run_sequential};
     use super::*;
 
     /// Known answers (OEIS A000170 and A002562): rows of `(n, total, unique)`.

@@ -7,11 +7,12 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 
 use super::checkpoint::{add_counts, Checkpoint, Spent};
-use super::engine::{self, Control, Tally};
-use super::frame::{subproblems, Subproblem};
+use super::control::{Control, Tally};
+use super::frames::engine;
+use super::frames::frame::{subproblems, Subproblem};
+use super::frames::pieces;
 use super::halves;
 use super::invariants::{check_complete, classes_of_eighths};
-use super::pieces;
 use super::shard::Shard;
 use super::split::{halves_plan_of_split, unique_in_eighths};
 use super::types::{check_size, CountError, Counts};

@@ -3,9 +3,9 @@
 //! different splits are never summed. It calls the plans of `frame.rs`, `pieces.rs` and
 //! `halves/`.
 
-use super::frame::subproblems;
+use super::frames::frame::subproblems;
+use super::frames::pieces::{self, SPLIT};
 use super::halves;
-use super::pieces::{self, SPLIT};
 use super::types::check_size;
 
 /// How many subproblems the split named `split` makes of the `n` x `n` board, when this binary

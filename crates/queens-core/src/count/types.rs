@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use super::kernel;
+use super::frames::kernel;
 use crate::error::SizeError;
 
 /// The widest board the engine counts: its masks are 32-bit words. (Totals are exact 128-bit

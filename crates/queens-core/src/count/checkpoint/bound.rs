@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::{shorten, Checkpoint, MAGIC, VERSION};
-use crate::count::pieces;
+use crate::count::frames::pieces;
 use crate::count::split::split_subproblems;
 use crate::count::types::CountError;
 

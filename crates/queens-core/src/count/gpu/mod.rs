@@ -31,9 +31,10 @@ pub mod nvrtc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::engine::{self, Control};
-use super::frame::Subproblem;
-use super::pieces::{self, PieceIter};
+use super::control::Control;
+use super::frames::engine;
+use super::frames::frame::Subproblem;
+use super::frames::pieces::{self, PieceIter};
 use super::shard::Shard;
 use super::types::{CountError, Counts};
 

@@ -10,8 +10,8 @@
 //! next free row. Cost: listing is a search of the first rows (a few nanoseconds a task);
 //! a task is 20 bytes.
 
-use super::super::frame::Square;
-use super::super::kernel::Setup;
+use super::super::frames::frame::Square;
+use super::super::frames::kernel::Setup;
 
 /// The rows of the board's frames the kernel's arrays hold: one bit of a `u32` per column.
 pub const MAX_ROWS: usize = 32;
@@ -168,8 +168,8 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::frame::subproblems;
-    use crate::count::kernel::count_completions_searched;
+    use crate::count::frames::frame::subproblems;
+    use crate::count::frames::kernel::count_completions_searched;
     use std::sync::atomic::AtomicBool;
 
     /// Expanding a frame to any depth and counting the tasks gives the CPU kernel's count.

@@ -4,8 +4,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::*;
-use crate::count::engine::{run_pieces, run_sequential, Tally};
-use crate::count::frame::subproblems;
+use crate::count::control::Tally;
+use crate::count::frames::engine::{run_pieces, run_sequential};
+use crate::count::frames::frame::subproblems;
 
 /// The tally of the frame engine over every frame (pieces of `depth` rows of `shard`).
 fn frame_engine(n: usize, depth: usize, shard: Shard) -> Tally {

@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::alloc::AllocError;
 use super::group::{Groups, Key};
-use crate::count::kernel::CancelCheck;
+use crate::count::frames::kernel::CancelCheck;
 
 /// Lists every filling of rows `0..h` with columns in `allowed` (and in `top` for row 0) that
 /// uses every column of `need`: its columns, and the squares of row `h` its queens attack

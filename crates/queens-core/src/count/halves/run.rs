@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use super::alloc::AllocError;
 use super::plan::Plan;
-use crate::count::engine::Control;
+use crate::count::control::Control;
 use crate::count::types::CountError;
 
 impl Control {

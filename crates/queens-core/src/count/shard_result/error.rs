@@ -3,7 +3,7 @@
 
 use thiserror::Error;
 
-use crate::count::pieces::SPLIT;
+use crate::count::frames::pieces::SPLIT;
 use crate::count::shard::MAX_SHARDS;
 use crate::count::types::MAX_N;
 

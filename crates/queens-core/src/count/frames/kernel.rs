@@ -30,23 +30,23 @@ pub const MAX_N: usize = 32;
 /// How many nodes the searches leave between two looks at the cancel flag: a power of two
 /// small enough that a raised flag is seen within well under a millisecond of work at any N
 /// (a node is a few nanoseconds), large enough that the look costs nothing measurable.
-pub(super) const CANCEL_CHECK_EVERY: u32 = 1 << 16;
+pub(in crate::count) const CANCEL_CHECK_EVERY: u32 = 1 << 16;
 
 /// A countdown to the next look at the cancel flag, shared by the searches of the engine: one
 /// step per backtrack, a look every [`CANCEL_CHECK_EVERY`] steps (the first step looks at once,
 /// so that a run cancelled before a subproblem starts stops at its first backtrack).
-pub(super) struct CancelCheck {
+pub(in crate::count) struct CancelCheck {
     left: u32,
 }
 
 impl CancelCheck {
-    pub(super) fn new() -> CancelCheck {
+    pub(in crate::count) fn new() -> CancelCheck {
         CancelCheck { left: 1 }
     }
 
     /// Counts one step; whether the flag is raised, when this step is one that looks.
     #[inline(always)]
-    pub(super) fn stop(&mut self, cancel: &AtomicBool) -> bool {
+    pub(in crate::count) fn stop(&mut self, cancel: &AtomicBool) -> bool {
         self.left -= 1;
         if self.left != 0 {
             return false;
@@ -58,21 +58,21 @@ impl CancelCheck {
 
 /// The precomputed state of one subproblem.
 #[derive(Debug)]
-pub(super) struct Setup {
+pub(in crate::count) struct Setup {
     /// Free rows, top to bottom.
-    pub(super) rows: Vec<usize>,
+    pub(in crate::count) rows: Vec<usize>,
     /// The frame's attacks on each free row (diagonals only).
-    pub(super) extra: [u32; MAX_N],
+    pub(in crate::count) extra: [u32; MAX_N],
     /// The row distance from free row `i` to free row `i + 1`.
-    pub(super) gap: [u32; MAX_N],
+    pub(in crate::count) gap: [u32; MAX_N],
     /// The columns of the frame.
-    pub(super) cols: u32,
+    pub(in crate::count) cols: u32,
     /// All columns of the board.
-    pub(super) full: u32,
+    pub(in crate::count) full: u32,
 }
 
 impl Setup {
-    pub(super) fn new(n: usize, frame: &[Square]) -> Setup {
+    pub(in crate::count) fn new(n: usize, frame: &[Square]) -> Setup {
         let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let mut taken_rows = 0u64;
         let mut cols = 0u32;
@@ -115,7 +115,7 @@ pub fn count_completions_searched(n: usize, sub: &Subproblem, cancel: &AtomicBoo
 }
 
 /// The search of every free row, top to bottom.
-pub(super) fn search_completions(s: &Setup, cancel: &AtomicBool) -> Option<u64> {
+pub(in crate::count) fn search_completions(s: &Setup, cancel: &AtomicBool) -> Option<u64> {
     let m = s.rows.len();
     if m == 0 {
         return Some(1);
@@ -143,7 +143,7 @@ pub(super) fn search_completions(s: &Setup, cancel: &AtomicBool) -> Option<u64> 
 /// the two diagonal words shifted to the next free row) instead of being descended into, and
 /// what `leaf` returns is summed. Returns `None` when `cancel` was raised before the end.
 #[inline(always)]
-pub(super) fn descend(
+pub(in crate::count) fn descend(
     open: &[u32; MAX_N],
     gap: &[u32; MAX_N],
     c: u32,

@@ -3,16 +3,15 @@
 //! The idea: the subproblems (canonical frames, see `frame`) are independent, so they are
 //! handed out one at a time — to a plain loop in [`run_sequential`], to a rayon pool that
 //! steals work at the granularity of one subproblem in [`run_parallel`]. Each finished
-//! subproblem is added to a [`Tally`] under a mutex (a few thousand times per run, never in the
-//! inner loop), which the caller may read at any moment to show progress or to write a
-//! checkpoint; raising [`Control::cancel`] makes every search stop soon, leaving the tally exact
-//! for the subproblems it lists as done. Source: the usual fork-join decomposition of
-//! parallel backtracking; rayon's work stealing (Blumofe and Leiserson, 1999). Cost: the
-//! searches themselves; memory is the plan (tens of bytes per subproblem) and one fixed stack
-//! per thread.
+//! subproblem is recorded in the run's [`Tally`](super::control::Tally), which the caller may read at
+//! any moment to show progress or to write a checkpoint; raising [`Control::cancel`] makes
+//! every search stop soon, leaving the tally exact for the subproblems it lists as done.
+//! Source: the usual fork-join decomposition of parallel backtracking; rayon's work stealing
+//! (Blumofe and Leiserson, 1999). Cost: the searches themselves; memory is the plan (tens of
+//! bytes per subproblem) and one fixed stack per thread.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rayon::iter::ParallelBridge;
@@ -20,108 +19,10 @@ use rayon::prelude::*;
 
 use super::frame::{Square, Subproblem};
 use super::pieces::{self, FramePieces, PieceIter};
-use super::shard::Shard;
-use super::types::{CountError, Counts};
 use super::{join, kernel};
-
-/// What a run has finished so far: which subproblems, each one's own contribution, and their
-/// sum.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tally {
-    /// One bit per subproblem of the whole plan, set when it is counted.
-    pub done: Vec<u64>,
-    /// How many bits of `done` are set.
-    pub finished: u64,
-    /// The contribution of each subproblem of the plan (zero for those not counted), so that
-    /// `counts` is always the sum of its parts and any part can be recounted.
-    pub parts: Vec<Counts>,
-    /// The sum of the finished subproblems' contributions.
-    pub counts: Counts,
-    /// For a plan of pieces (see `pieces`): the frames begun but not finished, with the pieces
-    /// counted so far and their sum (not in `counts` until the frame is finished).
-    pub pieces: BTreeMap<usize, FramePieces>,
-}
-
-impl Tally {
-    /// An empty tally for a plan of `subproblems` subproblems.
-    pub fn new(subproblems: usize) -> Tally {
-        Tally {
-            done: vec![0; subproblems.div_ceil(64)],
-            finished: 0,
-            parts: vec![Counts::default(); subproblems],
-            counts: Counts::default(),
-            pieces: BTreeMap::new(),
-        }
-    }
-
-    /// With a plan of pieces: how many frames are begun and not finished, and how many of
-    /// their pieces (of `shard`) are counted — what a run shows of its progress between two
-    /// finished frames.
-    pub fn begun(&self, shard: Shard) -> (usize, u64) {
-        let pieces = self.pieces.iter().map(|(&f, p)| p.counted(shard, f)).sum();
-        (self.pieces.len(), pieces)
-    }
-
-    /// Whether subproblem `i` is counted.
-    pub fn is_done(&self, i: usize) -> bool {
-        self.done[i / 64] >> (i % 64) & 1 == 1
-    }
-
-    /// The finished subproblems, in increasing order.
-    pub fn finished_subproblems(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.parts.len()).filter(|&i| self.is_done(i))
-    }
-
-    /// Adds the contribution of subproblem `i` (once). The sums cannot overflow: every total
-    /// of a board of at most 32 columns is far below 2^128 (and a tally loaded from a file is
-    /// checked for it).
-    pub fn record(&mut self, i: usize, part: Counts) {
-        if !self.is_done(i) {
-            self.done[i / 64] |= 1 << (i % 64);
-            self.finished += 1;
-            self.parts[i] = part;
-            self.counts.total = self.counts.total.saturating_add(part.total);
-            self.counts.unique = self.counts.unique.saturating_add(part.unique);
-        }
-    }
-}
-
-/// Shared between the searching threads and whoever watches them.
-#[derive(Debug)]
-pub struct Control {
-    /// Raise to stop the run soon; the tally stays exact.
-    pub cancel: AtomicBool,
-    tally: Mutex<Tally>,
-}
-
-impl Control {
-    /// A control over a tally (empty, or loaded from a checkpoint).
-    pub fn new(tally: Tally) -> Control {
-        Control {
-            cancel: AtomicBool::new(false),
-            tally: Mutex::new(tally),
-        }
-    }
-
-    /// The tally, locked; a copy is cheap enough to write a checkpoint from.
-    pub fn tally(&self) -> MutexGuard<'_, Tally> {
-        self.tally.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// Whether the run was cancelled.
-    pub fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-    }
-
-    fn work(&self, n: usize, plan: &[Subproblem], i: usize) {
-        if self.cancelled() || self.tally().is_done(i) {
-            return;
-        }
-        if let Some(part) = solve(n, &plan[i], &self.cancel) {
-            self.tally().record(i, part);
-        }
-    }
-}
+use crate::count::control::Control;
+use crate::count::shard::Shard;
+use crate::count::types::{CountError, Counts};
 
 /// Counts the completions of a frame: by the join where it applies (N from 15 to 31, frames with
 /// enough free rows), else by the search alone. This is the engine's one choice between the two;
@@ -349,10 +250,20 @@ pub fn run_pieces(
     Ok(())
 }
 
+/// Counts subproblem `i` of `plan` unless it is counted or the run cancelled, and records it.
+fn work(control: &Control, n: usize, plan: &[Subproblem], i: usize) {
+    if control.cancelled() || control.tally().is_done(i) {
+        return;
+    }
+    if let Some(part) = solve(n, &plan[i], &control.cancel) {
+        control.tally().record(i, part);
+    }
+}
+
 /// Counts the subproblems `todo` of `plan` on the calling thread, recording each in `control`.
 pub fn run_sequential(n: usize, plan: &[Subproblem], todo: &[usize], control: &Control) {
     for &i in todo {
-        control.work(n, plan, i);
+        work(control, n, plan, i);
     }
 }
 
@@ -372,7 +283,7 @@ pub fn run_parallel(
     pool.install(|| {
         todo.par_iter()
             .with_max_len(1)
-            .for_each(|&i| control.work(n, plan, i));
+            .for_each(|&i| work(control, n, plan, i));
     });
     Ok(())
 }

@@ -98,13 +98,13 @@ thread_local! {
 
 /// Whether a join of `rows` rows applies to this setup: a board of at most [`MAX_JOIN_N`]
 /// columns with enough free rows for an upper part of at least two rows.
-pub(super) fn applies(n: usize, s: &Setup, rows: usize) -> bool {
+pub(in crate::count) fn applies(n: usize, s: &Setup, rows: usize) -> bool {
     rows >= 1 && n <= MAX_JOIN_N && s.rows.len() >= rows + 2
 }
 
 /// Counts the completions of the frame in `s` by the join of its last `rows` free rows.
 /// Returns `None` when `cancel` was raised before the end. Call only when [`applies`] holds.
-pub(super) fn count(s: &Setup, rows: usize, cancel: &AtomicBool) -> Option<u64> {
+pub(in crate::count) fn count(s: &Setup, rows: usize, cancel: &AtomicBool) -> Option<u64> {
     SCRATCH.with(|scratch| {
         let scratch = &mut scratch.borrow_mut();
         #[cfg(target_arch = "x86_64")]

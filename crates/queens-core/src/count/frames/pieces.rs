@@ -32,8 +32,8 @@ use std::collections::BTreeMap;
 
 use super::frame::{Square, Subproblem};
 use super::kernel::Setup;
-use super::shard::Shard;
-use super::types::Counts;
+use crate::count::shard::Shard;
+use crate::count::types::Counts;
 
 /// The name of the way the engine splits a board into subproblems when it counts whole frames
 /// (boards up to [`WHOLE_FRAMES_UP_TO`]). Shards and checkpoints carry the name of
@@ -298,7 +298,8 @@ mod tests {
     use std::sync::atomic::AtomicBool;
 
     use super::*;
-    use crate::count::{engine, subproblems};
+    use crate::count::frames::engine;
+    use crate::count::subproblems;
 
     #[test]
     fn the_pieces_of_a_frame_add_up_to_the_frame() {
@@ -379,7 +380,8 @@ mod measure {
     use std::time::Instant;
 
     use super::*;
-    use crate::count::{engine, subproblems};
+    use crate::count::frames::engine;
+    use crate::count::subproblems;
 
     /// A measurement, not a check: `cargo test -p queens-core --release piece_listing --
     /// --ignored --nocapture` times the listing of the pieces of N = 27's first 200 frames at
