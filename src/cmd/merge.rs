@@ -161,7 +161,7 @@ fn merge(parts: &[(PathBuf, ShardResult)]) -> anyhow::Result<Merged> {
         unique: 0,
         seconds: 0.0,
         shards,
-        split: first.split.clone(),
+        split: first.split.to_string(),
         subproblems: first.subproblems,
     };
     for (path, p) in parts {
@@ -249,7 +249,7 @@ fn merge(parts: &[(PathBuf, ShardResult)]) -> anyhow::Result<Merged> {
     // The half-board engine's shards and those of pieces report eighths of classes (Burnside's lemma holds for
     // the whole board only): their sum, divided by 8, is the number of classes. (Shard 0/1 is
     // the whole board, whose classes are already counted.)
-    let eighths = count::unique_in_eighths(&merged.split) && shards > 1;
+    let eighths = first.split.unique_in_eighths() && shards > 1;
     let possible = if eighths {
         count::classes_of_eighths(merged.n, merged.total, merged.unique).map(|u| merged.unique = u)
     } else {
@@ -281,7 +281,7 @@ fn recount(parts: &[(PathBuf, ShardResult)], k: u64) -> anyhow::Result<bool> {
     let mut disagree = 0usize;
     for &i in &chosen {
         let (path, p) = &parts[i];
-        let Some(run) = Run::of_split(p.n, &p.split, p.shard) else {
+        let Some(run) = Run::of_split(p.n, &p.split.to_string(), p.shard) else {
             bail!(
                 "{}: the split {} cannot be recounted",
                 path.display(),

@@ -126,10 +126,7 @@ fn a_complete_checkpoint_whose_count_is_impossible_is_refused() {
     let n = 12;
     let mut saved = partial(n, "halves4-v1", 1);
     let run = Run::of_split(n, "halves4-v1", Shard::WHOLE).unwrap();
-    let plan = match &run.plan {
-        run::Plan::Halves(plan) => plan.clone(),
-        _ => unreachable!(),
-    };
+    let plan = run.plan.halves().unwrap().clone();
     let i = (0..plan.len())
         .find(|&i| matches!(plan.parts[i], halves::Part::Pattern { weight: 2, .. }))
         .unwrap();

@@ -69,8 +69,8 @@ use super::checksum;
 use super::control::Tally;
 use super::frames::pieces::{self, FramePieces};
 use super::shard::Shard;
-use super::split::unique_in_eighths;
-use super::types::{CountError, Counts, MAX_N};
+use super::split::Split;
+use super::types::{add_counts, CountError, Counts, MAX_N};
 
 mod bound;
 use bound::{head_limit, HeadProblem, HEAD_BYTES};
@@ -87,7 +87,8 @@ pub const MAX_SUBPROBLEMS: usize = 1 << 24;
 pub struct Checkpoint {
     /// The board size.
     pub n: usize,
-    /// The name of the split (see [`super::SPLIT`]).
+    /// The name of the split, as the file says it (see [`Split`]; a name no split has is
+    /// read, and refused when the checkpoint is resumed).
     pub split: String,
     /// How many subproblems the whole board has.
     pub subproblems: usize,
@@ -137,7 +138,7 @@ impl Checkpoint {
             let _ = write!(s, " {i}:{}/{}", p.total, p.unique);
         }
         s.push('\n');
-        if pieces::depth_of_split(self.n, &self.split).is_some_and(|d| d > 0) {
+        if has_pieces(self.n, &self.split) {
             s.push_str("pieces");
             for (f, fp) in &self.tally.pieces {
                 let _ = write!(
@@ -254,7 +255,7 @@ impl Checkpoint {
         let hex = field("done")?;
         let parts_text = field("parts")?;
         // With pieces, every frame is in every shard and the classes are eighths.
-        let cut = pieces::depth_of_split(n, &split).is_some_and(|d| d > 0);
+        let cut = has_pieces(n, &split);
         let pieces_text = if cut { Some(field("pieces")?) } else { None };
         if let Some(extra) = lines.0.next() {
             return Err(bad(format!(
@@ -309,6 +310,9 @@ impl Checkpoint {
         }
 
         // Each finished subproblem's part, in the order of the bits; the totals are their sum.
+        // (A split whose classes are eighths may have more of them than solutions; a name no
+        // split has is refused when the checkpoint is resumed.)
+        let eighths = split.parse().ok().is_none_or(Split::unique_in_eighths);
         let finished_list: Vec<usize> = tally.finished_subproblems().collect();
         let mut expected = finished_list.into_iter();
         let mut sum = Counts::default();
@@ -344,7 +348,7 @@ impl Checkpoint {
             }
             // (The half-board engine counts eighths of classes: its first part holds the
             // solutions fixed by the turns, and no bound of the kind holds for its parts.)
-            if part.unique > part.total && !unique_in_eighths(&split) {
+            if part.unique > part.total && !eighths {
                 return Err(bad(format!(
                     "'parts' gives subproblem {i} more classes ({}) than solutions ({})",
                     part.unique, part.total
@@ -498,6 +502,11 @@ impl Checkpoint {
     }
 }
 
+/// Whether the split named `split` of the `n` x `n` board deals pieces (a `pieces` line).
+fn has_pieces(n: usize, split: &str) -> bool {
+    pieces::depth_of_split(n, split).is_some_and(|d| d > 0)
+}
+
 /// Parses the `pieces` line of a checkpoint whose finished frames are in `tally`: frames in
 /// increasing order, none finished, each watermark and range end a piece of the shard, ranges
 /// increasing, above the watermark, neither empty nor adjacent.
@@ -573,14 +582,6 @@ fn parse_pieces(
         out.insert(f, fp);
     }
     Ok(out)
-}
-
-/// Adds two counts, or `None` past 2^128 - 1.
-pub fn add_counts(a: Counts, b: Counts) -> Option<Counts> {
-    Some(Counts {
-        total: a.total.checked_add(b.total)?,
-        unique: a.unique.checked_add(b.unique)?,
-    })
 }
 
 /// Parses a whole number written in decimal digits only (no sign, no spaces).
@@ -739,7 +740,7 @@ mod tests {
 
     /// The fullest checkpoint of a split: every subproblem finished with 39-digit counts.
     fn fullest(n: usize, split: &str) -> Checkpoint {
-        let subproblems = super::super::split::split_subproblems(n, split).unwrap();
+        let subproblems = split.parse::<Split>().unwrap().subproblems(n).unwrap();
         let mut tally = Tally::new(subproblems);
         let big = Counts {
             total: u128::MAX / subproblems as u128 / 2,

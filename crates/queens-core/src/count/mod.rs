@@ -1,9 +1,11 @@
 //! The counting engine: the exact number of solutions (OEIS A000170) and of symmetry classes
 //! (OEIS A002562) of the N x N board, on every core, in shards, resumable.
 //!
-//! The layers, each a file or a folder, each depending only on those after it:
-//! - `run.rs`: a [`Run`] holds the engine's plan (frames, pieces or halves), the shard,
-//!   the threads and the tally, and executes it.
+//! The layers, each a file or a folder, top-down:
+//! - `run.rs`: a [`Run`] holds the engine's plan, the shard, the threads and the tally, and
+//!   executes it, whatever the engine.
+//! - `plan.rs`: the one place that maps an [`Engine`] to its code: the plan a run holds, one
+//!   variant per engine, each a `Counter` (`counter.rs`, the seam a run drives).
 //! - `frames/`: the frame engine. The board's outer frame is pre-placed in one canonical way
 //!   per symmetry orbit; each frame is a [`Subproblem`], cut into pieces on large boards
 //!   ([`pieces`]), searched by a tight bitmask loop with its last rows joined from a table.
@@ -13,7 +15,7 @@
 //! - `shard.rs` and `checkpoint.rs`: one [`Shard`] of the plan, and the saved state of a run.
 //! - `invariants.rs`: what every complete count obeys (an even total, classes between an
 //!   eighth and a half of it), checked on merge and resume whatever the checksums say.
-//! - `split.rs`: the names of the splits and the subproblems each makes.
+//! - `split.rs`: the typed [`Split`] of a board into subproblems, and its names.
 //! - `shard_result/`: the one-line result of a shard, written and read back.
 //! - `estimate.rs`: the Monte Carlo estimate of a count too large to run.
 //! - `types.rs`: [`Counts`], [`CountError`] and [`MAX_N`], which every layer imports.
@@ -31,19 +33,21 @@
 pub(crate) mod checkpoint;
 pub(crate) mod checksum;
 pub(crate) mod control;
+mod counter;
 pub(crate) mod estimate;
 pub(crate) mod fixed;
 pub(crate) mod frames;
 pub mod gpu;
 pub mod halves;
 mod invariants;
+mod plan;
 mod run;
 pub(crate) mod shard;
 pub mod shard_result;
 mod split;
 mod types;
 
-pub use checkpoint::{add_counts, Checkpoint, Spent, MAX_SUBPROBLEMS};
+pub use checkpoint::{Checkpoint, Spent, MAX_SUBPROBLEMS};
 pub use checksum::{checksum, fnv1a64};
 pub use control::{Control, Tally};
 pub use estimate::{estimate, probe_nodes, Estimate, Sampling};
@@ -52,12 +56,12 @@ pub use fixed::{
 };
 pub use frames::frame::{subproblems, Subproblem};
 pub use frames::pieces;
-pub use frames::pieces::SPLIT;
 pub use invariants::{check_complete, classes_of_eighths, Impossible};
-pub use run::{Engine, Run, HALVES_FROM};
+pub use plan::{Engine, HALVES_FROM};
+pub use run::Run;
 pub use shard::{Shard, MAX_SHARDS};
-pub use split::{split_subproblems, unique_in_eighths};
-pub use types::{check_size, CountError, Counts, MAX_N};
+pub use split::{Split, UnknownSplit, SPLIT};
+pub use types::{add_counts, check_size, CountError, Counts, MAX_N};
 
 /// Counts total and classes of the `n` x `n` board on the calling thread alone.
 ///
@@ -230,12 +234,11 @@ mod tests {
         assert_eq!(Run::new(21).unwrap().split(), SPLIT);
         assert_eq!(Run::new(22).unwrap().split(), "frame1-rows2-v1");
         assert_eq!(Run::new(27).unwrap().split(), "frame1-rows6-v1");
-        assert_eq!(
-            split_subproblems(27, "frame1-rows6-v1"),
-            Some(subproblems(27).len())
-        );
-        assert_eq!(split_subproblems(27, SPLIT), Some(subproblems(27).len()));
-        assert!(unique_in_eighths("frame1-rows7-v1") && !unique_in_eighths(SPLIT));
+        let pieces: Split = "frame1-rows6-v1".parse().unwrap();
+        assert_eq!(pieces.subproblems(27), Some(subproblems(27).len()));
+        assert_eq!(Split::Frames.subproblems(27), Some(subproblems(27).len()));
+        assert!(Split::Pieces { depth: 7 }.unique_in_eighths());
+        assert!(!Split::Frames.unique_in_eighths());
     }
 
     /// Runs `run` on two threads and cancels it after `delay`; returns its checkpoint.
@@ -472,9 +475,7 @@ mod tests {
         let third = first.subproblems() / 3;
         // First session: a third of the subproblems (as a shard would), then a cancelled run.
         let todo: Vec<usize> = (0..third).collect();
-        let run::Plan::Halves(plan) = &first.plan else {
-            panic!("not a half-board run")
-        };
+        let plan = first.plan.halves().expect("a half-board run");
         halves::run(plan, &todo, 1, first.control()).unwrap();
         first.cancel();
         first.execute().unwrap();

@@ -1,48 +1,22 @@
-//! One counting run, assembled: the engine and its plan of subproblems ([`Engine`] resolved to
-//! a [`Plan`] value the run holds), the shard of it to count, the threads, and the tally so far
-//! (empty, or resumed from a checkpoint). It calls the engines (`engine.rs`, `halves/`), the
-//! plans (`frame.rs`, `pieces.rs`) and the checkpoint.
+//! One counting run, assembled: the engine's plan of subproblems (an [`Engine`] resolved to a
+//! plan, `plan.rs`), the shard of it to count, the threads, the memory budget, and the tally so
+//! far (empty, or resumed from a checkpoint, whose parts it checks). It knows no engine: it
+//! drives the plan's [`Counter`](super::counter::Counter), and speaks of splits, not of
+//! engines, with the checkpoint and the shard.
 
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
-use super::checkpoint::{add_counts, Checkpoint, Spent};
+use super::checkpoint::{Checkpoint, Spent};
 use super::control::{Control, Tally};
-use super::frames::engine;
-use super::frames::frame::{subproblems, Subproblem};
 use super::frames::pieces;
 use super::halves;
 use super::invariants::{check_complete, classes_of_eighths};
+use super::plan::{Engine, Plan};
 use super::shard::Shard;
-use super::split::{halves_plan_of_split, unique_in_eighths};
-use super::types::{check_size, CountError, Counts};
-use crate::error::SizeError;
+use super::split::Split;
+use super::types::{add_counts, check_size, CountError, Counts};
 
-/// Which counting engine a run uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Engine {
-    /// Canonical frames, each searched with its last rows joined (`frame.rs`, `join.rs`).
-    Frame,
-    /// The upper and lower halves of the board listed and joined (`halves.rs`).
-    Halves,
-    /// The faster of the two for the board size: halves from [`HALVES_FROM`] to
-    /// [`halves::MAX_N`] (when a split fits in the memory budget), frames otherwise.
-    Auto,
-}
-
-/// The smallest board on which [`Engine::Auto`] chooses the half-board engine.
-pub const HALVES_FROM: usize = 12;
-
-impl Engine {
-    /// The engine actually run for `n`: [`Engine::Auto`] resolved.
-    pub fn resolve(self, n: usize) -> Engine {
-        match self {
-            Engine::Auto if (HALVES_FROM..=halves::MAX_N).contains(&n) => Engine::Halves,
-            Engine::Auto => Engine::Frame,
-            other => other,
-        }
-    }
-}
 /// One counting run, assembled: the plan of subproblems of the board, the shard of it to count,
 /// the threads, and the tally so far (empty, or resumed from a checkpoint). The binary's
 /// `queens count` is this plus a progress bar, signals and checkpoint files.
@@ -65,10 +39,10 @@ pub struct Run {
     pub(super) plan: Plan,
     shard: Shard,
     todo: Vec<usize>,
-    /// The threads asked for (0: one per core); the half-board engine runs at most as many
-    /// subproblems at once as fit in `budget`.
+    /// The threads asked for (0: one per core); an engine whose subproblems take memory runs
+    /// at most as many at once as fit in `budget`.
     threads: usize,
-    /// The memory budget of the half-board engine's subproblems, in bytes.
+    /// The memory budget of the subproblems counted at once, in bytes.
     budget: u64,
     control: Control,
 }
@@ -79,7 +53,7 @@ impl Run {
     /// [`pieces::depth_for`] rows above).
     pub fn new(n: usize) -> Result<Run, CountError> {
         check_size(n)?;
-        Ok(Run::frames(n, pieces::depth_for(n)))
+        Ok(Run::of_plan(n, Plan::frames(n, pieces::depth_for(n)), 0))
     }
 
     /// [`Run::new`] with the frames cut at `depth` rows (0: whole frames), whatever the board:
@@ -87,25 +61,13 @@ impl Run {
     /// frames' free rows cuts them at their last row.
     pub fn with_depth(n: usize, depth: usize) -> Result<Run, CountError> {
         check_size(n)?;
-        Ok(Run::frames(n, depth))
-    }
-
-    /// [`Run::with_depth`] for an `n` already checked.
-    fn frames(n: usize, depth: usize) -> Run {
-        let frames = subproblems(n);
-        let depth = depth.min(pieces::MAX_DEPTH).min(n.saturating_sub(2));
-        let plan = if depth == 0 {
-            Plan::Frames(frames)
-        } else {
-            Plan::Pieces { frames, depth }
-        };
-        Run::of_plan(n, plan, 0)
+        Ok(Run::of_plan(n, Plan::frames(n, depth), 0))
     }
 
     /// A run of the whole board by `plan`, from nothing.
     fn of_plan(n: usize, plan: Plan, threads: usize) -> Run {
-        let todo = Shard::WHOLE.select(plan.len());
-        let control = Control::new(Tally::new(plan.len()));
+        let len = plan.counter().len();
+        let todo = plan.counter().split().select(Shard::WHOLE, len);
         Run {
             n,
             plan,
@@ -113,7 +75,7 @@ impl Run {
             todo,
             threads,
             budget: u64::MAX,
-            control,
+            control: Control::new(Tally::new(len)),
         }
     }
 
@@ -130,45 +92,25 @@ impl Run {
         max_memory: u64,
     ) -> Result<Run, CountError> {
         check_size(n)?;
-        let auto = engine == Engine::Auto;
-        let engine = engine.resolve(n);
-        if engine != Engine::Halves {
-            return Ok(Run::frames(n, pieces::depth_for(n)).threads(threads));
-        }
-        if n > halves::MAX_N {
-            return Err(CountError::Size(
-                SizeError::check(n, "the half-board engine", halves::MAX_N).unwrap_err(),
-            ));
-        }
-        let plan = match halves::Plan::fitting(n, max_memory) {
-            Ok(plan) => plan,
-            // Auto falls back to the frame engine, whose memory is small whatever N.
-            Err(CountError::MemoryBudget { .. }) if auto => {
-                return Ok(Run::frames(n, pieces::depth_for(n)).threads(threads))
-            }
-            Err(err) => return Err(err),
-        };
-        let mut run = Run::of_plan(n, Plan::Halves(plan), threads);
+        let mut run = Run::of_plan(n, Plan::for_engine(n, engine, max_memory)?, threads);
         run.budget = max_memory;
         Ok(run)
     }
 
     /// A run of `shard` of the `n` x `n` board by the split named `split` (as a checkpoint or
-    /// a shard result names it: `frame1-v1`, `frame1-rowsD-v1`, `halvesK-v1`), whatever the
-    /// memory; `None` for a split this binary does not make of `n`.
+    /// a shard result names it, see [`Split`]), whatever the memory; `None` for a split this
+    /// binary does not make of `n`.
     pub fn of_split(n: usize, split: &str, shard: Shard) -> Option<Run> {
         check_size(n).ok()?;
-        if let Some(depth) = pieces::depth_of_split(n, split) {
-            return Some(Run::frames(n, depth).shard(shard));
-        }
-        let plan = halves_plan_of_split(n, split)?;
-        Some(Run::of_plan(n, Plan::Halves(plan), 0).shard(shard))
+        let plan = Plan::of_split(n, split.parse().ok()?)?;
+        Some(Run::of_plan(n, plan, 0).shard(shard))
     }
 
-    /// The threads the run uses: those asked for (0: one per core), and with the half-board
-    /// engine at most as many as its subproblems fit in the budget at once.
+    /// The threads the run uses: those asked for (0: one per core), and with an engine whose
+    /// subproblems take memory (the half-board engine) at most as many as fit in the budget at
+    /// once.
     pub fn workers(&self) -> usize {
-        let Plan::Halves(plan) = &self.plan else {
+        let Some(bytes) = self.plan.counter().subproblem_bytes() else {
             return self.threads;
         };
         let asked = if self.threads == 0 {
@@ -176,28 +118,24 @@ impl Run {
         } else {
             self.threads
         };
-        asked.min(plan.concurrent(self.budget))
+        asked.min((self.budget / bytes.max(1)).clamp(1, usize::MAX as u64) as usize)
     }
 
     /// The engine this run uses.
     pub fn engine(&self) -> Engine {
-        match self.plan {
-            Plan::Halves(_) => Engine::Halves,
-            Plan::Frames(_) | Plan::Pieces { .. } => Engine::Frame,
-        }
+        self.plan.engine()
     }
 
     /// Forecasts this run's shard with the half-board engine (see [`halves::forecast`]):
-    /// `None` when the run uses the frame engine (whose estimate is [`super::estimate`]).
-    /// Draws subproblems on the run's threads as `sampling` says (its budget, its bound, its
-    /// thread clock); a thread that cannot start or a draw without memory is an error.
+    /// `None` when the run uses another engine (the frame engine's estimate is
+    /// [`super::estimate`]). Draws subproblems on the run's threads as `sampling` says (its
+    /// budget, its bound, its thread clock); a thread that cannot start or a draw without
+    /// memory is an error.
     pub fn forecast_halves(
         &self,
         sampling: &super::Sampling,
     ) -> Option<Result<halves::Forecast, CountError>> {
-        let Plan::Halves(plan) = &self.plan else {
-            return None;
-        };
+        let plan = self.plan.halves()?;
         let threads = if self.threads == 0 {
             std::thread::available_parallelism().map_or(1, |p| p.get())
         } else {
@@ -216,9 +154,7 @@ impl Run {
         &self,
         on_listed: &(dyn Fn(usize, halves::Listed) + Sync),
     ) -> Option<Result<Vec<(usize, halves::Listed)>, CountError>> {
-        let Plan::Halves(plan) = &self.plan else {
-            return None;
-        };
+        let plan = self.plan.halves()?;
         let left: Vec<usize> = {
             let tally = self.control.tally();
             self.todo
@@ -245,37 +181,25 @@ impl Run {
     /// earlier run); the rest of the process (the plan, the program, what the allocator keeps)
     /// comes on top. `None` for the frame engine.
     pub fn buffers_ceiling(&self, most: halves::Listed) -> Option<u64> {
-        let Plan::Halves(plan) = &self.plan else {
-            return None;
-        };
+        let plan = self.plan.halves()?;
         let k = plan.pattern_columns.count_ones() as usize;
         Some(self.workers() as u64 * halves::buffers_ceiling(self.n, k, most))
     }
 
-    /// The name of the split of this run's plan (see [`SPLIT`]).
+    /// The name of the split of this run's plan (see [`Split`]).
     pub fn split(&self) -> String {
-        match &self.plan {
-            Plan::Halves(plan) => plan.split(),
-            _ => pieces::split_name(self.depth()),
-        }
+        self.plan.counter().split().to_string()
     }
 
     /// The rows the frames are cut at (0: whole frames, and for the half-board engine).
     pub fn depth(&self) -> usize {
-        match self.plan {
-            Plan::Pieces { depth, .. } => depth,
-            Plan::Frames(_) | Plan::Halves(_) => 0,
-        }
+        self.plan.counter().split().depth()
     }
 
     /// Counts only `shard` of the subproblems. With pieces, a shard counts its pieces of every
-    /// frame, so each frame is part of every shard's work.
+    /// frame, so each frame is part of every shard's work ([`Split::select`]).
     pub fn shard(mut self, shard: Shard) -> Run {
-        self.todo = if self.depth() > 0 {
-            Shard::WHOLE.select(self.subproblems())
-        } else {
-            shard.select(self.subproblems())
-        };
+        self.todo = (self.plan.counter().split()).select(shard, self.subproblems());
         self.shard = shard;
         self
     }
@@ -299,130 +223,52 @@ impl Run {
     /// The bytes one of the half-board engine's subproblems may hold by the memory model (what
     /// [`Run::workers`] divides the budget by); `None` for the frame engine.
     pub fn subproblem_bytes(&self) -> Option<u64> {
-        let Plan::Halves(plan) = &self.plan else {
-            return None;
-        };
-        Some(halves::bytes_per_thread(
-            self.n,
-            plan.pattern_columns.count_ones() as usize,
-        ))
+        self.plan.counter().subproblem_bytes()
     }
 
-    /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run
-    /// (same N and shard; the same split, except that a half-board run takes the split the
-    /// checkpoint records when its subproblems fit in the budget, whatever split this machine
-    /// would choose). Returns the time the checkpoint says was spent so far.
+    /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run:
+    /// same N and shard, and the same split, except that a run takes the split the checkpoint
+    /// records when its engine counts that split too (the frame engine any frame split, the
+    /// half-board engine any of its own when its subproblems fit in the budget, whatever split
+    /// this machine would choose). Returns the time the checkpoint says was spent so far.
     ///
-    /// Each saved part is also checked against its subproblem: a total that is not a multiple
-    /// of the frame's orbit, or (for a frame no symmetry fixes) not 8 times its classes, or a
-    /// pattern's total not a multiple of its weight, cannot have been counted; nor can a
-    /// complete count that breaks [`check_complete`]; and the file is refused.
+    /// Each saved part is also checked against its subproblem by the engine (a total that is
+    /// not a multiple of the frame's orbit, or for a frame no symmetry fixes not 8 times its
+    /// classes, or a pattern's total not a multiple of its weight, cannot have been counted);
+    /// so is a complete count, against [`check_complete`]; and the file is refused.
     pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, Spent), CountError> {
         let spent = Spent {
             seconds: checkpoint.seconds,
             cpu_seconds: checkpoint.cpu_seconds,
         };
-        if let Plan::Halves(_) = self.plan {
-            let mut run = self;
-            if checkpoint.n == run.n && checkpoint.split != run.split() {
-                if let Some(plan) = halves_plan_of_split(run.n, &checkpoint.split) {
-                    let k = plan.pattern_columns.count_ones() as usize;
-                    let need = halves::bytes_per_thread(run.n, k);
-                    if need > run.budget {
-                        return Err(CountError::CheckpointMemory {
-                            path: path.display().to_string(),
-                            split: checkpoint.split,
-                            need,
-                            budget: run.budget,
-                        });
-                    }
-                    let (shard, threads, budget) = (run.shard, run.threads, run.budget);
-                    run = Run::of_plan(run.n, Plan::Halves(plan), threads).shard(shard);
-                    run.budget = budget;
+        let mut run = self;
+        let saved = checkpoint.split.parse::<Split>().ok();
+        let other = saved.filter(|&s| checkpoint.n == run.n && s != run.plan.counter().split());
+        if let Some(plan) = other.and_then(|saved| run.plan.resuming(run.n, saved)) {
+            if let Some(need) = plan.counter().subproblem_bytes() {
+                if need > run.budget {
+                    return Err(CountError::CheckpointMemory {
+                        path: path.display().to_string(),
+                        split: checkpoint.split,
+                        need,
+                        budget: run.budget,
+                    });
                 }
             }
-            let split = run.split();
-            let this = &run;
-            let reason = if checkpoint.n != this.n {
-                Some(format!(
-                    "it is for N = {}, not N = {}",
-                    checkpoint.n, this.n
-                ))
-            } else if checkpoint.split != split || checkpoint.subproblems != this.subproblems() {
-                Some(format!(
-                    "it is for the split {} of {} subproblems, not {split} of {}",
-                    checkpoint.split,
-                    checkpoint.subproblems,
-                    this.subproblems()
-                ))
-            } else if checkpoint.shard != this.shard {
-                Some(format!(
-                    "it is for shard {}, not shard {}",
-                    checkpoint.shard, this.shard
-                ))
-            } else {
-                None
-            };
-            if let Some(reason) = reason {
-                return Err(CountError::CheckpointMismatch {
-                    path: path.display().to_string(),
-                    reason,
-                });
-            }
-            run.check_halves_parts(&checkpoint, path)?;
-            *run.control.tally() = checkpoint.tally;
-            run.check_complete_tally(path)?;
-            Ok((run, spent))
-        } else {
-            // A checkpoint of another frame split (whole frames, or another depth) is resumed
-            // with its own split: its frames are the same, only their cut differs.
-            let mut run = self;
-            if let Some(depth) = pieces::depth_of_split(run.n, &checkpoint.split) {
-                if depth != run.depth() && checkpoint.n == run.n {
-                    let (shard, threads) = (run.shard, run.threads);
-                    run = Run::frames(run.n, depth).shard(shard).threads(threads);
-                }
-            }
-            checkpoint.check_matches(path, run.n, &run.split(), run.plan.len(), run.shard)?;
-            run.check_frame_parts(&checkpoint, path)?;
-            *run.control.tally() = checkpoint.tally;
-            run.check_complete_tally(path)?;
-            Ok((run, spent))
+            let (shard, threads, budget) = (run.shard, run.threads, run.budget);
+            run = Run::of_plan(run.n, plan, threads).shard(shard);
+            run.budget = budget;
         }
-    }
-
-    /// Checks each saved part of a half-board checkpoint against its subproblem
-    /// ([`halves::Plan::possible`]), and a complete one against [`check_complete`].
-    fn check_halves_parts(&self, checkpoint: &Checkpoint, path: &Path) -> Result<(), CountError> {
-        let Plan::Halves(plan) = &self.plan else {
-            return Ok(());
-        };
-        let tally = &checkpoint.tally;
-        if let Some(i) = tally
-            .finished_subproblems()
-            .find(|&i| !plan.possible(i, tally.parts[i]))
-        {
-            let part = tally.parts[i];
+        checkpoint.check_matches(path, run.n, &run.split(), run.subproblems(), run.shard)?;
+        if let Some(reason) = run.plan.counter().impossible(&checkpoint.tally) {
             return Err(CountError::CheckpointMalformed {
                 path: path.display().to_string(),
-                reason: format!(
-                    "subproblem {i} cannot have {} solutions in {} eighths of classes \
-                     ({})",
-                    part.total,
-                    part.unique,
-                    match plan.parts[i] {
-                        halves::Part::Fixed => "the fixed-point subproblem has no total and \
-                                                an even sum"
-                            .to_string(),
-                        halves::Part::Pattern { weight, .. } => format!(
-                            "a pattern's eighths equal its total, a multiple of its weight \
-                             {weight}"
-                        ),
-                    }
-                ),
+                reason,
             });
         }
-        Ok(())
+        *run.control.tally() = checkpoint.tally;
+        run.check_complete_tally(path)?;
+        Ok((run, spent))
     }
 
     /// Refuses a complete checkpoint of the whole board whose counts no board can have
@@ -432,7 +278,7 @@ impl Run {
             return Ok(());
         }
         let counts = self.control.tally().counts;
-        let checked = if unique_in_eighths(&self.split()) {
+        let checked = if self.plan.counter().split().unique_in_eighths() {
             classes_of_eighths(self.n, counts.total, counts.unique).map(|_| ())
         } else {
             check_complete(self.n, counts)
@@ -443,82 +289,12 @@ impl Run {
         })
     }
 
-    /// Checks each saved part of a frame-split checkpoint against its subproblem: a total that
-    /// is not a multiple of the frame's orbit, or (for a frame no symmetry fixes) not its classes
-    /// times the orbit, cannot have been counted.
-    fn check_frame_parts(&self, checkpoint: &Checkpoint, path: &Path) -> Result<(), CountError> {
-        let tally = &checkpoint.tally;
-        let finished = tally
-            .finished_subproblems()
-            .map(|i| (i, tally.parts[i], ""));
-        let begun = tally
-            .pieces
-            .iter()
-            .map(|(&i, p)| (i, p.counts, " (its pieces so far)"));
-        for (i, part, what) in finished.chain(begun) {
-            let sub = &self.plan.frames()[i];
-            let orbit = u128::from(sub.orbit_size());
-            let possible = if self.depth() > 0 {
-                // Eighths of classes: the orbit times the stabilizer sum, which is from 1 to
-                // the frame's stabilizer times the completions.
-                let stab = 1 + sub.fixed_by.len() as u128;
-                let (found, sum) = (part.total / orbit, part.unique / orbit);
-                part.total.is_multiple_of(orbit)
-                    && part.unique.is_multiple_of(orbit)
-                    && sum >= found
-                    && sum <= found.saturating_mul(stab)
-            } else if sub.fixed_by.is_empty() {
-                part.unique.checked_mul(orbit) == Some(part.total)
-            } else {
-                // `found` completions in classes of 1 to `stab` of them each.
-                let found = part.total / orbit;
-                let stab = 1 + sub.fixed_by.len() as u128;
-                part.total.is_multiple_of(orbit)
-                    && part.unique <= found
-                    && part.unique.saturating_mul(stab) >= found
-            };
-            if !possible {
-                return Err(CountError::CheckpointMalformed {
-                    path: path.display().to_string(),
-                    reason: format!(
-                        "subproblem {i}{what} cannot have {} solutions in {} {} (its frame's \
-                     orbit has {orbit} frames)",
-                        part.total,
-                        part.unique,
-                        if self.depth() > 0 {
-                            "eighths of classes"
-                        } else {
-                            "classes"
-                        }
-                    ),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Recounts subproblem `i` of the plan with the plain search (the bitboard kernel over
-    /// every free row, never the join), independently of how the run counted it; `None` when
-    /// `i` is past the plan or the run was cancelled.
+    /// Recounts subproblem `i` of the plan by an independent search (the plain search of the
+    /// frame or of the pattern's board, never the join nor the listing), whatever counted it;
+    /// with pieces, the run's shard of its pieces. `None` when `i` is past the plan or the run
+    /// was cancelled.
     pub fn recount(&self, i: usize) -> Option<Counts> {
-        if let Plan::Halves(plan) = &self.plan {
-            return plan.recount(i, &self.control.cancel);
-        }
-        let sub = self.plan.frames().get(i)?;
-        let depth = self.depth();
-        if depth == 0 {
-            return engine::solve_searched(self.n, sub, &self.control.cancel);
-        }
-        // The shard's pieces of the frame, each by the plain search.
-        let mut sum = Counts::default();
-        for (p, queens) in pieces::PieceIter::new(self.n, sub, depth) {
-            if pieces::in_shard(self.shard, i, p) {
-                let piece = pieces::piece_subproblem(sub, &queens);
-                let c = engine::solve_piece(self.n, &piece, &self.control.cancel, true)?;
-                sum = add_counts(sum, c)?;
-            }
-        }
-        Some(sum)
+        (self.plan.counter()).recount(i, self.shard, &self.control.cancel)
     }
 
     /// Every subproblem of the shard recounted by [`Run::recount`] and added up, as
@@ -529,11 +305,8 @@ impl Run {
         for &i in &self.todo {
             sum = add_counts(sum, self.recount(i)?)?;
         }
-        if self.shard == Shard::WHOLE && unique_in_eighths(&self.split()) {
-            sum.unique = match &self.plan {
-                Plan::Halves(plan) => plan.classes(sum.unique),
-                _ => sum.unique / 8,
-            };
+        if self.shard == Shard::WHOLE {
+            sum.unique = self.plan.counter().classes(sum.unique);
         }
         Some(sum)
     }
@@ -550,7 +323,7 @@ impl Run {
 
     /// How many subproblems the whole board has.
     pub fn subproblems(&self) -> usize {
-        self.plan.len()
+        self.plan.counter().len()
     }
 
     /// How many subproblems this run counts (its shard of the plan).
@@ -594,69 +367,12 @@ impl Run {
     /// a complete run of the whole board; the `unique` of a shard (or of an incomplete run) is
     /// then in *eighths* of classes, which `queens merge` adds up and divides by 8.
     pub fn execute(&self) -> Result<Counts, CountError> {
-        let (todo, control) = (&self.todo[..], &self.control);
-        let whole = self.shard == Shard::WHOLE;
-        match &self.plan {
-            Plan::Halves(plan) => {
-                halves::run(plan, todo, self.workers(), control)?;
-                let mut counts = control.tally().counts;
-                if whole && self.is_complete() {
-                    counts.unique = plan.classes(counts.unique);
-                }
-                Ok(counts)
-            }
-            Plan::Pieces { frames, depth } => {
-                let n = self.n;
-                engine::run_pieces(n, frames, todo, *depth, self.shard, self.threads, control)?;
-                let mut counts = control.tally().counts;
-                if whole && self.is_complete() {
-                    counts.unique /= 8;
-                }
-                Ok(counts)
-            }
-            Plan::Frames(frames) if self.threads == 1 => {
-                engine::run_sequential(self.n, frames, todo, control);
-                Ok(control.tally().counts)
-            }
-            Plan::Frames(frames) => {
-                engine::run_parallel(self.n, frames, todo, self.threads, control)?;
-                Ok(control.tally().counts)
-            }
+        let counter = self.plan.counter();
+        counter.count(&self.todo, self.shard, self.workers(), &self.control)?;
+        let mut counts = self.control.tally().counts;
+        if self.shard == Shard::WHOLE && self.is_complete() {
+            counts.unique = counter.classes(counts.unique);
         }
-    }
-}
-
-/// What a run counts, and with which engine: the value a [`Run`] holds.
-#[derive(Debug)]
-pub(super) enum Plan {
-    /// The canonical frames, each counted whole (its last rows joined, `join.rs`).
-    Frames(Vec<Subproblem>),
-    /// The canonical frames, each cut into pieces by the queens of its first `depth` free
-    /// rows (`pieces.rs`); classes are summed in eighths.
-    Pieces {
-        /// The frames.
-        frames: Vec<Subproblem>,
-        /// The rows each frame is cut at.
-        depth: usize,
-    },
-    /// The upper and lower halves of the board, listed and joined (`halves/`).
-    Halves(halves::Plan),
-}
-
-impl Plan {
-    /// How many subproblems the whole board has.
-    fn len(&self) -> usize {
-        match self {
-            Plan::Frames(frames) | Plan::Pieces { frames, .. } => frames.len(),
-            Plan::Halves(plan) => plan.len(),
-        }
-    }
-
-    /// The frames of a frame plan (none for the half-board engine).
-    pub(super) fn frames(&self) -> &[Subproblem] {
-        match self {
-            Plan::Frames(frames) | Plan::Pieces { frames, .. } => frames,
-            Plan::Halves(_) => &[],
-        }
+        Ok(counts)
     }
 }

@@ -20,6 +20,14 @@ pub struct Counts {
     pub unique: u128,
 }
 
+/// Adds two counts, or `None` past 2^128 - 1.
+pub fn add_counts(a: Counts, b: Counts) -> Option<Counts> {
+    Some(Counts {
+        total: a.total.checked_add(b.total)?,
+        unique: a.unique.checked_add(b.unique)?,
+    })
+}
+
 /// Why the counting engine refused or stopped.
 #[derive(Debug, Error)]
 pub enum CountError {

@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use super::{shorten, Checkpoint, MAGIC, VERSION};
-use crate::count::frames::pieces;
-use crate::count::split::split_subproblems;
+use crate::count::split::Split;
 use crate::count::types::CountError;
 
 /// The bytes of a checkpoint read before its size is bounded: more than any header (the
@@ -22,11 +21,12 @@ const MAX_PIECE_RANGES: u64 = 1 << 21;
 /// subproblem finished with counts of 39 digits (`None` for a split this binary does not make
 /// of `n`): the bound [`Checkpoint::load`] reads within.
 pub(super) fn max_bytes(n: usize, split: &str) -> Option<u64> {
-    let subproblems = split_subproblems(n, split)? as u64;
+    let split: Split = split.parse().ok()?;
+    let subproblems = split.subproblems(n)? as u64;
     // `done`: 16 digits per 64; `parts`: " index:total/unique" of at most 1 + 20 + 1 + 39 +
     // 1 + 39 bytes; the header and the checksum line: under 1 KiB.
     let mut bytes = 1024 + subproblems.div_ceil(64) * 16 + subproblems * 101;
-    if pieces::depth_of_split(n, split).is_some_and(|d| d > 0) {
+    if split.has_pieces() {
         // `pieces`: " index@next:total/unique" (at most 1 + 20 + 1 + 20 + 1 + 39 + 1 + 39
         // bytes) per frame, and "+start-end" (at most 42) per range.
         bytes += subproblems * 122 + MAX_PIECE_RANGES * 42;

@@ -4,6 +4,8 @@
 //!
 //! # Files
 //! Each file does one job; the arrows point down this list.
+//! - `plan.rs`: the plan a run holds (the frames and the rows they are cut at) and its
+//!   `Counter` (`count/counter.rs`): the count, the recount of a frame, the parts possible.
 //! - `engine.rs`: the runs on one thread or a pool, each subproblem recorded in the run's
 //!   `Control` (`count/control.rs`), and the choice between join and plain search per frame.
 //! - `pieces.rs`: on large boards, each frame cut into pieces by the queens of its first free
@@ -17,3 +19,6 @@ pub(crate) mod frame;
 pub(crate) mod join;
 pub(crate) mod kernel;
 pub mod pieces;
+mod plan;
+
+pub use plan::Plan;

@@ -33,16 +33,11 @@ use std::collections::BTreeMap;
 use super::frame::{Square, Subproblem};
 use super::kernel::Setup;
 use crate::count::shard::Shard;
+use crate::count::split::Split;
 use crate::count::types::Counts;
 
-/// The name of the way the engine splits a board into subproblems when it counts whole frames
-/// (boards up to [`WHOLE_FRAMES_UP_TO`]). Shards and checkpoints carry the name of
-/// their split, so that results of a different split are never summed together; larger
-/// boards cut their frames into pieces, `frame1-rowsD-v1` (see [`split_name`]).
-pub const SPLIT: &str = "frame1-v1";
-
-/// The largest board whose frames are counted whole (the `frame1-v1` split): from N = 22 on,
-/// the largest frame takes more than about a minute of one core.
+/// The largest board whose frames are counted whole (the split [`Split::Frames`]): from N = 22
+/// on, the largest frame takes more than about a minute of one core.
 pub const WHOLE_FRAMES_UP_TO: usize = 21;
 
 /// The most free rows a piece may fix (the enumeration keeps them in a fixed array).
@@ -60,28 +55,26 @@ pub fn depth_for(n: usize) -> usize {
     }
 }
 
-/// The name of the frame split cut at `depth` rows: `frame1-v1` for whole frames (the plan of
-/// the first binaries, kept as it was), `frame1-rowsD-v1` for pieces of `D` rows.
-pub fn split_name(depth: usize) -> String {
-    if depth == 0 {
-        SPLIT.to_string()
-    } else {
-        format!("frame1-rows{depth}-v1")
-    }
+/// Whether frames of the `n` x `n` board are cut at `depth` rows ([`Split::Pieces`]): from 1
+/// to [`MAX_DEPTH`] rows, leaving at least two.
+pub fn depth_fits(n: usize, depth: usize) -> bool {
+    (1..=MAX_DEPTH).contains(&depth) && depth + 2 <= n
 }
 
-/// The depth named by a frame split, when `split` is one and `depth` fits the `n` x `n` board.
+/// The name of the frame split cut at `depth` rows ([`Split::of_frames`]): `frame1-v1` for
+/// whole frames, `frame1-rowsD-v1` for pieces of `D` rows.
+pub fn split_name(depth: usize) -> String {
+    Split::of_frames(depth).to_string()
+}
+
+/// The depth of the frame split named `split`, when it is one and fits the `n` x `n` board (0
+/// for whole frames).
 pub fn depth_of_split(n: usize, split: &str) -> Option<usize> {
-    if split == SPLIT {
-        return Some(0);
+    match split.parse() {
+        Ok(Split::Frames) => Some(0),
+        Ok(Split::Pieces { depth }) if depth_fits(n, depth) => Some(depth),
+        _ => None,
     }
-    let depth: usize = split
-        .strip_prefix("frame1-rows")?
-        .strip_suffix("-v1")?
-        .parse()
-        .ok()?;
-    let name_is_canonical = split_name(depth) == split;
-    (name_is_canonical && (1..=MAX_DEPTH).contains(&depth) && depth + 2 <= n).then_some(depth)
 }
 
 /// The shard's first piece of frame `f`: pieces `p` with `(f + p) mod M = I`.

@@ -8,9 +8,10 @@ use std::sync::atomic::AtomicBool;
 
 use super::alloc::AllocError;
 use super::memory::bytes_per_thread;
-use super::pattern::{count_pattern, list_pattern, mirror, Listed};
+use super::pattern::{count_pattern, list_pattern, mirror, Listed, MAX_N};
 use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
+use crate::count::split::Split;
 use crate::count::types::{CountError, Counts};
 
 /// The most pattern columns a plan has (2^22 patterns, about 775,000 subproblems for N = 24:
@@ -71,10 +72,11 @@ pub fn default_pattern_columns(n: usize) -> usize {
     }
 }
 
-/// The name of the split of an `n` x `n` board with `k` pattern columns (carried by shards
-/// and checkpoints: results of different splits are never summed).
-pub fn split_name(k: usize) -> String {
-    format!("halves{k}-v1")
+/// The pattern columns a plan of [`Plan::new`] has for `k` asked on the `n` x `n` board: `k`
+/// raised so that a half's group key (its columns outside the pattern) has 16 bits at most,
+/// at most `n`, and even (two columns at a time, one on each side).
+fn columns(n: usize, k: usize) -> usize {
+    k.max((n.saturating_sub(16) + 1) & !1).min(n & !1) / 2 * 2
 }
 
 impl Plan {
@@ -192,9 +194,31 @@ impl Plan {
         (budget / one).clamp(1, usize::MAX as u64) as usize
     }
 
-    /// The split's name.
+    /// Whether this engine splits the `n` x `n` board with `k` pattern columns
+    /// ([`Split::Halves`]): a board it counts, and `k` as [`Plan::new`] takes it (no plan is
+    /// built).
+    pub fn fits(n: usize, k: usize) -> bool {
+        (1..=MAX_N).contains(&n) && k <= MAX_PATTERN_COLUMNS && columns(n, k) == k
+    }
+
+    /// The plan of `split` of the `n` x `n` board, when this engine makes it.
+    pub fn of_split(n: usize, split: Split) -> Option<Plan> {
+        match split {
+            Split::Halves { columns } if Plan::fits(n, columns) => Some(Plan::new(n, columns)),
+            _ => None,
+        }
+    }
+
+    /// The name of the split ([`Split::Halves`] of its pattern columns).
     pub fn split(&self) -> String {
-        split_name(self.pattern_columns.count_ones() as usize)
+        self.halves_split().to_string()
+    }
+
+    /// The split: [`Split::Halves`] of its pattern columns.
+    pub(super) fn halves_split(&self) -> Split {
+        Split::Halves {
+            columns: self.pattern_columns.count_ones() as usize,
+        }
     }
 
     /// The board size.

@@ -1,30 +1,90 @@
-//! The thread runner of the half-board engine: the subproblems of a plan, the dearest first,
-//! taken one at a time from a shared queue by a pool of threads (or by the calling thread),
-//! each recorded in the run's [`Control`]. It calls `plan.rs` and the engine's `Control`.
+//! The half-board engine as a run drives it: the [`Counter`] of its [`Plan`], whose count is
+//! this file's thread runner: the subproblems of a plan, the dearest first, taken one at a time
+//! from a shared queue by a pool of threads (or by the calling thread), each recorded in the
+//! run's [`Control`]. It calls `plan.rs`, `memory.rs` and the run's `Control`.
 //! A subproblem whose buffers cannot grow stops the run (the others are cancelled, the tally
 //! stays exact) and ends it in [`CountError::OutOfMemory`].
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::alloc::AllocError;
-use super::plan::Plan;
-use crate::count::control::Control;
-use crate::count::types::CountError;
+use super::memory::bytes_per_thread;
+use super::plan::{Part, Plan};
+use crate::count::control::{Control, Tally};
+use crate::count::counter::Counter;
+use crate::count::shard::Shard;
+use crate::count::split::Split;
+use crate::count::types::{CountError, Counts};
 
-impl Control {
-    fn work_halves(&self, plan: &Plan, i: usize, failed: &Mutex<Option<AllocError>>) {
-        if self.cancelled() || self.tally().is_done(i) {
-            return;
-        }
-        match plan.solve(i, &self.cancel) {
-            Ok(Some(part)) => self.tally().record(i, part),
-            Ok(None) => {}
-            Err(err) => {
-                self.cancel.store(true, Ordering::Relaxed);
-                let mut failed = failed.lock().unwrap_or_else(|e| e.into_inner());
-                failed.get_or_insert(err);
+impl Counter for Plan {
+    fn split(&self) -> Split {
+        self.halves_split()
+    }
+
+    fn len(&self) -> usize {
+        Plan::len(self)
+    }
+
+    /// [`bytes_per_thread`] of the plan's pattern columns.
+    fn subproblem_bytes(&self) -> Option<u64> {
+        let k = self.pattern_columns.count_ones() as usize;
+        Some(bytes_per_thread(self.n(), k))
+    }
+
+    fn count(
+        &self,
+        todo: &[usize],
+        _shard: Shard,
+        threads: usize,
+        control: &Control,
+    ) -> Result<(), CountError> {
+        run(self, todo, threads, control)
+    }
+
+    fn recount(&self, i: usize, _shard: Shard, cancel: &AtomicBool) -> Option<Counts> {
+        Plan::recount(self, i, cancel)
+    }
+
+    fn classes(&self, sum: u128) -> u128 {
+        Plan::classes(self, sum)
+    }
+
+    /// A part that [`Plan::possible`] refuses.
+    fn impossible(&self, tally: &Tally) -> Option<String> {
+        let i = tally
+            .finished_subproblems()
+            .find(|&i| !self.possible(i, tally.parts[i]))?;
+        let part = tally.parts[i];
+        Some(format!(
+            "subproblem {i} cannot have {} solutions in {} eighths of classes ({})",
+            part.total,
+            part.unique,
+            match self.parts[i] {
+                Part::Fixed => {
+                    "the fixed-point subproblem has no total and an even sum".to_string()
+                }
+                Part::Pattern { weight, .. } => format!(
+                    "a pattern's eighths equal its total, a multiple of its weight {weight}"
+                ),
             }
+        ))
+    }
+}
+
+/// Counts subproblem `i` of `plan` unless it is counted or the run cancelled, and records it;
+/// a subproblem without memory raises the cancel flag and is kept in `failed`.
+fn work(control: &Control, plan: &Plan, i: usize, failed: &Mutex<Option<AllocError>>) {
+    if control.cancelled() || control.tally().is_done(i) {
+        return;
+    }
+    match plan.solve(i, &control.cancel) {
+        Ok(Some(part)) => control.tally().record(i, part),
+        Ok(None) => {}
+        Err(err) => {
+            control.cancel.store(true, Ordering::Relaxed);
+            let mut failed = failed.lock().unwrap_or_else(|e| e.into_inner());
+            failed.get_or_insert(err);
         }
     }
 }
@@ -41,9 +101,7 @@ pub fn run(
     control: &Control,
 ) -> Result<(), CountError> {
     let failed = Mutex::new(None);
-    dearest_first(plan, todo, threads, |i| {
-        control.work_halves(plan, i, &failed)
-    })?;
+    dearest_first(plan, todo, threads, |i| work(control, plan, i, &failed))?;
     match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(err) => Err(CountError::OutOfMemory {
             n: plan.n(),

@@ -6,7 +6,7 @@ use super::error::{cut, ShardResultError};
 use super::json::fields;
 use super::write::{result_checksum, ShardResult};
 use crate::count::shard::{Shard, MAX_SHARDS};
-use crate::count::split::{split_subproblems, unique_in_eighths};
+use crate::count::split::Split;
 use crate::count::types::{Counts, MAX_N};
 
 impl ShardResult {
@@ -15,9 +15,9 @@ impl ShardResult {
     /// # Example
     /// ```
     /// use queens_core::count::shard_result::{result_line, ShardResult, ShardResultError};
-    /// use queens_core::count::{split_subproblems, Counts, Shard, SPLIT};
+    /// use queens_core::count::{Counts, Shard, Split, SPLIT};
     ///
-    /// let plan = split_subproblems(8, SPLIT).unwrap();
+    /// let plan = Split::Frames.subproblems(8).unwrap();
     /// let counts = Counts { total: 92, unique: 12 };
     /// let line = result_line(8, counts, 0.5, Some(Shard::WHOLE), SPLIT, plan);
     /// let part = ShardResult::parse("part.json", &line)?;
@@ -37,7 +37,7 @@ impl ShardResult {
 /// each is built once (there are a few hundred known splits, so the memory stays small).
 #[derive(Debug, Default)]
 pub struct Parser {
-    pub(super) known: Vec<(usize, String, usize)>,
+    pub(super) known: Vec<(usize, Split, usize)>,
 }
 
 impl Parser {
@@ -84,8 +84,9 @@ impl Parser {
             });
         }
         // (The half-board engine's shards and those of pieces report eighths of classes, which
-        // may exceed the total.)
-        if f.unique > f.total && !unique_in_eighths(&f.split) {
+        // may exceed the total; a name no split has is refused below.)
+        let split: Option<Split> = f.split.parse().ok();
+        if f.unique > f.total && !split.is_none_or(Split::unique_in_eighths) {
             return Err(ShardResultError::MoreClasses {
                 name: name(),
                 unique: f.unique,
@@ -109,7 +110,7 @@ impl Parser {
         };
         // A half-board shard's eighths: its patterns' (equal to their total), plus in shard 0
         // the fixed-point subproblem's `S180 + 2 S90`, even (the whole board's are classes).
-        if f.split.starts_with("halves") && shard.count > 1 {
+        if matches!(split, Some(Split::Halves { .. })) && shard.count > 1 {
             let extra = f.unique.checked_sub(f.total);
             let possible = match extra {
                 Some(0) => true,
@@ -124,17 +125,17 @@ impl Parser {
                 });
             }
         }
-        let plan = self
-            .plan(f.n, &f.split)
-            .ok_or_else(|| ShardResultError::UnknownSplit {
-                name: name(),
-                split: cut(&f.split),
-                n: f.n,
-            })?;
+        let unknown = || ShardResultError::UnknownSplit {
+            name: name(),
+            split: cut(&f.split),
+            n: f.n,
+        };
+        let split = split.ok_or_else(unknown)?;
+        let plan = self.plan(f.n, split).ok_or_else(unknown)?;
         if plan != f.subproblems {
             return Err(ShardResultError::Plan {
                 name: name(),
-                split: f.split,
+                split,
                 subproblems: f.subproblems,
                 n: f.n,
                 plan,
@@ -145,19 +146,19 @@ impl Parser {
             counts,
             seconds: f.seconds,
             shard,
-            split: f.split,
+            split,
             subproblems: f.subproblems,
         })
     }
 
     /// The subproblems of the split `split` of N = `n`, built once per known split.
-    fn plan(&mut self, n: usize, split: &str) -> Option<usize> {
+    fn plan(&mut self, n: usize, split: Split) -> Option<usize> {
         if let Some(&(_, _, plan)) = self.known.iter().find(|k| k.0 == n && k.1 == split) {
             return Some(plan);
         }
         // Only known splits are remembered, and there are finitely many.
-        let plan = split_subproblems(n, split)?;
-        self.known.push((n, split.to_string(), plan));
+        let plan = split.subproblems(n)?;
+        self.known.push((n, split, plan));
         Some(plan)
     }
 }

@@ -3,8 +3,8 @@
 
 use thiserror::Error;
 
-use crate::count::frames::pieces::SPLIT;
 use crate::count::shard::MAX_SHARDS;
+use crate::count::split::{Split, SPLIT};
 use crate::count::types::MAX_N;
 
 /// The longest result line read, in bytes (a real one has about 200).
@@ -127,7 +127,7 @@ pub enum ShardResultError {
         /// The line's name.
         name: String,
         /// The split it names.
-        split: String,
+        split: Split,
         /// The subproblems it claims.
         subproblems: usize,
         /// The board size.

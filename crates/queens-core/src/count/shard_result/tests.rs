@@ -3,11 +3,11 @@
 
 use super::json::fields;
 use super::*;
-use crate::count::{split_subproblems, Counts, Shard, SPLIT};
+use crate::count::{Counts, Shard, Split, SPLIT};
 
 /// A right result of shard `index` of `count` of N = 8 on the frame split.
 fn good(index: u64, count: u64) -> String {
-    let plan = split_subproblems(8, SPLIT).unwrap();
+    let plan = Split::Frames.subproblems(8).unwrap();
     let counts = Counts {
         total: 40,
         unique: 5,
@@ -62,7 +62,7 @@ fn a_written_line_reads_back_as_the_same_result() {
 #[test]
 fn the_line_matches_what_serde_json_wrote_before() {
     // As `queens count 12 --engine frame --shard 0/3 --json` printed it through serde.
-    let plan = split_subproblems(12, SPLIT).unwrap();
+    let plan = Split::Frames.subproblems(12).unwrap();
     let counts = Counts {
         total: 4748,
         unique: 601,
@@ -234,7 +234,7 @@ proptest::proptest! {
 #[test]
 fn a_half_board_shard_whose_eighths_no_shard_can_have_is_refused() {
     let split = "halves4-v1";
-    let plan = split_subproblems(12, split).unwrap();
+    let plan = split.parse::<Split>().unwrap().subproblems(12).unwrap();
     let line = |index: u64, total: u128, unique: u128| {
         let shard = Shard::new(index, 3).unwrap();
         result_line(12, Counts { total, unique }, 1.0, Some(shard), split, plan)

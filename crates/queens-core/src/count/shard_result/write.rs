@@ -6,6 +6,7 @@ use std::fmt::{self, Write as _};
 
 use crate::count::checksum::checksum;
 use crate::count::shard::Shard;
+use crate::count::split::Split;
 use crate::count::types::Counts;
 
 /// One shard's result, checked.
@@ -20,8 +21,8 @@ pub struct ShardResult {
     pub seconds: f64,
     /// Which shard.
     pub shard: Shard,
-    /// The name of the split (see [`SPLIT`]).
-    pub split: String,
+    /// The split, one this binary makes of the board.
+    pub split: Split,
     /// How many subproblems the split makes of the whole board.
     pub subproblems: usize,
 }
@@ -88,7 +89,7 @@ impl ShardResult {
             self.counts,
             self.seconds,
             Some(self.shard),
-            &self.split,
+            &self.split.to_string(),
             self.subproblems,
         )
     }
