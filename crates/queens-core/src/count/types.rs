@@ -40,9 +40,9 @@ pub enum CountError {
     /// The thread pool could not be built.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
-    /// The GPU engine could not run (see [`super::gpu::GpuError`]).
+    /// The GPU engine could not run (see [`GpuError`](super::gpu::error::GpuError)).
     #[error(transparent)]
-    Gpu(#[from] super::gpu::GpuError),
+    Gpu(#[from] super::gpu::error::GpuError),
     /// A checkpoint file could not be read or written.
     #[error("cannot read or write the checkpoint file {path}")]
     CheckpointIo {

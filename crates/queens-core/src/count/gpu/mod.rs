@@ -21,6 +21,7 @@
 //! stack in shared memory). Cost: the searches, as for the frame engine; host memory is one
 //! launch of tasks (20 bytes each) and the plan.
 
+pub(crate) mod error;
 mod tasks;
 
 #[cfg(feature = "cuda")]
@@ -38,6 +39,7 @@ use super::frames::pieces::{self, PieceIter};
 use super::shard::Shard;
 use super::types::{CountError, Counts};
 
+pub use error::GpuError;
 pub(crate) use tasks::Frame;
 pub use tasks::{FrameRows, Task, MAX_LEFT};
 
@@ -50,56 +52,6 @@ pub const KERNEL_NAME: &str = "queens_count_tasks";
 
 /// Threads per block of a launch (`QUEENS_BLOCK` in [`KERNEL_SOURCE`]).
 pub const BLOCK: u32 = 128;
-
-/// Why the GPU engine cannot run, in data; the binary words the advice.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GpuError {
-    /// This build was made without the CUDA support (the `cuda` feature of queens-core).
-    #[error("this build of queens has no GPU support (it was built without the `cuda` feature)")]
-    NotBuilt,
-    /// The CUDA driver library could not be loaded.
-    #[error("no NVIDIA driver found: the CUDA driver library ({looked_for}) could not be loaded")]
-    NoDriver {
-        /// The library names tried.
-        looked_for: String,
-    },
-    /// The driver loaded, but it sees no device.
-    #[error("the NVIDIA driver sees no GPU{}", visible.as_deref().map(|v| format!(" (CUDA_VISIBLE_DEVICES={v})")).unwrap_or_default())]
-    NoDevice {
-        /// `CUDA_VISIBLE_DEVICES`, when set.
-        visible: Option<String>,
-    },
-    /// The NVRTC library, which compiles the kernel for the device, could not be loaded.
-    #[error("the CUDA runtime compiler NVRTC could not be loaded (looked for {looked_for})")]
-    NoNvrtc {
-        /// The files and names tried.
-        looked_for: String,
-    },
-    /// NVRTC refused the kernel.
-    #[error("NVRTC could not compile the kernel for {arch}: {log}")]
-    Compile {
-        /// The target, such as `compute_90`.
-        arch: String,
-        /// NVRTC's log.
-        log: String,
-    },
-    /// A call of the CUDA driver failed.
-    #[error("the CUDA driver failed in {call}: {message}")]
-    Driver {
-        /// What was being done.
-        call: String,
-        /// The driver's words.
-        message: String,
-    },
-    /// The device has too little free memory for one launch.
-    #[error("the GPU has {} free, less than the {} one launch needs", crate::error::bytes(*free), crate::error::bytes(*need))]
-    Memory {
-        /// Bytes free on the device.
-        free: u64,
-        /// Bytes one launch needs.
-        need: u64,
-    },
-}
 
 /// A device that counts the completions of tasks: what the GPU engine needs of a GPU.
 pub trait Kernel: Sync {

@@ -1,0 +1,53 @@
+//! Why the GPU engine cannot run: [`GpuError`], in data, apart from the engine so that the
+//! counting engine's shared error (`count/types.rs`) carries it without importing the engine.
+//! It calls nothing of the counting engine.
+
+/// Why the GPU engine cannot run, in data; the binary words the advice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    /// This build was made without the CUDA support (the `cuda` feature of queens-core).
+    #[error("this build of queens has no GPU support (it was built without the `cuda` feature)")]
+    NotBuilt,
+    /// The CUDA driver library could not be loaded.
+    #[error("no NVIDIA driver found: the CUDA driver library ({looked_for}) could not be loaded")]
+    NoDriver {
+        /// The library names tried.
+        looked_for: String,
+    },
+    /// The driver loaded, but it sees no device.
+    #[error("the NVIDIA driver sees no GPU{}", visible.as_deref().map(|v| format!(" (CUDA_VISIBLE_DEVICES={v})")).unwrap_or_default())]
+    NoDevice {
+        /// `CUDA_VISIBLE_DEVICES`, when set.
+        visible: Option<String>,
+    },
+    /// The NVRTC library, which compiles the kernel for the device, could not be loaded.
+    #[error("the CUDA runtime compiler NVRTC could not be loaded (looked for {looked_for})")]
+    NoNvrtc {
+        /// The files and names tried.
+        looked_for: String,
+    },
+    /// NVRTC refused the kernel.
+    #[error("NVRTC could not compile the kernel for {arch}: {log}")]
+    Compile {
+        /// The target, such as `compute_90`.
+        arch: String,
+        /// NVRTC's log.
+        log: String,
+    },
+    /// A call of the CUDA driver failed.
+    #[error("the CUDA driver failed in {call}: {message}")]
+    Driver {
+        /// What was being done.
+        call: String,
+        /// The driver's words.
+        message: String,
+    },
+    /// The device has too little free memory for one launch.
+    #[error("the GPU has {} free, less than the {} one launch needs", crate::error::bytes(*free), crate::error::bytes(*need))]
+    Memory {
+        /// Bytes free on the device.
+        free: u64,
+        /// Bytes one launch needs.
+        need: u64,
+    },
+}
