@@ -44,9 +44,15 @@ export function explain(ev, n) {
         ? `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; no earlier queen attacks it, so keep it and go on to column ${ev.col + 1}.`
         : `No queen attacks ${at}: place a queen there.`;
     case "remove":
-      return byColumn
-        ? `Back in column ${ev.col}: take its queen off ${at} (setPosition(${ev.col}, \u22121)) and try its next untried row.`
-        : `Take the queen off ${at} and look further along its row.`;
+      if (byColumn) {
+        const left = !Array.isArray(ev.untried) || ev.untried[ev.col] < n;
+        return `Back in column ${ev.col}: take its queen off ${at} (setPosition(${ev.col}, \u22121)) and `
+          + (left ? "try its next untried row."
+            : `try its next untried row: there is none (untried[${ev.col}] = ${n}), so the search backs up from column ${ev.col} next.`);
+      }
+      return ev.col < n - 1
+        ? `Take the queen off ${at} and look further along its row.`
+        : `Take the queen off ${at}: it was the last square of row ${ev.row}, so the search backs up from that row next.`;
     case "backtrack":
       if (byColumn && ev.col !== null) {
         return `Every row of column ${ev.col} has been tried: mark them all untried again (setAllPositionsUntried(${ev.col})) and back up to column ${ev.col - 1}.`;

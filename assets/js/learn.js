@@ -185,7 +185,7 @@ function showEvent() {
   const total = lastIndex() + 1;
   const marks = { all: $("learn-attacks").checked, pinned: state.pinned };
   const label = $("learn-step-label");
-  label.textContent = `Step ${state.at + 1} of ${total}${track.cut ? " (trace cut short)" : ""}`;
+  label.textContent = `Step ${fmt(state.at + 1)} of ${fmt(total)}${track.cut ? " (trace cut short)" : ""}`;
   const differs = state.compared && state.compared.firstDiff !== null && state.at === state.compared.firstDiff;
   label.classList.toggle("differs", Boolean(differs));
   const ev = drawStep(board, track, state.at, n, marks);
@@ -477,8 +477,8 @@ export function init(config, url, onChange) {
   $("learn-end").addEventListener("click", () => { pause(); stepTo(lastIndex()); });
   const showSpeed = () => {
     const s = speed();
-    $("learn-speed-out").textContent = `${s} steps/s`;
-    $("learn-speed").setAttribute("aria-valuetext", `${s} steps a second`);
+    $("learn-speed-out").textContent = `${s} ${s === 1 ? "step" : "steps"}/s`;
+    $("learn-speed").setAttribute("aria-valuetext", `${s} ${s === 1 ? "step" : "steps"} a second`);
   };
   $("learn-speed").addEventListener("input", showSpeed);
   showSpeed();

@@ -5,14 +5,17 @@ use std::fs;
 use std::io::{self, Read, Write};
 
 use anyhow::Context;
-use queens_core::complete::{parse_instance, Completion, Counted, Instance, InstanceError};
+use queens_core::complete::{
+    parse_instance_within, Completion, Counted, Instance, InstanceError, InstanceParseError,
+};
 
 use crate::cli::{shorten, too_large, CompleteArgs};
 
-/// The share of the memory budget an instance's text may take: 1/64.
-const INPUT_SHARE: u64 = 64;
 use crate::format::write_stream;
 use crate::status::Status;
+
+/// The share of the memory budget an instance's text may take: 1/64.
+const INPUT_SHARE: u64 = 64;
 
 /// Runs `queens complete`.
 pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
@@ -104,8 +107,10 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
             shorten(&args.target)
         );
     }
-    // The instance is read whole, then parsed: text and tokens take up to about 64 bytes per
-    // byte of input, so the input may have a 64th of the memory budget.
+    // The instance is read whole, then parsed one token at a time: the reader keeps only the
+    // given queens (`BYTES_PER_GIVEN_QUEEN` each, at least 5 bytes of text: at most 8 bytes
+    // per byte of input), and their check and search take more per queen, so the input may
+    // have a 64th of the memory budget.
     let budget = args.search.max_memory;
     let most = budget / INPUT_SHARE;
     let (name, input): (String, Box<dyn Read>) = if args.target == "-" {
@@ -132,5 +137,11 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    parse_instance(&text).with_context(|| format!("in {name}"))
+    parse_instance_within(&text, budget).map_err(|err| {
+        let hint = match err {
+            InstanceParseError::TooManyQueens { .. } => "; raise --max-memory to read it",
+            _ => "",
+        };
+        anyhow::anyhow!("in {name}: {err}{hint}")
+    })
 }

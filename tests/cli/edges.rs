@@ -147,3 +147,40 @@ fn a_checkpoint_held_through_a_symbolic_link_is_refused_under_any_of_its_names()
     );
     assert!(!root.join("s.ck.lock").exists(), "a lock beside the link");
 }
+
+/// The default size cap of an instance file, a 64th of the default budget of 1 GiB.
+const INSTANCE_CAP: usize = 16 << 20;
+
+/// Issue 40: a 16 MiB CSPLib file of `[0,3],` (the default size cap) peaked at 1.55 GB against
+/// the budget of 1 GiB: the reader kept every token and a tree of every value. It keeps the
+/// given queens only now, and the duplicate is named. (Its peak, measured by hand with
+/// `/usr/bin/time -v`, is in docs/limits.md; no test asserts memory or time.)
+#[test]
+fn a_csplib_file_of_millions_of_pairs_at_the_size_cap_is_read_and_checked() {
+    let head = "letting n = 8\nletting init = [";
+    let pairs = (INSTANCE_CAP - head.len() - 8) / 6;
+    let mut text = String::with_capacity(INSTANCE_CAP);
+    text.push_str(head);
+    text.push_str(&"[0,3],".repeat(pairs));
+    text.push_str("[0,3]]\n");
+    assert!(text.len() <= INSTANCE_CAP);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.param");
+    std::fs::write(&path, &text).unwrap();
+    run_command(queens().arg("complete").arg(&path))
+        .status(2)
+        .stderr_has(&["the queen at row 0, column 3 is given twice"]);
+}
+
+/// Issue 40: a 16 MiB file of `[[[[...` took 406 MB before its "nested more than 16 deep"
+/// error: the reader tokenised the whole file first. It stops at the bracket that goes too
+/// deep, and says at which byte.
+#[test]
+fn a_csplib_file_of_brackets_is_refused_at_the_seventeenth() {
+    let head = "letting n = 8\nletting init = ";
+    let text = format!("{head}{}", "[".repeat(INSTANCE_CAP - head.len()));
+    let at = format!("at byte {}", head.len() + 16);
+    run_with_input("complete -", &text)
+        .status(2)
+        .stderr_has(&["line 2: lists nested more than 16 deep", &at]);
+}

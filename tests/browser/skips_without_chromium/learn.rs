@@ -8,7 +8,7 @@ use crate::*;
 async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
     let page = page_or_skip!();
     let client = &page.client;
-    open_learn(&page, "n=8&algo=iterative&step=25", "Step 25 of 1963").await;
+    open_learn(&page, "n=8&algo=iterative&step=25", "Step 25 of 1,963").await;
     assert_eq!(
         text(client, "learn-explain").await,
         "Try the square at row 4, column 1."
@@ -27,7 +27,7 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
 
     // Step, then the address keeps the step.
     click(client, "learn-step").await;
-    wait_for_text(client, "learn-step-label", "Step 26 of 1963").await;
+    wait_for_text(client, "learn-step-label", "Step 26 of 1,963").await;
     assert!(address(client)
         .await
         .ends_with("/?mode=learn&n=8&algo=iterative&step=26"));
@@ -47,13 +47,13 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
     wait_for_part(client, "learn-explain", "Every square of row").await;
     assert_eq!(code_line(client).await, "k \u{2190} k \u{2212} 1");
     click(client, "learn-next-solution").await;
-    wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
+    wait_for_text(client, "learn-step-label", "Step 1,963 of 1,963").await;
     assert_eq!(
         text(client, "learn-explain").await,
         "A queen on every row and none attacks another: a solution! Tick \u{201c}Every solution\u{201d} (or press Next solution) to go on to the next one."
     );
     click(client, "learn-back").await;
-    wait_for_text(client, "learn-step-label", "Step 1962 of 1963").await;
+    wait_for_text(client, "learn-step-label", "Step 1,962 of 1,963").await;
 
     // Arrow keys after choosing in a select step the search; they leave the select alone.
     choose(client, "learn-algo", "wirth").await;
@@ -136,9 +136,9 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
 async fn compare_shows_two_boards_with_the_textbook_counts() {
     let page = page_or_skip!();
     let client = &page.client;
-    open_learn(&page, "n=8&algo=iterative&compare=wirth", "Step 0 of 1963").await;
+    open_learn(&page, "n=8&algo=iterative&compare=wirth", "Step 0 of 1,963").await;
     click(client, "learn-end").await;
-    wait_for_text(client, "learn-step-label", "Step 1963 of 1963").await;
+    wait_for_text(client, "learn-step-label", "Step 1,963 of 1,963").await;
     let counts = text(client, "learn-counts").await;
     assert_eq!(
         counts,
@@ -216,4 +216,52 @@ async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
         "the explanation is on screen: {boxes}"
     );
     finish(&page, "on a phone").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn small_words_one_step_a_second_thousands_and_no_untried_row_left() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    // Step 74 of 8x8 takes the queen off (7, 4), the column's last row: no untried row is left.
+    open_learn(&page, "n=8&algo=backtrack&step=74", "Step 74 of 1,963").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Back in column 4: take its queen off row 7, column 4 (setPosition(4, \u{2212}1)) and try \
+         its next untried row: there is none (untried[4] = 8), so the search backs up from column 4 \
+         next."
+    );
+    click(client, "learn-step").await;
+    wait_for_part(
+        client,
+        "learn-explain",
+        "Every row of column 4 has been tried",
+    )
+    .await;
+    // A row-wise search's last square of a row.
+    // (`queens trace 4 --algo iterative`: step 40 removes (1, 3), step 41 backs up from row 1.)
+    open_learn(&page, "n=4&algo=iterative&step=40", "Step 40 of").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Take the queen off row 1, column 3: it was the last square of row 1, so the search backs \
+         up from that row next."
+    );
+    open_learn(&page, "n=4&algo=iterative&step=18", "Step 18 of").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Take the queen off row 1, column 2 and look further along its row."
+    );
+    // The slowest speed is one step a second.
+    js(
+        client,
+        "const s = document.getElementById('learn-speed'); s.value = '0'; s.dispatchEvent(new Event('input')); return true;",
+    )
+    .await;
+    assert_eq!(text(client, "learn-speed-out").await, "1 step/s");
+    let spoken = value_of(
+        client,
+        "document.getElementById('learn-speed').getAttribute('aria-valuetext')",
+    )
+    .await;
+    assert_eq!(spoken, json!("1 step a second"));
+    finish(&page, "with the small words").await;
 }

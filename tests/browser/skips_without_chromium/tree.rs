@@ -108,7 +108,7 @@ async fn the_tree_of_876_tries_stays_legible_at_1280_by_800() {
         open_learn(
             &page,
             &format!("n=8&algo={algo}&tree=1&step=end"),
-            "Step 1963 of 1963",
+            "Step 1,963 of 1,963",
         )
         .await;
         let seen = js(
