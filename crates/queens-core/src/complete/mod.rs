@@ -128,6 +128,8 @@ impl Instance {
     /// 8 k bytes (their order, sorted by each line in turn), so that a file of millions of
     /// given queens is checked in memory proportional to it.
     fn check(&self) -> Result<Option<Flaw>, InstanceError> {
+        /// What orders the queens: their square, or the line of one kind they are on.
+        type Key<'a> = &'a dyn Fn(Square) -> (usize, usize);
         let n = self.n;
         SizeError::check(n, "the completion search", MAX_N)?;
         let fixed = &self.fixed;
@@ -137,7 +139,7 @@ impl Instance {
         let mut order: Vec<usize> = (0..fixed.len()).collect();
         // Each queen after the first of its group of equal keys, with the first: the earliest
         // such queen of all.
-        let mut earliest_repeat = |key: &dyn Fn(Square) -> (usize, usize)| {
+        let mut earliest_repeat = |key: Key| {
             order.sort_unstable_by_key(|&i| (key(fixed[i]), i));
             order
                 .windows(2)
@@ -153,7 +155,7 @@ impl Instance {
         if let Some((later, _)) = earliest_repeat(&|q| (q.row, q.col)) {
             return Err(InstanceError::Duplicate(fixed[later]));
         }
-        let lines: [(Line, &dyn Fn(Square) -> (usize, usize)); 4] = [
+        let lines: [(Line, Key); 4] = [
             (Line::Row, &|q| (q.row, 0)),
             (Line::Column, &|q| (q.col, 0)),
             (Line::Diagonal, &|q| (q.row + n - q.col, 0)),
