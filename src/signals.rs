@@ -12,7 +12,8 @@
 //! as if no handler had been installed; one ignored at the start stays ignored).
 //!
 //! For a claiming command, the first signal caught stops it (it ends with 128 + the signal's
-//! number); a second one ends the process at once with that status, without saving or waiting.
+//! number); a second one ends the process at once with that status, without saving or waiting
+//! (the same signal again within 100 ms is the same one delivered twice, as `timeout` does).
 //! SIGHUP (and for the server SIGQUIT) stays ignored when it was ignored at the start (as
 //! `nohup` leaves it), so that a run under `nohup` survives the end of its session. Off Unix the
 //! default handling stays: a signal ends the process, and a resumed run loses the work since the
@@ -24,6 +25,7 @@
 mod imp {
     use std::sync::atomic::{AtomicI32, Ordering};
     use std::sync::{mpsc, Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+    use std::time::{Duration, Instant};
 
     use anyhow::Context;
     use queens_core::count::Run;
@@ -55,7 +57,15 @@ mod imp {
     struct State {
         mode: Mode,
         target: Target,
+        /// When the first signal was caught.
+        first_at: Option<Instant>,
     }
+
+    /// A repeat of the first signal sooner than this after it is taken for the same one:
+    /// `timeout` sends its signal to the program and then to its process group, and a shell's
+    /// wrapper may forward one the terminal sent the whole group. No person presses Ctrl-C
+    /// twice this fast.
+    const SAME_SIGNAL: Duration = Duration::from_millis(100);
 
     /// What the signal thread shares with the command.
     struct Shared {
@@ -74,12 +84,16 @@ mod imp {
 
         /// The signal thread's answer to `signal`.
         fn on(&self, signal: i32) {
-            let state = self.state();
+            let mut state = self.state();
             if state.mode == Mode::Default {
                 drop(state);
                 if !self.ignored_at_start.contains(&signal) {
                     die_of(signal);
                 }
+                return;
+            }
+            let first = self.caught.load(Ordering::SeqCst);
+            if first == signal && state.first_at.is_some_and(|at| at.elapsed() < SAME_SIGNAL) {
                 return;
             }
             if self
@@ -94,6 +108,7 @@ mod imp {
                 eprintln!("queens: a second signal: stopping {what}");
                 std::process::exit(128 + signal);
             }
+            state.first_at = Some(Instant::now());
             match &state.target {
                 Target::None => {}
                 Target::Run(run) => run.cancel(),
@@ -144,6 +159,7 @@ mod imp {
                     state: Mutex::new(State {
                         mode: Mode::Waiting,
                         target: Target::None,
+                        first_at: None,
                     }),
                     ignored_at_start,
                     handle: signals.handle(),
