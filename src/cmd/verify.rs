@@ -26,7 +26,12 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
             let file = File::open(path).with_context(|| format!("cannot read {name}"))?;
             verify(BufReader::with_capacity(1 << 16, file), &name, args)
         }
-        _ => verify(io::stdin().lock(), "standard input", args),
+        // The same 64 KiB buffer as a file's (standard input's own is 8 KiB).
+        _ => verify(
+            BufReader::with_capacity(1 << 16, io::stdin().lock()),
+            "standard input",
+            args,
+        ),
     }
 }
 

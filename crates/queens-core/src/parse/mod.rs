@@ -261,6 +261,29 @@ impl<R: BufRead> EntryReader<R> {
         }
     }
 
+    /// Skips blank lines (and the blanks that start the next line) a buffer at a time, counting
+    /// them, up to the first byte that is neither: a run of empty lines costs about a byte's
+    /// comparison each, not a call per line.
+    fn skip_blank_lines(&mut self) -> io::Result<()> {
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            let end = buf
+                .iter()
+                .position(|&b| b != b'\n' && !is_blank(b))
+                .unwrap_or(buf.len());
+            let lines = buf[..end].iter().filter(|&&b| b == b'\n').count();
+            let more = end == buf.len();
+            self.line += lines;
+            self.input.consume(end);
+            if !more {
+                return Ok(());
+            }
+        }
+    }
+
     /// Reads the rest of the current line and the line end. Keeps at most `keep` bytes of it.
     fn rest_of_line(&mut self, keep: usize) -> io::Result<Vec<u8>> {
         let mut kept = Vec::new();
@@ -539,7 +562,8 @@ impl<R: BufRead> EntryReader<R> {
             let line = self.line;
             match start {
                 Start::Eof => return Ok(None),
-                Start::Blank | Start::Comment => {
+                Start::Blank => self.skip_blank_lines()?,
+                Start::Comment => {
                     self.rest_of_line(0)?;
                 }
                 Start::Number => {
@@ -710,6 +734,19 @@ mod tests {
             let reader = EntryReader::new(io::BufReader::with_capacity(cap, text.as_bytes()));
             let got: Vec<_> = reader.map(Result::unwrap).collect();
             proptest::prop_assert_eq!(got, vec![(1, CompactEntry::Positions(q))]);
+        }
+    }
+
+    #[test]
+    fn runs_of_blank_lines_keep_the_line_numbers_whatever_the_buffer_size() {
+        let text = format!(
+            "\n \t\n\n1 3 0 2\n{}  .Q..\n...Q\nQ...\n..Q.\n\r\n\n# end\n\n",
+            "\n".repeat(1000)
+        );
+        for cap in [1, 2, 3, 7, 64, 1 << 16] {
+            let reader = EntryReader::new(io::BufReader::with_capacity(cap, text.as_bytes()));
+            let got: Vec<_> = reader.map(|e| e.unwrap().0).collect();
+            assert_eq!(got, [4, 1005], "capacity {cap}");
         }
     }
 
