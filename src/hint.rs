@@ -1,5 +1,8 @@
 //! What the user can do about an engine error, in the command-line words the engine does not
 //! know (flag and subcommand names): shared by every command, so that none imports another.
+//! The engine's errors carry data and the engine's own words; the flags are added here.
+
+use queens_core::count::shard_result::ShardResultError;
 
 /// Adds what the user can do to an engine error that refused a request over the memory budget
 /// (the engine names no flag). The breadth-first search's own refusal gets its hint in `main`.
@@ -25,11 +28,44 @@ pub fn for_error(err: &anyhow::Error) -> &'static str {
             Some(queens_core::complete::InstanceError::TooManyFree { .. })
         )
     });
+    let not_sharded = err.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<ShardResultError>(),
+            Some(ShardResultError::NotSharded { .. })
+        )
+    });
     if over_budget {
         "; raise --max-memory or use a depth-first algorithm such as bitboard"
+    } else if not_sharded {
+        " (count with --shard I/M --json)"
     } else if too_free {
         " (use `queens solve` for boards with few or no given queens)"
     } else {
         ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use queens_core::count::shard_result::{ShardResult, ShardResultError};
+
+    /// A whole count's result given to `merge`: the engine says what is wrong, the hint how to
+    /// count a shard, and together they read as before the words moved.
+    #[test]
+    fn a_result_without_a_shard_gets_the_flags_that_make_one() {
+        let counts = queens_core::count::Counts {
+            total: 92,
+            unique: 12,
+        };
+        let line =
+            queens_core::count::shard_result::result_line(8, counts, 0.5, None, "frame1-v1", 10);
+        let err = ShardResult::parse("whole.json", &line).unwrap_err();
+        assert!(matches!(err, ShardResultError::NotSharded { .. }));
+        let err = anyhow::Error::from(err);
+        assert_eq!(
+            format!("{err:#}{}", super::for_error(&err)),
+            "whole.json is not a shard result: it has no valid \"shard\" and \"shards\" (count \
+             with --shard I/M --json)"
+        );
     }
 }

@@ -17,6 +17,8 @@
 //!   eighth and a half of it), checked on merge and resume whatever the checksums say.
 //! - `split.rs`: the typed [`Split`] of a board into subproblems, and its names.
 //! - `shard_result/`: the one-line result of a shard, written and read back.
+//! - `merge.rs`: the shard results of a count added up, once every shard is there once
+//!   ([`merge`]).
 //! - `estimate.rs`: the Monte Carlo estimate of a count too large to run.
 //! - `types.rs`: [`Counts`], [`CountError`] and [`MAX_N`], which every layer imports.
 //! - `fixed.rs`: the solutions fixed by the half and quarter turns, so that Burnside's lemma
@@ -40,6 +42,7 @@ pub(crate) mod frames;
 pub mod gpu;
 pub mod halves;
 mod invariants;
+mod merge;
 mod plan;
 mod run;
 pub(crate) mod shard;
@@ -57,6 +60,7 @@ pub use fixed::{
 pub use frames::frame::{subproblems, Subproblem};
 pub use frames::pieces;
 pub use invariants::{check_complete, classes_of_eighths, Impossible};
+pub use merge::{merge, MergeError, Merged, MISSING_NAMED};
 pub use plan::{Engine, HALVES_FROM};
 pub use run::Run;
 pub use shard::{Shard, MAX_SHARDS};

@@ -101,8 +101,13 @@ impl Run {
     /// a shard result names it, see [`Split`]), whatever the memory; `None` for a split this
     /// binary does not make of `n`.
     pub fn of_split(n: usize, split: &str, shard: Shard) -> Option<Run> {
+        Run::by_split(n, split.parse().ok()?, shard)
+    }
+
+    /// [`Run::of_split`] of a [`Split`] already read.
+    pub fn by_split(n: usize, split: Split, shard: Shard) -> Option<Run> {
         check_size(n).ok()?;
-        let plan = Plan::of_split(n, split.parse().ok()?)?;
+        let plan = Plan::of_split(n, split)?;
         Some(Run::of_plan(n, plan, 0).shard(shard))
     }
 

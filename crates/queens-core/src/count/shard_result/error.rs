@@ -96,10 +96,7 @@ pub enum ShardResultError {
         shards: u64,
     },
     /// No shard, or a shard index not below the number of shards: a whole count's result.
-    #[error(
-        "{name} is not a shard result: it has no valid \"shard\" and \"shards\" (count with \
-         --shard I/M --json)"
-    )]
+    #[error("{name} is not a shard result: it has no valid \"shard\" and \"shards\"")]
     NotSharded {
         /// The line's name.
         name: String,
