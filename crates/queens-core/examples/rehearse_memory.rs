@@ -1,8 +1,9 @@
 //! The memory of a half-board count, rehearsed: every subproblem listed on the run's threads,
-//! in the run's order, into its buffers, but not joined ([`Run::rehearse`]), so that the
-//! process reaches the count's peak memory in the time of the listing. Prints the split, the
-//! largest subproblems by their halves, and the peak resident memory of the process (Linux's
-//! `VmHWM`; elsewhere run it under `/usr/bin/time -v`). A progress line goes to the standard
+//! in the run's order, into its buffers, but not joined (`queens_core::internals::rehearse`,
+//! the measuring rig behind this example), so that the process reaches the count's peak
+//! memory in the time of the listing. Prints the split, the largest subproblems by their
+//! halves, and the peak resident memory of the process (Linux's `VmHWM`; elsewhere run it
+//! under `/usr/bin/time -v`). A progress line goes to the standard
 //! error each minute (subproblems listed, peak and present memory, the most halves so far):
 //! the run takes its subproblems dearest first, so the peak is reached early, and a rehearsal
 //! stopped before its end still shows it.
@@ -11,15 +12,16 @@
 //! (N, threads, the memory budget in MiB: 1024 by default, as `queens count`'s, and a shard
 //! `I/M` to rehearse every M-th subproblem only, a sample across the whole plan).
 //! `rehearse_memory N T B --ceiling U L C D` rehearses nothing and prints the ceiling of the
-//! buffers ([`Run::buffers_ceiling`]) for subproblems of at most `U` upper and `L` lower halves
-//! and sorted copies of `C` and `D`: for sizes folded over several rehearsals
-//! (`scripts/rehearse-pieces`).
+//! buffers (`queens_core::internals::buffers_ceiling`) for subproblems of at most `U` upper
+//! and `L` lower halves and sorted copies of `C` and `D`: for sizes folded over several
+//! rehearsals (`scripts/rehearse-pieces`).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use queens_core::count::halves::Listed;
 use queens_core::count::{Engine, Run, Shard};
+use queens_core::internals::{buffers_ceiling, rehearse as rehearse_run};
 
 fn main() -> std::process::ExitCode {
     match rehearse() {
@@ -50,9 +52,8 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
                 lowers: size()?,
                 copied: (size()?, size()?),
             };
-            let bytes = run
-                .buffers_ceiling(most)
-                .ok_or("the half-board engine does not count N")?;
+            let bytes =
+                buffers_ceiling(&run, most).ok_or("the half-board engine does not count N")?;
             print_ceiling(&run, bytes);
             return Ok(());
         }
@@ -84,9 +85,8 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
             );
         }
     };
-    let mut listed = run
-        .rehearse(&on_listed)
-        .ok_or("the half-board engine does not count N")??;
+    let mut listed =
+        rehearse_run(&run, &on_listed).ok_or("the half-board engine does not count N")??;
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(listed.len(), run.todo(), "every subproblem listed");
     let (uppers, lowers) = listed
@@ -108,7 +108,7 @@ fn rehearse() -> Result<(), Box<dyn std::error::Error>> {
          most halves the join copies: {} and {}",
         m.uppers, m.lowers, m.copied.0, m.copied.1
     );
-    if let Some(bytes) = run.buffers_ceiling(m) {
+    if let Some(bytes) = buffers_ceiling(&run, m) {
         print_ceiling(&run, bytes);
     }
     listed.sort_by_key(|(i, h)| (std::cmp::Reverse(h.uppers + h.lowers), *i));

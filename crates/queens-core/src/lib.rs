@@ -66,12 +66,7 @@ pub mod prelude {
     pub use std::ops::ControlFlow;
 }
 
-/// Internals the benchmarks measure one by one. Not part of the API: they may change at any time.
+/// Internals the benchmarks measure one by one, and the measuring rigs of the examples. Not
+/// part of the API: they may change at any time.
 #[doc(hidden)]
-pub mod internals {
-    pub use crate::count::frames::engine::count_completions;
-    pub use crate::count::frames::join::count_completions_joining;
-    pub use crate::count::frames::kernel::count_completions_searched;
-    pub use crate::search::bitboard::count as bitboard_count;
-    pub use crate::search::bitboard::count_below as bitboard_count_below;
-}
+pub mod internals;

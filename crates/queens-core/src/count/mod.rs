@@ -540,56 +540,6 @@ mod tests {
     }
 
     #[test]
-    fn a_rehearsal_lists_what_the_run_has_left_and_the_frame_engine_has_none() {
-        let whole = halves_run(14, 2);
-        let listed = whole.rehearse(&|_, _| {}).unwrap().unwrap();
-        let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
-        assert_eq!(numbers, (0..whole.subproblems()).collect::<Vec<_>>());
-        // The fixed-point part (the first) lists no halves, the patterns many.
-        assert_eq!(listed[0].1, halves::Listed::default());
-        assert!(
-            listed
-                .iter()
-                .map(|&(_, h)| h.uppers + h.lowers)
-                .sum::<u64>()
-                > 10_000
-        );
-        let shard = Shard::new(1, 3).unwrap();
-        let part = halves_run(14, 1).shard(shard);
-        let listed = part.rehearse(&|_, _| {}).unwrap().unwrap();
-        let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
-        assert_eq!(numbers, shard.select(part.subproblems()));
-        // Once counted, nothing is left to rehearse.
-        part.execute().unwrap();
-        assert!(part.rehearse(&|_, _| {}).unwrap().unwrap().is_empty());
-        let frames = Run::with_engine(14, Engine::Frame, 2, 1 << 30).unwrap();
-        assert!(frames.rehearse(&|_, _| {}).is_none());
-    }
-
-    /// The ceiling of a run's buffers is one thread's times its threads, grows with the sizes
-    /// of its subproblems, and covers at least the halves of the largest (8 bytes each); the
-    /// frame engine has none.
-    #[test]
-    fn the_ceiling_of_a_runs_buffers_counts_its_threads_and_its_sizes() {
-        let (one, two) = (halves_run(14, 1), halves_run(14, 2));
-        let listed = two.rehearse(&|_, _| {}).unwrap().unwrap();
-        let most = (listed.iter()).fold(halves::Listed::default(), |m, &(_, h)| m.each_max(h));
-        let ceiling = one.buffers_ceiling(most).unwrap();
-        assert_eq!(two.buffers_ceiling(most), Some(2 * ceiling));
-        assert!(
-            ceiling >= 8 * (most.uppers + most.lowers),
-            "{ceiling} bytes"
-        );
-        let more = halves::Listed {
-            lowers: 2 * most.lowers,
-            ..most
-        };
-        assert!(one.buffers_ceiling(more).unwrap() > ceiling);
-        let frames = Run::with_engine(14, Engine::Frame, 2, 1 << 30).unwrap();
-        assert_eq!(frames.buffers_ceiling(most), None);
-    }
-
-    #[test]
     fn auto_chooses_the_half_board_engine_from_twelve_on() {
         for n in [1, 8, 11, 25, 32] {
             assert_eq!(

@@ -36,7 +36,7 @@ use super::types::{add_counts, check_size, CountError, Counts};
 #[derive(Debug)]
 pub struct Run {
     n: usize,
-    pub(super) plan: Plan,
+    pub(crate) plan: Plan,
     shard: Shard,
     todo: Vec<usize>,
     /// The threads asked for (0: one per core); an engine whose subproblems take memory runs
@@ -147,48 +147,6 @@ impl Run {
             self.threads
         };
         Some(halves::forecast(plan, &self.todo, threads, sampling))
-    }
-
-    /// Rehearses this run's memory with the half-board engine ([`halves::rehearse`]): the
-    /// subproblems left to count listed on the run's threads, in its order, into its buffers,
-    /// without the join, so that the process reaches the run's peak memory in the time of the
-    /// listing. Each subproblem listed and its halves, by number (all those of the shard not
-    /// yet counted, unless [`Run::cancel`] was called); `on_listed` hears of each as it is
-    /// listed. `None` when the run uses the frame engine, whose memory is small whatever N.
-    pub fn rehearse(
-        &self,
-        on_listed: &(dyn Fn(usize, halves::Listed) + Sync),
-    ) -> Option<Result<Vec<(usize, halves::Listed)>, CountError>> {
-        let plan = self.plan.halves()?;
-        let left: Vec<usize> = {
-            let tally = self.control.tally();
-            self.todo
-                .iter()
-                .copied()
-                .filter(|&i| !tally.is_done(i))
-                .collect()
-        };
-        Some(halves::rehearse(
-            plan,
-            &left,
-            self.workers(),
-            &self.control.cancel,
-            on_listed,
-        ))
-    }
-
-    /// The most bytes the half-board engine's buffers can hold room for on this run's threads
-    /// when the largest of its subproblems have the sizes `most` (each its own largest, as
-    /// [`Run::rehearse`] gives them): [`halves::buffers_ceiling`] on each thread. With the
-    /// sizes of every subproblem, a bound on the room of the run's buffers whichever of its
-    /// threads takes which, on threads that start with empty buffers (as in `queens count`;
-    /// on one thread a run lists on the calling thread, whose buffers may keep more from an
-    /// earlier run); the rest of the process (the plan, the program, what the allocator keeps)
-    /// comes on top. `None` for the frame engine.
-    pub fn buffers_ceiling(&self, most: halves::Listed) -> Option<u64> {
-        let plan = self.plan.halves()?;
-        let k = plan.pattern_columns.count_ones() as usize;
-        Some(self.workers() as u64 * halves::buffers_ceiling(self.n, k, most))
     }
 
     /// The name of the split of this run's plan (see [`Split`]).
@@ -329,6 +287,14 @@ impl Run {
     /// How many subproblems the whole board has.
     pub fn subproblems(&self) -> usize {
         self.plan.counter().len()
+    }
+
+    /// The subproblems of the shard not yet counted, in the run's order.
+    pub(crate) fn left(&self) -> Vec<usize> {
+        let tally = self.control.tally();
+        (self.todo.iter().copied())
+            .filter(|&i| !tally.is_done(i))
+            .collect()
     }
 
     /// How many subproblems this run counts (its shard of the plan).

@@ -50,7 +50,7 @@ impl JoinBuffers {
 
     /// [`JoinBuffers::reserve`], and every word of the buffers the join would write to, written
     /// (zeros): the memory a join of these groups holds, without the join (the rehearsal of a
-    /// run's memory, `rehearse.rs`). The lengths of the two sorted copies.
+    /// run's memory, `queens_core::internals::rehearse`). The lengths of the two sorted copies.
     pub(super) fn fill(
         &mut self,
         pieces: usize,

@@ -63,8 +63,6 @@
 //! Each file does one job; the arrows point down this list.
 //! - `sample.rs`: the forecast of a run (`--estimate`): probes of every subproblem's walks,
 //!   a few subproblems drawn by their predicted cost and counted whole.
-//! - `rehearse.rs`: the rehearsal of a run's memory: every subproblem listed as the run lists
-//!   it, on its threads and in its order, without the join.
 //! - `run.rs`: the threads that take the subproblems of a plan from a shared queue.
 //! - `plan.rs`: the pattern columns, the subproblems (one per symmetry orbit), their weights
 //!   and their costs; the fitting of a plan into a memory budget.
@@ -84,7 +82,6 @@ mod memory;
 mod pattern;
 mod plain;
 mod plan;
-mod rehearse;
 mod run;
 mod sample;
 
@@ -92,7 +89,7 @@ pub use alloc::AllocError;
 pub use memory::bytes_per_thread;
 pub use pattern::{buffers_ceiling, count_pattern, list_pattern, Listed, MAX_N};
 pub use plan::{default_pattern_columns, Part, Plan, MAX_PATTERN_COLUMNS};
-pub use rehearse::rehearse;
+pub(crate) use run::dearest_first;
 pub use run::run;
 pub use sample::{forecast, Forecast, PROCESS_BYTES};
 

@@ -52,8 +52,8 @@ impl Scratch {
 /// groups of each side and the join's buffers by the rules of their growth, on a thread that
 /// started with empty buffers (a run's own; an earlier run of another board on the same
 /// thread may leave more). A bound on the room of a count's buffers made before it, from the
-/// sizes of its subproblems alone (`rehearse.rs`); what the allocator holds beyond that room
-/// is not in it.
+/// sizes of its subproblems alone (`queens_core::internals::rehearse`); what the allocator
+/// holds beyond that room is not in it.
 pub fn buffers_ceiling(n: usize, pattern_columns: usize, most: Listed) -> u64 {
     let bits = n.saturating_sub(pattern_columns) as u32;
     Groups::ceiling(bits, most.uppers)
@@ -122,7 +122,7 @@ pub struct Listed {
     /// The halves of the largest pair of groups the join sorts into copies of its own before
     /// matching them (groups of at least 512 halves against at least 64): the larger
     /// group's and the smaller one's, 0 when it sorts none. With `uppers` and `lowers`, what
-    /// the thread's buffers must hold for this subproblem (`rehearse.rs`).
+    /// the thread's buffers must hold for this subproblem (`queens_core::internals::rehearse`).
     pub copied: (u64, u64),
 }
 
@@ -250,8 +250,8 @@ pub(super) fn count_with<const FAST: bool>(
 
 /// The subproblem of [`count_pattern`] listed but not joined: both sides' halves listed into
 /// the thread's buffers, and the buffers of the join made and written as the join would
-/// (`rehearse.rs`). The number of halves of each side; `None` when cancelled; an error when a
-/// buffer could not grow (the thread's buffers are then given back).
+/// (`queens_core::internals::rehearse`). The number of halves of each side; `None` when
+/// cancelled; an error when a buffer could not grow (the thread's buffers are then given back).
 pub fn list_pattern(
     n: usize,
     cols: u32,

@@ -113,9 +113,10 @@ pub fn run(
 
 /// Calls `work` on every subproblem of `todo`, the dearest first (by [`Plan::cost`]), on
 /// `threads` threads (1: the calling thread) that take them one at a time from a shared
-/// queue: the order and the sharing of a run, for [`run`] and for its rehearsal. An error
+/// queue: the order and the sharing of a run, for [`run`] and for its rehearsal
+/// (`queens_core::internals`). An error
 /// only when the threads cannot start.
-pub(super) fn dearest_first(
+pub(crate) fn dearest_first(
     plan: &Plan,
     todo: &[usize],
     threads: usize,

@@ -1,27 +1,62 @@
-//! The rehearsal of a run's memory: every subproblem of a plan listed as the run lists it, on
-//! the same threads, in the same order, into the same per-thread buffers, and the buffers of
-//! its join made and written as the join would write them, but no join. The process then
-//! holds what the run holds, in the time of the listing alone (N = 18 on one thread: 2.9 s
-//! against 5.0 s for the count). Its peak is the run's up to which thread happens to take
-//! which subproblem, which also makes two whole runs differ (measured against whole runs in
-//! `docs/performance.md`). It also gives the exact size of every subproblem, where the
-//! forecast (`sample.rs`) has probes.
-//! It calls `run.rs` (the order and the threads) and `plan.rs` (to list a subproblem).
+//! The rehearsal of a run's memory, a measuring rig and no part of counting: every subproblem
+//! of a half-board run listed as the run lists it, on the same threads, in the same order, into
+//! the same per-thread buffers, and the buffers of its join made and written as the join would
+//! write them, but no join. The process then holds what the run holds, in the time of the
+//! listing alone (N = 18 on one thread: 2.9 s against 5.0 s for the count). Its peak is the
+//! run's up to which thread happens to take which subproblem, which also makes two whole runs
+//! differ (measured against whole runs in `docs/performance.md`). It also gives the exact size
+//! of every subproblem, where the forecast (`count/halves/sample.rs`) has probes. Used by
+//! `examples/rehearse_memory.rs` and `scripts/rehearse-pieces`; it calls the half-board
+//! engine's listing (`Plan::list`), its order and threads (`dearest_first`) and the ceiling of
+//! its buffers (`buffers_ceiling`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use super::pattern::Listed;
-use super::plan::Plan;
-use super::run::dearest_first;
-use crate::count::types::CountError;
+use crate::count::halves::{self, dearest_first, Listed, Plan};
+use crate::count::{CountError, Run};
 
-/// Lists the subproblems `todo` of `plan` on `threads` threads as [`super::run`] would count
+/// Rehearses `run`'s memory with the half-board engine: the subproblems left to count listed
+/// on the run's threads, in its order, into its buffers, without the join, so that the process
+/// reaches the run's peak memory in the time of the listing. Each subproblem listed and its
+/// halves, by number (all those of the shard not yet counted, unless [`Run::cancel`] was
+/// called); `on_listed` hears of each as it is listed. `None` when the run uses another engine
+/// (the frame engine's memory is small whatever N).
+pub fn rehearse(
+    run: &Run,
+    on_listed: &(dyn Fn(usize, Listed) + Sync),
+) -> Option<Result<Vec<(usize, Listed)>, CountError>> {
+    let plan = run.plan.halves()?;
+    let left = run.left();
+    Some(rehearse_plan(
+        plan,
+        &left,
+        run.workers(),
+        &run.control().cancel,
+        on_listed,
+    ))
+}
+
+/// The most bytes the half-board engine's buffers can hold room for on `run`'s threads when
+/// the largest of its subproblems have the sizes `most` (each its own largest, as [`rehearse`]
+/// gives them): [`halves::buffers_ceiling`] on each thread. With the sizes of every
+/// subproblem, a bound on the room of the run's buffers whichever of its threads takes which,
+/// on threads that start with empty buffers (as in `queens count`; on one thread a run lists on
+/// the calling thread, whose buffers may keep more from an earlier run); the rest of the
+/// process (the plan, the program, what the allocator keeps) comes on top. `None` for another
+/// engine.
+pub fn buffers_ceiling(run: &Run, most: Listed) -> Option<u64> {
+    let plan = run.plan.halves()?;
+    let k = plan.pattern_columns.count_ones() as usize;
+    Some(run.workers() as u64 * halves::buffers_ceiling(run.n(), k, most))
+}
+
+/// Lists the subproblems `todo` of `plan` on `threads` threads as `halves::run` would count
 /// them, without joining: each subproblem listed and its halves, in the order of `todo` (all of
 /// them unless `cancel` was raised); [`CountError::OutOfMemory`] when the halves of a
 /// subproblem found no memory. `on_listed` hears of each subproblem as soon as it is listed,
 /// from the thread that listed it (for a progress line: a long rehearsal is hours).
-pub fn rehearse(
+fn rehearse_plan(
     plan: &Plan,
     todo: &[usize],
     threads: usize,
@@ -62,8 +97,13 @@ pub fn rehearse(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::halves::pattern::{count_pattern, mirror};
-    use crate::count::halves::plan::Part;
+    use crate::count::halves::{count_pattern, Part, Plan};
+    use crate::count::{Engine, Shard};
+
+    /// The mirror image of a column mask of the `n` x `n` board.
+    fn mirror(n: usize, mask: u32) -> u32 {
+        mask.reverse_bits() >> (32 - n)
+    }
 
     /// The fillings of `rows` of the `n` x `n` board, one queen per row and no two attacking
     /// each other, that use exactly `need` among the columns `cols`, whose row `special.0`
@@ -165,7 +205,7 @@ mod tests {
                 let todo: Vec<usize> = (0..plan.len()).collect();
                 let heard = Mutex::new(Vec::new());
                 let on_listed = |i, halves| heard.lock().unwrap().push((i, halves));
-                let listed = rehearse(&plan, &todo, 2, &AtomicBool::new(false), &on_listed);
+                let listed = rehearse_plan(&plan, &todo, 2, &AtomicBool::new(false), &on_listed);
                 let listed = listed.unwrap();
                 let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
                 assert_eq!(numbers, todo, "N = {n}, k = {k}");
@@ -188,7 +228,7 @@ mod tests {
     fn a_rehearsal_reports_the_copies_the_join_sorts() {
         let plan = Plan::new(16, 12);
         let todo: Vec<usize> = (0..plan.len()).collect();
-        let listed = rehearse(&plan, &todo, 2, &AtomicBool::new(false), &|_, _| {}).unwrap();
+        let listed = rehearse_plan(&plan, &todo, 2, &AtomicBool::new(false), &|_, _| {}).unwrap();
         let copying: Vec<usize> = (listed.iter())
             .filter(|(_, h)| h.copied != (0, 0))
             .map(|&(i, _)| i)
@@ -226,7 +266,7 @@ mod tests {
     fn counts_after_a_rehearsal_are_right_and_a_cancelled_one_stops() {
         let plan = Plan::new(12, 4);
         let todo: Vec<usize> = (0..plan.len()).collect();
-        rehearse(&plan, &todo, 1, &AtomicBool::new(false), &|_, _| {}).unwrap();
+        rehearse_plan(&plan, &todo, 1, &AtomicBool::new(false), &|_, _| {}).unwrap();
         let mut total = 0u128;
         for part in &plan.parts {
             if let Part::Pattern {
@@ -247,8 +287,62 @@ mod tests {
         }
         assert_eq!(total, 14_200);
         let cancelled = AtomicBool::new(true);
-        assert!(rehearse(&plan, &todo, 2, &cancelled, &|_, _| {})
+        assert!(rehearse_plan(&plan, &todo, 2, &cancelled, &|_, _| {})
             .unwrap()
             .is_empty());
+    }
+
+    fn halves_run(n: usize, threads: usize) -> Run {
+        Run::with_engine(n, Engine::Halves, threads, 1 << 30).unwrap()
+    }
+
+    #[test]
+    fn a_rehearsal_lists_what_the_run_has_left_and_the_frame_engine_has_none() {
+        let whole = halves_run(14, 2);
+        let listed = rehearse(&whole, &|_, _| {}).unwrap().unwrap();
+        let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
+        assert_eq!(numbers, (0..whole.subproblems()).collect::<Vec<_>>());
+        // The fixed-point part (the first) lists no halves, the patterns many.
+        assert_eq!(listed[0].1, Listed::default());
+        assert!(
+            listed
+                .iter()
+                .map(|&(_, h)| h.uppers + h.lowers)
+                .sum::<u64>()
+                > 10_000
+        );
+        let shard = Shard::new(1, 3).unwrap();
+        let part = halves_run(14, 1).shard(shard);
+        let listed = rehearse(&part, &|_, _| {}).unwrap().unwrap();
+        let numbers: Vec<usize> = listed.iter().map(|&(i, _)| i).collect();
+        assert_eq!(numbers, shard.select(part.subproblems()));
+        // Once counted, nothing is left to rehearse.
+        part.execute().unwrap();
+        assert!(rehearse(&part, &|_, _| {}).unwrap().unwrap().is_empty());
+        let frames = Run::with_engine(14, Engine::Frame, 2, 1 << 30).unwrap();
+        assert!(rehearse(&frames, &|_, _| {}).is_none());
+    }
+
+    /// The ceiling of a run's buffers is one thread's times its threads, grows with the sizes
+    /// of its subproblems, and covers at least the halves of the largest (8 bytes each); the
+    /// frame engine has none.
+    #[test]
+    fn the_ceiling_of_a_runs_buffers_counts_its_threads_and_its_sizes() {
+        let (one, two) = (halves_run(14, 1), halves_run(14, 2));
+        let listed = rehearse(&two, &|_, _| {}).unwrap().unwrap();
+        let most = (listed.iter()).fold(Listed::default(), |m, &(_, h)| m.each_max(h));
+        let ceiling = buffers_ceiling(&one, most).unwrap();
+        assert_eq!(buffers_ceiling(&two, most), Some(2 * ceiling));
+        assert!(
+            ceiling >= 8 * (most.uppers + most.lowers),
+            "{ceiling} bytes"
+        );
+        let more = Listed {
+            lowers: 2 * most.lowers,
+            ..most
+        };
+        assert!(buffers_ceiling(&one, more).unwrap() > ceiling);
+        let frames = Run::with_engine(14, Engine::Frame, 2, 1 << 30).unwrap();
+        assert_eq!(buffers_ceiling(&frames, most), None);
     }
 }
