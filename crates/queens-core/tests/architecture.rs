@@ -1,6 +1,7 @@
 //! The architecture page and the module tree cannot drift apart: every module file of both
-//! crates is named in the "Module map" of `docs/architecture.md`, and every path that list
-//! names exists.
+//! crates is named in the "Module map" of `docs/architecture.md`, every path that list names
+//! exists, and a counting engine is wired in only at the places the page's entry "A new
+//! counting engine" lists.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -70,5 +71,131 @@ fn every_path_in_the_module_map_exists() {
     assert!(
         stale.is_empty(),
         "docs/architecture.md's module map names files that do not exist: {stale:?}"
+    );
+}
+
+/// The paths in backticks in the page's entry "A new counting engine" (under "Where a new
+/// piece goes"): the places outside its folder that an engine touches.
+fn engine_places() -> Vec<String> {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let entry = page
+        .split("\n- **A new counting engine**")
+        .nth(1)
+        .expect("docs/architecture.md has an entry \"A new counting engine\"");
+    let entry = entry.split("\n- **").next().unwrap();
+    let entry = entry.split("\n## ").next().unwrap();
+    let mut places: Vec<String> = entry
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| {
+            ["crates/", "src/", "docs/"]
+                .iter()
+                .any(|r| p.starts_with(r))
+        })
+        .filter(|p| !p.ends_with('/') && !p.starts_with("crates/queens-core/tests/"))
+        .map(str::to_string)
+        .collect();
+    places.dedup();
+    places
+}
+
+/// The variants of the enum `name` in the file `path` (from the workspace's root).
+fn variants(path: &str, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    let body = text
+        .split(&format!("enum {name} {{"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{path} declares enum {name}"));
+    let body = &body[..body.find("\n}").unwrap()];
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && !l.starts_with('#'))
+        .filter_map(|l| {
+            let word: String = l.chars().take_while(|c| c.is_alphanumeric()).collect();
+            word.starts_with(char::is_uppercase).then_some(word)
+        })
+        .collect()
+}
+
+/// The code of a source file without its comments and its tests: every line before the first
+/// `#[cfg(test)]`, cut at `//`; nothing of a file of tests (`tests.rs`, `*_tests.rs`).
+fn code_of(path: &str) -> String {
+    if path.ends_with("tests.rs") {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    let text = text.split("#[cfg(test)]").next().unwrap();
+    text.lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The page's list of the places a new counting engine touches outside its folder is true and
+/// short: at most 5 places, each existing, and outside the engines' folders (those of
+/// `count/` with a plan that implements `Counter`) and tests, the variants of `Plan` (one per
+/// engine) and of `Split` are named only there. An engine wired in anywhere else fails here:
+/// move that code behind the `Counter` or `Plan`, or add the place to the page, if it must.
+#[test]
+fn a_new_counting_engine_touches_only_the_places_the_architecture_page_lists() {
+    let places = engine_places();
+    assert!(
+        !places.is_empty() && places.len() <= 5,
+        "the page lists {} places for a new engine: {places:?}",
+        places.len()
+    );
+    for place in &places {
+        assert!(root().join(place).exists(), "{place} does not exist");
+    }
+    let count = "crates/queens-core/src/count/";
+    let files: Vec<String> = module_files("crates/queens-core/src")
+        .into_iter()
+        .chain(module_files("src"))
+        .collect();
+    let engine_folders: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| {
+            let rest = f.strip_prefix(count)?;
+            let (folder, _) = rest.split_once('/')?;
+            code_of(f)
+                .contains("impl Counter for")
+                .then(|| format!("{count}{folder}/"))
+        })
+        .collect();
+    assert!(
+        engine_folders.contains(&format!("{count}frames/"))
+            && engine_folders.contains(&format!("{count}halves/")),
+        "{engine_folders:?}"
+    );
+    let mut names: Vec<String> = variants(&format!("{count}plan.rs"), "Plan")
+        .into_iter()
+        .map(|v| format!("Plan::{v}"))
+        .collect();
+    names.extend(
+        variants(&format!("{count}split.rs"), "Split")
+            .into_iter()
+            .map(|v| format!("Split::{v}")),
+    );
+    assert!(names.len() >= 5, "{names:?}");
+    let mut stray = Vec::new();
+    for file in &files {
+        if places.contains(file) || engine_folders.iter().any(|f| file.starts_with(f)) {
+            continue;
+        }
+        let code = code_of(file);
+        for name in &names {
+            let named = code.match_indices(name.as_str()).any(|(at, _)| {
+                let after = code[at + name.len()..].chars().next();
+                !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            });
+            if named {
+                stray.push(format!("{file} names {name}"));
+            }
+        }
+    }
+    assert!(
+        stray.is_empty(),
+        "outside the places docs/architecture.md lists for a new counting engine: {stray:?}"
     );
 }

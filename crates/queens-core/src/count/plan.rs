@@ -9,8 +9,9 @@
 use super::counter::Counter;
 use super::frames;
 use super::halves;
+use super::shard::Shard;
 use super::split::Split;
-use super::types::{check_size, CountError};
+use super::types::{check_size, CountError, Counts};
 use crate::error::SizeError;
 
 /// Which counting engine a run uses.
@@ -133,6 +134,17 @@ impl Split {
         match self {
             Split::Frames | Split::Pieces { .. } => frames::Plan::fits(n, self),
             Split::Halves { columns } => halves::Plan::fits(n, columns),
+        }
+    }
+
+    /// Whether `counts` can be what `shard` of this split adds up to, whatever a checksum says,
+    /// by the rules of the engine that makes it: a half-board shard of several counts its
+    /// eighths of classes as [`halves::Plan::possible_shard`] says; the frame splits have no
+    /// rule of the kind.
+    pub fn shard_possible(self, shard: Shard, counts: Counts) -> bool {
+        match self {
+            Split::Frames | Split::Pieces { .. } => true,
+            Split::Halves { .. } => shard.count == 1 || halves::Plan::possible_shard(shard, counts),
         }
     }
 

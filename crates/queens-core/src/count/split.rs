@@ -6,7 +6,8 @@
 //! the first binaries wrote, so files on disk keep reading. A split belongs to the subproblems,
 //! not to an engine: any engine that counts the frames' subproblems counts `frame1-v1`.
 //! Which boards an engine splits a given way, and into how many subproblems, the engines say
-//! ([`Split::fits`] and [`Split::subproblems`], in `plan.rs`). It calls only the shard.
+//! ([`Split::fits`], [`Split::subproblems`] and [`Split::shard_possible`], in `plan.rs`). It
+//! calls only the shard.
 
 use std::fmt;
 use std::str::FromStr;

@@ -11,6 +11,7 @@ use super::memory::bytes_per_thread;
 use super::pattern::{count_pattern, list_pattern, mirror, Listed, MAX_N};
 use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
+use crate::count::shard::Shard;
 use crate::count::split::Split;
 use crate::count::types::{CountError, Counts};
 
@@ -336,6 +337,18 @@ impl Plan {
                     unique: total,
                 })
             }
+        }
+    }
+
+    /// Whether `counts` can be what `shard` of more than one of a half-board split adds up to,
+    /// whatever the checksum says: its patterns' eighths of classes equal their total, and
+    /// shard 0 adds the fixed-point subproblem's `S180 + 2 S90`, even (the whole board's are
+    /// classes, not eighths).
+    pub fn possible_shard(shard: Shard, counts: Counts) -> bool {
+        match counts.unique.checked_sub(counts.total) {
+            Some(0) => true,
+            Some(extra) => shard.index == 0 && extra.is_multiple_of(2),
+            None => false,
         }
     }
 

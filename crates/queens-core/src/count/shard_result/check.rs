@@ -108,22 +108,13 @@ impl Parser {
             }
             _ => return Err(ShardResultError::NotSharded { name: name() }),
         };
-        // A half-board shard's eighths: its patterns' (equal to their total), plus in shard 0
-        // the fixed-point subproblem's `S180 + 2 S90`, even (the whole board's are classes).
-        if matches!(split, Some(Split::Halves { .. })) && shard.count > 1 {
-            let extra = f.unique.checked_sub(f.total);
-            let possible = match extra {
-                Some(0) => true,
-                Some(e) => shard.index == 0 && e.is_multiple_of(2),
-                None => false,
-            };
-            if !possible {
-                return Err(ShardResultError::HalvesEighths {
-                    name: name(),
-                    unique: f.unique,
-                    total: f.total,
-                });
-            }
+        // What the split's engine says no shard can have (a half-board shard's eighths).
+        if split.is_some_and(|split| !split.shard_possible(shard, counts)) {
+            return Err(ShardResultError::HalvesEighths {
+                name: name(),
+                unique: f.unique,
+                total: f.total,
+            });
         }
         let unknown = || ShardResultError::UnknownSplit {
             name: name(),
