@@ -8,6 +8,7 @@
 
 use super::counter::Counter;
 use super::frames;
+use super::gpu;
 use super::halves;
 use super::shard::Shard;
 use super::split::Split;
@@ -21,8 +22,12 @@ pub enum Engine {
     Frame,
     /// The upper and lower halves of the board listed and joined (`halves/`).
     Halves,
-    /// The faster of the two for the board size: halves from [`HALVES_FROM`] to
-    /// [`halves::MAX_N`] (when a split fits in the memory budget), frames otherwise.
+    /// The frame engine's subproblems counted on every visible NVIDIA GPU (`gpu/`): the same
+    /// split as [`Engine::Frame`], so their checkpoints and shard results mix.
+    Gpu,
+    /// The faster CPU engine for the board size: halves from [`HALVES_FROM`] to
+    /// [`halves::MAX_N`] (when a split fits in the memory budget), frames otherwise. It never
+    /// takes the GPU: that engine is chosen by name.
     Auto,
 }
 
@@ -47,6 +52,8 @@ pub(crate) enum Plan {
     Frames(frames::Plan),
     /// The upper and lower halves of the board, listed and joined (`halves/`).
     Halves(halves::Plan),
+    /// The canonical frames counted on a GPU (`gpu/`).
+    Gpu(gpu::Plan),
 }
 
 impl Plan {
@@ -55,6 +62,17 @@ impl Plan {
     /// [`frames::pieces::depth_for`] rows above.
     pub(crate) fn frames(n: usize, depth: usize) -> Plan {
         Plan::Frames(frames::Plan::new(n, depth))
+    }
+
+    /// The frames of the `n` x `n` board cut at `depth` rows, counted by `engine`: on the GPU
+    /// for [`Engine::Gpu`] (opened here, refused with what is missing), else by the frame
+    /// engine, the only other engine that cuts frames.
+    pub(crate) fn frames_on(n: usize, depth: usize, engine: Engine) -> Result<Plan, CountError> {
+        let plan = frames::Plan::new(n, depth);
+        Ok(match engine {
+            Engine::Gpu => Plan::Gpu(gpu::Plan::open(plan)?),
+            _ => Plan::Frames(plan),
+        })
     }
 
     /// The plan of `engine` ([`Engine::Auto`]: the faster one for `n`) for the `n` x `n` board
@@ -73,6 +91,7 @@ impl Plan {
                 Err(CountError::MemoryBudget { .. }) if engine == Engine::Auto => Ok(frames()),
                 Err(err) => Err(err),
             },
+            Engine::Gpu => Plan::frames_on(n, frames::pieces::depth_for(n), Engine::Gpu),
             Engine::Frame | Engine::Auto => Ok(frames()),
         }
     }
@@ -97,6 +116,9 @@ impl Plan {
         match self {
             Plan::Frames(_) => frames::Plan::of_split(n, saved).map(Plan::Frames),
             Plan::Halves(_) => halves::Plan::of_split(n, saved).map(Plan::Halves),
+            Plan::Gpu(gpu) => {
+                frames::Plan::of_split(n, saved).map(|f| Plan::Gpu(gpu.with_frames(f)))
+            }
         }
     }
 
@@ -105,6 +127,7 @@ impl Plan {
         match self {
             Plan::Frames(plan) => plan,
             Plan::Halves(plan) => plan,
+            Plan::Gpu(plan) => plan,
         }
     }
 
@@ -113,6 +136,15 @@ impl Plan {
         match self {
             Plan::Frames(_) => Engine::Frame,
             Plan::Halves(_) => Engine::Halves,
+            Plan::Gpu(_) => Engine::Gpu,
+        }
+    }
+
+    /// The device that counts, in words, for a plan counted on a GPU.
+    pub(crate) fn device(&self) -> Option<String> {
+        match self {
+            Plan::Gpu(plan) => Some(plan.device()),
+            _ => None,
         }
     }
 

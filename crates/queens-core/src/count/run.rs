@@ -64,6 +64,19 @@ impl Run {
         Ok(Run::of_plan(n, Plan::frames(n, depth), 0))
     }
 
+    /// [`Run::with_depth`] counted by `engine`: on every visible GPU for [`Engine::Gpu`]
+    /// (refused with what is missing), else by the frame engine, the only other engine that
+    /// cuts frames.
+    pub fn with_depth_on(n: usize, depth: usize, engine: Engine) -> Result<Run, CountError> {
+        check_size(n)?;
+        Ok(Run::of_plan(n, Plan::frames_on(n, depth, engine)?, 0))
+    }
+
+    /// The device that counts, in words, when the run counts on a GPU.
+    pub fn device(&self) -> Option<String> {
+        self.plan.device()
+    }
+
     /// A run of the whole board by `plan`, from nothing.
     fn of_plan(n: usize, plan: Plan, threads: usize) -> Run {
         let len = plan.counter().len();

@@ -47,6 +47,21 @@ impl Plan {
     pub fn of_split(n: usize, split: Split) -> Option<Plan> {
         Plan::fits(n, split).then(|| Plan::new(n, split.depth()))
     }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The canonical frames, in the plan's order.
+    pub fn frames(&self) -> &[Subproblem] {
+        &self.frames
+    }
+
+    /// The rows the frames are cut at (0: whole frames).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
 }
 
 impl Counter for Plan {

@@ -126,10 +126,12 @@ impl Cuda {
                 free: free as u64,
             });
         }
-        Ok(Cuda {
+        let cuda = Cuda {
             devices,
             nvrtc: nvrtc.path,
-        })
+        };
+        cuda.check_memory()?;
+        Ok(cuda)
     }
 
     /// How many devices take part.
@@ -149,7 +151,7 @@ impl Cuda {
     }
 
     /// Checks that each device can take a launch of at least `BLOCK` tasks.
-    pub fn check_memory(&self) -> Result<(), GpuError> {
+    fn check_memory(&self) -> Result<(), GpuError> {
         let need = u64::from(BLOCK) * BYTES_PER_TASK * 2 + (1 << 20);
         match self.devices.iter().find(|d| d.free < need) {
             Some(d) => Err(GpuError::Memory { free: d.free, need }),

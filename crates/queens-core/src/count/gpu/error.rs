@@ -8,6 +8,12 @@ pub enum GpuError {
     /// This build was made without the CUDA support (the `cuda` feature of queens-core).
     #[error("this build of queens has no GPU support (it was built without the `cuda` feature)")]
     NotBuilt,
+    /// `QUEENS_GPU_DEVICE` names no device this build knows.
+    #[error("QUEENS_GPU_DEVICE={name:?} names no device (use cuda, the default, or twin)")]
+    UnknownDevice {
+        /// The value given.
+        name: String,
+    },
     /// The CUDA driver library could not be loaded.
     #[error("no NVIDIA driver found: the CUDA driver library ({looked_for}) could not be loaded")]
     NoDriver {

@@ -22,6 +22,7 @@
 //! launch of tasks (20 bytes each) and the plan.
 
 pub(crate) mod error;
+mod plan;
 mod tasks;
 
 #[cfg(feature = "cuda")]
@@ -40,6 +41,7 @@ use super::shard::Shard;
 use super::types::{CountError, Counts};
 
 pub use error::GpuError;
+pub use plan::{open, Plan, DEVICE_VAR};
 pub(crate) use tasks::Frame;
 pub use tasks::{FrameRows, Task, MAX_LEFT};
 
@@ -54,7 +56,7 @@ pub const KERNEL_NAME: &str = "queens_count_tasks";
 pub const BLOCK: u32 = 128;
 
 /// A device that counts the completions of tasks: what the GPU engine needs of a GPU.
-pub trait Kernel: Sync {
+pub trait Kernel: Send + Sync {
     /// Counts the completions of each of `tasks` into `out` (as long as `tasks`), each task
     /// referring to a frame of `frames` by its index; blocks until done.
     fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError>;
