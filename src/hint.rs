@@ -34,7 +34,18 @@ pub fn for_error(err: &anyhow::Error) -> &'static str {
             Some(ShardResultError::NotSharded { .. })
         )
     });
-    if over_budget {
+    let gpu = err.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<queens_core::count::CountError>(),
+            Some(queens_core::count::CountError::Gpu(_))
+        ) || cause
+            .downcast_ref::<queens_core::count::gpu::GpuError>()
+            .is_some()
+    });
+    if gpu {
+        " (docs/gpu.md says what --engine gpu needs and how to get it; --engine auto or frame \
+         counts on the CPU)"
+    } else if over_budget {
         "; raise --max-memory or use a depth-first algorithm such as bitboard"
     } else if not_sharded {
         " (count with --shard I/M --json)"

@@ -89,7 +89,8 @@ pub struct CountArgs {
     pub estimate: bool,
     /// The counting engine: frame (canonical frames searched, their last rows joined), halves
     /// (the upper and lower halves of the board listed and joined; N up to 24, within
-    /// --max-memory), or auto (halves from N = 12 to 24, frame otherwise).
+    /// --max-memory), gpu (the frame engine's subproblems on every visible NVIDIA GPU; see
+    /// docs/gpu.md), or auto (halves from N = 12 to 24, frame otherwise; never the GPU).
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: EngineArg,
     /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
@@ -107,6 +108,8 @@ pub enum EngineArg {
     Frame,
     /// The upper and lower halves listed per column pattern and joined.
     Halves,
+    /// The frame engine's subproblems counted on every visible NVIDIA GPU.
+    Gpu,
     /// The faster one for the board size.
     Auto,
 }
@@ -117,6 +120,7 @@ impl EngineArg {
         match self {
             EngineArg::Frame => queens_core::count::Engine::Frame,
             EngineArg::Halves => queens_core::count::Engine::Halves,
+            EngineArg::Gpu => queens_core::count::Engine::Gpu,
             EngineArg::Auto => queens_core::count::Engine::Auto,
         }
     }

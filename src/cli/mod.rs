@@ -20,7 +20,7 @@ mod verify;
 
 pub use browse::BrowseArgs;
 pub use complete::CompleteArgs;
-pub use count::{CountArgs, Progress};
+pub use count::{CountArgs, EngineArg, Progress};
 pub use list::ListArgs;
 pub use merge::MergeArgs;
 pub use parse::{shorten, too_large};

@@ -88,11 +88,20 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         String::new()
     };
     writeln!(out, "N = {n}{of_shard}: {} subproblems", e.subproblems)?;
-    writeln!(
-        out,
-        "engine: frame (split {}; canonical frames searched, their last rows joined)",
-        run.split()
-    )?;
+    if args.engine == crate::cli::EngineArg::Gpu {
+        writeln!(
+            out,
+            "engine: gpu (split {}; the frame engine's subproblems, whose search is estimated \
+             here and timed on this machine's CPU: the GPU's speed is not known to the estimate)",
+            run.split()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "engine: frame (split {}; canonical frames searched, their last rows joined)",
+            run.split()
+        )?;
+    }
     writeln!(
         out,
         "estimated search nodes: {:.3e} (Knuth's random probes, {} per subproblem)",

@@ -75,7 +75,7 @@ fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> any
             );
         }
     }
-    Ok(Run::with_depth(n, depth)?)
+    Ok(Run::with_depth_on(n, depth, args.engine.engine())?)
 }
 
 /// Runs `queens count`.
@@ -114,7 +114,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     );
     if args.estimate {
         let threads = asked_threads(args);
-        let (run, budget) = engine_run(n, args.engine.engine(), threads, budget)?;
+        // The GPU engine counts the frame engine's subproblems: the estimate is of their
+        // search, made on the CPU (estimate.rs says so), without opening a device.
+        let engine = match args.engine.engine() {
+            count::Engine::Gpu => count::Engine::Frame,
+            engine => engine,
+        };
+        let (run, budget) = engine_run(n, engine, threads, budget)?;
         return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
     }
     // The handlers come before any planning or reading: a signal sent while the plan is made
