@@ -1,0 +1,361 @@
+//! `queens count --engine gpu` end to end, on two devices:
+//!
+//! - the kernel's CPU twin (`QUEENS_GPU_DEVICE=twin`), which runs the whole GPU pipeline (the
+//!   tasks, the launches, the records, the checkpoints) without a GPU: these tests run
+//!   everywhere, CI included, and check every feature of `count` through the GPU engine against
+//!   the reference table and the frame engine;
+//! - the NVIDIA GPUs of the machine (the default device): where there is none (CI, most
+//!   machines), `--engine gpu` must exit with status 2 and say what is missing and how to get
+//!   it; with one, it must count the boards of N = 4 to 13 exactly, and a shard counted on it
+//!   must merge with shards counted on the CPU.
+//!
+//! The tests that need a GPU are reported as ignored, with the reason, where none is found:
+//! also under CI, the one exception to the convention of docs/development.md, "Skipped tests",
+//! since no CI machine has a GPU. This file runs under the `libtest-mimic` harness, which can
+//! ignore a test at run time.
+
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+/// Where `--engine gpu` counts: the value of `QUEENS_GPU_DEVICE`.
+#[derive(Clone, Copy)]
+enum Device {
+    Twin,
+    Cuda,
+}
+
+impl Device {
+    fn name(self) -> &'static str {
+        match self {
+            Device::Twin => "twin",
+            Device::Cuda => "cuda",
+        }
+    }
+}
+
+type Outcome = Result<Completion, Failed>;
+
+fn command(device: Device, args: &[&str]) -> Command {
+    let mut command = Command::new(assert_cmd::cargo::cargo_bin("queens"));
+    command.args(args).env("QUEENS_GPU_DEVICE", device.name());
+    command
+}
+
+fn queens(device: Device, args: &[&str]) -> Output {
+    command(device, args).output().expect("queens starts")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).trim().to_string()
+}
+
+/// The standard output of a run that must succeed.
+fn ok(device: Device, args: &[&str]) -> Result<String, Failed> {
+    let out = queens(device, args);
+    if !out.status.success() {
+        return Err(format!("queens {args:?}: {:?}: {}", out.status, stderr(&out)).into());
+    }
+    Ok(stdout(&out))
+}
+
+fn json(device: Device, args: &[&str]) -> Result<serde_json::Value, Failed> {
+    let text = ok(device, args)?;
+    serde_json::from_str(&text).map_err(|e| format!("queens {args:?}: {e}: {text}").into())
+}
+
+/// `(total, unique)` of the reference table.
+fn known(n: usize) -> (u64, u64) {
+    let known = queens_core::reference::known_for(n).expect("a reference count");
+    (known.total as u64, known.unique as u64)
+}
+
+fn counts_of(v: &serde_json::Value) -> (Option<u64>, Option<u64>) {
+    (v["total"].as_u64(), v["unique"].as_u64())
+}
+
+fn check(what: &str, got: impl std::fmt::Debug, want: impl std::fmt::Debug) -> Result<(), Failed> {
+    let (got, want) = (format!("{got:?}"), format!("{want:?}"));
+    if got != want {
+        return Err(format!("{what}: {got}, want {want}").into());
+    }
+    Ok(())
+}
+
+/// `None` when the GPU engine runs on the machine's GPUs, else why not.
+fn no_gpu() -> Option<String> {
+    let out = queens(Device::Cuda, &["count", "4", "--engine", "gpu"]);
+    (!out.status.success()).then(|| stderr(&out))
+}
+
+fn needs_gpu(device: Device) -> Option<Outcome> {
+    match device {
+        Device::Twin => None,
+        Device::Cuda => no_gpu().map(|why| {
+            Ok(Completion::ignored_with(format!(
+                "needs an NVIDIA GPU: {why}"
+            )))
+        }),
+    }
+}
+
+// ---- Without a GPU ----
+
+fn without_a_gpu_it_says_what_is_missing() -> Outcome {
+    let out = queens(Device::Cuda, &["count", "10", "--engine", "gpu"]);
+    if out.status.success() {
+        return Ok(Completion::ignored_with("a GPU is here".to_string()));
+    }
+    let err = stderr(&out);
+    check("the exit status", out.status.code(), Some(2))?;
+    let names_it = ["driver", "GPU", "NVRTC", "cuda"]
+        .iter()
+        .any(|w| err.contains(w));
+    let advises = err.contains("docs/gpu.md") && err.contains("--engine");
+    if !(names_it && advises) {
+        return Err(
+            format!("the message names neither what is missing nor what to do: {err}").into(),
+        );
+    }
+    if err.contains("panicked") || err.contains("RUST_BACKTRACE") {
+        return Err(format!("a panic: {err}").into());
+    }
+    // The default engine never needs the GPU.
+    check("count 10", ok(Device::Cuda, &["count", "10"])?, "724")?;
+    Ok(Completion::Completed)
+}
+
+fn an_unknown_device_is_refused() -> Outcome {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", "8", "--engine", "gpu"])
+        .env("QUEENS_GPU_DEVICE", "tpu")
+        .output()
+        .expect("queens starts");
+    check("the exit status", out.status.code(), Some(2))?;
+    let err = stderr(&out);
+    if !(err.contains("QUEENS_GPU_DEVICE") && err.contains("tpu") && err.contains("twin")) {
+        return Err(format!("the message: {err}").into());
+    }
+    Ok(Completion::Completed)
+}
+
+// ---- On either device ----
+
+/// N = 4 to 13 (the device's totals and classes against the reference table, its split and
+/// subproblems against the frame engine's), with the boards the engine settles
+/// without the device (N = 1 to 3).
+fn counts_exactly(device: Device) -> Outcome {
+    if let Some(skip) = needs_gpu(device) {
+        return skip;
+    }
+    for n in 1..=13 {
+        let arg = n.to_string();
+        let got = json(device, &["count", &arg, "--engine", "gpu", "--json"])?;
+        let (total, unique) = known(n);
+        check(
+            &format!("N = {n}"),
+            counts_of(&got),
+            (Some(total), Some(unique)),
+        )?;
+        let frame = json(device, &["count", &arg, "--engine", "frame", "--json"])?;
+        for key in ["n", "split", "subproblems"] {
+            check(&format!("N = {n}: {key}"), &got[key], &frame[key])?;
+        }
+    }
+    check(
+        "count 12 --unique",
+        ok(device, &["count", "12", "--engine", "gpu", "--unique"])?,
+        "1787",
+    )?;
+    Ok(Completion::Completed)
+}
+
+/// Shards counted on the device, on the CPU, and on the device cut into pieces, merged.
+fn gpu_and_cpu_shards_merge(device: Device) -> Outcome {
+    if let Some(skip) = needs_gpu(device) {
+        return skip;
+    }
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut files = Vec::new();
+    for (i, engine) in ["gpu", "frame", "gpu"].iter().enumerate() {
+        let shard = format!("{i}/3");
+        let args = [
+            "count", "13", "--engine", engine, "--shard", &shard, "--json",
+        ];
+        let path = dir.path().join(format!("{i}.json"));
+        std::fs::write(&path, ok(device, &args)?).map_err(|e| e.to_string())?;
+        files.push(path.display().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let merged = json(device, &args)?;
+    check("merged", counts_of(&merged), (Some(73712), Some(9233)))?;
+    Ok(Completion::Completed)
+}
+
+/// `--pieces D` cuts the frames the device counts into pieces: the same counts.
+fn pieces_count_the_same(device: Device) -> Outcome {
+    if let Some(skip) = needs_gpu(device) {
+        return skip;
+    }
+    for pieces in ["1", "2"] {
+        let args = [
+            "count", "14", "--engine", "gpu", "--pieces", pieces, "--json",
+        ];
+        let got = json(device, &args)?;
+        check(
+            &format!("--pieces {pieces}"),
+            counts_of(&got),
+            (Some(365596), Some(45752)),
+        )?;
+    }
+    Ok(Completion::Completed)
+}
+
+// ---- Checkpoints and signals, on the twin ----
+
+fn checkpoint_line(path: &Path, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let prefix = format!("{key} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))?
+        .parse()
+        .ok()
+}
+
+/// `queens count N --engine E -j1 --checkpoint CKPT`, started and waited for until the
+/// checkpoint holds some finished work.
+fn start_saving(n: &str, engine: &str, ckpt: &Path) -> Result<Child, Failed> {
+    let mut child = command(Device::Twin, &["count", n, "--engine", engine])
+        .args(["-j", "1", "--checkpoint-every", "0.2", "--checkpoint"])
+        .arg(ckpt)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    while checkpoint_line(ckpt, "finished").unwrap_or(0) == 0 {
+        if start.elapsed() > Duration::from_secs(120) || child.try_wait().ok().flatten().is_some() {
+            let _ = child.kill();
+            return Err(format!("count {n} --engine {engine}: no checkpoint").into());
+        }
+        sleep(Duration::from_millis(10));
+    }
+    Ok(child)
+}
+
+/// A run on one engine killed mid-way, then finished on the other: the exact counts.
+fn killed_on_one_engine_resumed_on_the_other(first: &str, then: &str) -> Outcome {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let ckpt = dir.path().join("run.ckpt");
+    let mut child = start_saving("16", first, &ckpt)?;
+    child.kill().map_err(|e| e.to_string())?;
+    child.wait().map_err(|e| e.to_string())?;
+    let saved = checkpoint_line(&ckpt, "finished").unwrap_or(0);
+    let all = checkpoint_line(&ckpt, "subproblems").unwrap_or(0);
+    if !(saved > 0 && saved < all) {
+        return Err(format!("killed mid-way: {saved} of {all}").into());
+    }
+    let ckpt_arg = ckpt.to_str().expect("a UTF-8 path");
+    let args = [
+        "count",
+        "16",
+        "--engine",
+        then,
+        "--json",
+        "--checkpoint",
+        ckpt_arg,
+    ];
+    let got = json(Device::Twin, &args)?;
+    check("resumed", counts_of(&got), (Some(14772512), Some(1846955)))?;
+    Ok(Completion::Completed)
+}
+
+/// SIGINT saves the checkpoint and exits with status 130; the same command resumes it.
+#[cfg(unix)]
+fn sigint_saves_and_the_same_command_resumes() -> Outcome {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let ckpt = dir.path().join("run.ckpt");
+    let child = start_saving("17", "gpu", &ckpt)?;
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .map_err(|e| e.to_string())?;
+    check("kill -INT", sent.success(), true)?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    check("the exit status", out.status.code(), Some(130))?;
+    check("interrupted", stderr(&out).contains("interrupted"), true)?;
+    let ckpt_arg = ckpt.to_str().expect("a UTF-8 path");
+    let args = [
+        "count",
+        "17",
+        "--engine",
+        "gpu",
+        "--json",
+        "--checkpoint",
+        ckpt_arg,
+    ];
+    let got = json(Device::Twin, &args)?;
+    check("resumed", counts_of(&got), (Some(95815104), Some(11977939)))?;
+    Ok(Completion::Completed)
+}
+
+fn the_estimate_names_the_gpu_engine() -> Outcome {
+    let text = ok(
+        Device::Twin,
+        &["count", "14", "--engine", "gpu", "--estimate"],
+    )?;
+    if !(text.contains("engine: gpu") && text.contains("frame1-v1")) {
+        return Err(format!("the estimate: {text}").into());
+    }
+    Ok(Completion::Completed)
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        Trial::ignorable_test(
+            "without_a_gpu_it_says_what_is_missing",
+            without_a_gpu_it_says_what_is_missing,
+        ),
+        Trial::ignorable_test("an_unknown_device_is_refused", an_unknown_device_is_refused),
+        Trial::ignorable_test(
+            "the_estimate_names_the_gpu_engine",
+            the_estimate_names_the_gpu_engine,
+        ),
+        Trial::ignorable_test("frame_killed_gpu_resumes", || {
+            killed_on_one_engine_resumed_on_the_other("frame", "gpu")
+        }),
+        Trial::ignorable_test("gpu_killed_frame_resumes", || {
+            killed_on_one_engine_resumed_on_the_other("gpu", "frame")
+        }),
+    ];
+    #[cfg(unix)]
+    trials.push(Trial::ignorable_test(
+        "sigint_saves_and_the_same_command_resumes",
+        sigint_saves_and_the_same_command_resumes,
+    ));
+    for device in [Device::Twin, Device::Cuda] {
+        let name = device.name();
+        trials.push(Trial::ignorable_test(
+            format!("{name}::counts_exactly"),
+            move || counts_exactly(device),
+        ));
+        trials.push(Trial::ignorable_test(
+            format!("{name}::gpu_and_cpu_shards_merge"),
+            move || gpu_and_cpu_shards_merge(device),
+        ));
+        trials.push(Trial::ignorable_test(
+            format!("{name}::pieces_count_the_same"),
+            move || pieces_count_the_same(device),
+        ));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
