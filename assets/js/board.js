@@ -229,6 +229,33 @@ export class Board {
     }
   }
 
+  // A short text on square (r, c) (the seed's "Q?", "R?", "D!", a backtrack's attacker), with
+  // its words as the square's hover title (the tag lets the pointer through to the square).
+  tag(r, c, text, className, title) {
+    if (!this.svg || r < 0 || c < 0 || r >= this.n || c >= this.n) return;
+    const g = el("g", { class: `tag ${className || ""}`.trim(), "data-row": r, "data-col": c }, this.svg);
+    el("rect", { x: SQUARE * c + 2, y: SQUARE * r + 2, width: 22, height: 14, rx: 3 }, g);
+    el("text", { x: SQUARE * c + 13, y: SQUARE * r + 13, "text-anchor": "middle", "font-size": 11 }, g)
+      .textContent = text;
+    const sq = this.square(r, c);
+    if (title && sq) el("title", {}, sq).textContent = title;
+  }
+
+  // The seed's `CC` over column c: the column's number in the margin reads "CC c", and a frame
+  // outlines the column.
+  currentColumn(c) {
+    if (!this.svg || c < 0 || c >= this.n) return;
+    const number = this.svg.querySelectorAll(".col-number")[c];
+    if (number && this.n <= 20) {
+      number.textContent = `CC ${c}`;
+      number.classList.add("current-col");
+    }
+    el("rect", {
+      x: SQUARE * c + 1, y: 1, width: SQUARE - 2, height: SQUARE * this.n - 2,
+      class: "current-column", "aria-hidden": "true",
+    }, this.svg);
+  }
+
   ghost(r, c, kind) {
     if (!this.svg) return;
     const g = el("g", {

@@ -5,9 +5,11 @@
 
 import { CODE, linesOf } from "./code.js";
 import { eventQueens, plural } from "./learn-track.js";
+import { wirthReads } from "./learn-why.js";
 
 // One array as a row of indexed cells; `changed` holds the indexes that just changed.
-function arrayTable(name, values, changed, note) {
+// `marks` (optional) maps an index to a class for its cell ("read", "read-false").
+function arrayTable(name, values, changed, note, marks) {
   const table = document.createElement("table");
   table.className = "array";
   const caption = document.createElement("caption");
@@ -38,9 +40,50 @@ function arrayTable(name, values, changed, note) {
     d.textContent = String(v);
     if (changed.has(i)) d.className = "changed";
     if (v === "F") d.classList.add("taken");
+    if (marks && marks.has(i)) d.classList.add(marks.get(i));
     body.appendChild(d);
   });
   table.append(head, body);
+  return table;
+}
+
+// Several arrays as one table, a row each under one row of indexes (Wirth's a, b and c):
+// `rows` holds { name, values, changed, marks } as arrayTable takes them.
+function arraysTable(name, rows) {
+  const table = document.createElement("table");
+  table.className = "array arrays-joined";
+  const caption = document.createElement("caption");
+  caption.textContent = name;
+  table.appendChild(caption);
+  const width = Math.max(...rows.map((r) => r.values.length));
+  const head = document.createElement("tr");
+  const th0 = document.createElement("th");
+  th0.textContent = "i";
+  th0.scope = "row";
+  head.appendChild(th0);
+  for (let i = 0; i < width; i++) {
+    const h = document.createElement("th");
+    h.scope = "col";
+    h.textContent = String(i);
+    head.appendChild(h);
+  }
+  table.appendChild(head);
+  for (const row of rows) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = row.name;
+    tr.appendChild(th);
+    row.values.forEach((v, i) => {
+      const d = document.createElement("td");
+      d.textContent = String(v);
+      if (row.changed.has(i)) d.className = "changed";
+      if (v === "F") d.classList.add("taken");
+      if (row.marks && row.marks.has(i)) d.classList.add(row.marks.get(i));
+      tr.appendChild(d);
+    });
+    table.appendChild(tr);
+  }
   return table;
 }
 
@@ -86,6 +129,17 @@ function bitMasks(queens, n) {
   return { row, cols, left, right, free };
 }
 
+const fmtInt = (k) => k.toLocaleString("en");
+
+// The board's array in each algorithm's own name (the column-wise search's is positions[col]).
+const POSITIONS = {
+  iterative: "queens[k] = column of row k",
+  recursive: "x[k] = column of row k",
+  wirth: "x[i] = column of row i",
+  bfs: "board (positions[row] = column)",
+  bitboard: "queen[k] = column of row k",
+};
+
 function eventAt(track, index) {
   return index >= 0 ? track.events[Math.min(index, track.events.length - 1)] : null;
 }
@@ -98,29 +152,43 @@ export function showArrays(holder, track, index, n) {
   const empty = new Array(n).fill(-1);
   const positions = ev ? ev.positions : empty;
   const before = prev ? prev.positions : (ev ? empty : null);
-  holder.appendChild(arrayTable(track.byColumn ? "positions[col] = row" : "positions[row] = column",
-    positions, diff(positions, before)));
   if (track.algo === "backtrack") {
+    // The column-wise loop's two arrays share their index, the column: one table.
     const untried = ev && Array.isArray(ev.untried) ? ev.untried : new Array(n).fill(0);
     const was = prev && Array.isArray(prev.untried) ? prev.untried : (ev ? new Array(n).fill(0) : null);
-    holder.appendChild(arrayTable("untried[col] = first row not tried yet", untried, diff(untried, was)));
+    holder.appendChild(arraysTable("positions[col] = row; untried[col] = first row not tried yet", [
+      { name: "positions", values: positions, changed: diff(positions, before) },
+      { name: "untried", values: untried, changed: diff(untried, was) },
+    ]));
+  } else {
+    holder.appendChild(arrayTable(POSITIONS[track.algo] || "positions[row] = column", positions, diff(positions, before)));
   }
   const queens = ev ? eventQueens(ev, n) : empty;
   const prevQueens = prev ? eventQueens(prev, n) : (ev ? empty : null);
   if (track.algo === "wirth") {
     const now = wirthArrays(queens, n);
     const was = prevQueens ? wirthArrays(prevQueens, n) : null;
-    holder.appendChild(arrayTable("a[j]: column j free", now.a, diff(now.a, was && was.a)));
-    holder.appendChild(arrayTable("b[i+j]: diagonal \u2199 free", now.b, diff(now.b, was && was.b)));
-    holder.appendChild(arrayTable("c[i\u2212j+N\u22121]: diagonal \u2198 free", now.c, diff(now.c, was && was.c)));
+    // A conflict marks the entries its test read, the false one last (the test stops there).
+    const read = { a: new Map(), b: new Map(), c: new Map() };
+    if (ev && ev.event === "conflict") {
+      for (const r of wirthReads(ev, n)) read[r.name].set(r.index, r.value ? "read" : "read-false");
+    }
+    holder.appendChild(arraysTable("a[j]: column j free; b[i+j]: diagonal \u2199 free; c[i\u2212j+N\u22121]: diagonal \u2198 free", [
+      { name: "a", values: now.a, changed: diff(now.a, was && was.a), marks: read.a },
+      { name: "b", values: now.b, changed: diff(now.b, was && was.b), marks: read.b },
+      { name: "c", values: now.c, changed: diff(now.c, was && was.c), marks: read.c },
+    ]));
   }
   if (track.algo === "bitboard") {
     const m = bitMasks(queens, n);
     if (m.row < n) {
-      holder.appendChild(arrayTable(`cols (row ${m.row})`, m.cols, new Set()));
-      holder.appendChild(arrayTable("left", m.left, new Set()));
-      holder.appendChild(arrayTable("right", m.right, new Set()));
-      holder.appendChild(arrayTable("free", m.free, new Set()));
+      const none = new Set();
+      holder.appendChild(arraysTable(`The masks on row ${m.row} (bit j = column j)`, [
+        { name: "cols", values: m.cols, changed: none },
+        { name: "left", values: m.left, changed: none },
+        { name: "right", values: m.right, changed: none },
+        { name: "free", values: m.free, changed: none },
+      ]));
     }
   }
   if (track.algo === "bfs") showQueue(holder, track, index, n);
@@ -150,25 +218,43 @@ function showQueue(holder, track, index, n) {
     : `Queue: ${plural(queue, "board")} waiting.`;
   holder.appendChild(p);
   if (taken) holder.appendChild(arrayTable("board taken out (positions[row] = column)", taken, new Set()));
-  // The queue's length as each level began: the boards with k rows filled.
-  const levels = [];
+  // The boards queued at each level (k rows filled), up to this step: a level is complete once
+  // its first board comes off the queue; the level after the board taken out is being filled.
+  const queued = new Array(n + 1).fill(0);
+  const out = new Array(n + 1).fill(0);
   for (let i = 0; i <= Math.min(index, track.events.length - 1); i++) {
     const e = track.events[i];
-    if (e.event === "dequeue" && e.row !== null && levels[e.row] === undefined) levels[e.row] = e.queue + 1;
+    if (e.event === "enqueue") queued[e.row === null ? 0 : e.row + 1]++;
+    if (e.event === "dequeue") out[e.row === null ? n : e.row]++;
   }
-  if (levels.length) {
-    holder.appendChild(arrayTable("boards queued at level k (k rows filled)", [...levels].map((v) => v ?? 0), new Set()));
+  if (taken && level < n) {
+    // The queue holds the rest of the level being taken out, then the level being filled.
+    const rest = queued[level] - out[level];
+    p.textContent = `Queue: ${plural(queue, "board")} waiting: ${fmtInt(rest)} with ${plural(level, "row")} filled, `
+      + `${fmtInt(queued[level + 1])} with ${level + 1} (being filled); filling row ${level} of the board taken out:`;
+  }
+  if (index >= 0) {
+    const filling = taken ? level + 1 : null;
+    const marks = new Map();
+    if (filling !== null && filling <= n) marks.set(filling, "filling");
+    holder.appendChild(arrayTable("boards queued at level k (k rows filled)", queued, new Set(),
+      filling !== null && filling <= n ? `(level ${filling} being filled: so far)` : undefined, marks));
   }
 }
 
 // The code of `track` into `list` (an <ol>) and its title into `title`, the lines step `ev`
 // runs marked "current" (the first also aria-current); the panel scrolls to them.
-export function showCode(title, list, track, ev) {
+export function showCode(title, list, track, ev, index) {
   const code = CODE[track.algo];
   title.textContent = code ? code.title : track.algo;
   list.replaceChildren();
   if (!code) return;
-  const running = ev ? linesOf(track.algo, ev.event, ev) : [];
+  // The column-wise loop goes on after a solution by backing up into the last column: that
+  // remove runs `col ← col − 1` as well ("resume").
+  const prev = index > 0 ? eventAt(track, index - 1) : null;
+  const kind = ev && ev.event === "remove" && prev && prev.event === "solution" && code.runs && code.runs.resume
+    ? "resume" : ev && ev.event;
+  const running = ev ? linesOf(track.algo, kind, ev) : [];
   let first = null;
   code.lines.forEach((text, i) => {
     const li = document.createElement("li");
@@ -192,11 +278,11 @@ export function showCode(title, list, track, ev) {
   }
 }
 
-// The loop variables after step `index`, as text: `col = 3, row = 4`.
+// The loop variables after step `index`, as text: `col = 3, row = 4`, `k = 2, j = 5`.
 export function varsText(track, index) {
   if (!track.vars) return "";
-  const v = index >= 0 ? track.vars[Math.min(index, track.vars.length - 1)] : { col: 0, row: null };
-  return `col = ${v.col}, row = ${v.row === null ? "\u2013" : v.row}`;
+  const vars = index < 0 ? track.startVars : track.vars[Math.min(index, track.vars.length - 1)];
+  return vars.map(([name, value]) => `${name} = ${value}`).join(", ");
 }
 
 // The conflict test of step `ev`, in the algorithm's own arithmetic.
@@ -208,6 +294,19 @@ export function checkText(track, ev) {
     const j = ev.col;
     const i = ev.with.row;
     const qi = ev.with.col;
+    if (track.algo === "wirth") {
+      const n = ev.positions.length;
+      const reads = wirthReads(ev, n);
+      return `At i = ${k}, j = ${j} the test reads ${reads.map((r) => `${r.name}[${r.index}] = ${r.value ? "T" : "F"}`).join(", ")} and stops at the first F.`;
+    }
+    if (track.algo === "recursive") {
+      if (ev.kind === "column") return `place(${k}, ${j}) at j = ${i}: x[j] = ${qi} = i: the same column.`;
+      return `place(${k}, ${j}) at j = ${i}: |x[j] \u2212 i| = |${qi} \u2212 ${j}| = ${Math.abs(qi - j)} and |j \u2212 k| = |${i} \u2212 ${k}| = ${Math.abs(i - k)}: `
+        + "equal, so the two queens are as many rows apart as columns apart: one diagonal.";
+    }
+    if (track.algo === "bfs") {
+      return `The queen of the board at row ${i}, column ${qi} attacks (${k}, ${j}) along their ${ev.kind}.`;
+    }
     if (ev.kind === "column") return `The test at i = ${i}: queens[${i}] = ${qi} = j: the same column.`;
     return `The test at i = ${i}: k \u2212 i = ${k} \u2212 ${i} = ${k - i} and |queens[i] \u2212 j| = |${qi} \u2212 ${j}| = ${Math.abs(qi - j)}: `
       + "equal, so the two queens are as many rows apart as columns apart: one diagonal.";

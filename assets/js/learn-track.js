@@ -2,6 +2,8 @@
 // step where the search ends, the counts and the loop variables after each step, the words that
 // explain a step, and how two traces of the same board compare. No drawing here.
 
+import { exhaustedLine, wirthReads } from "./learn-why.js";
+
 const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
 export const plural = (k, one, many) => `${fmt(k)} ${k === 1 ? one : many || `${one}s`}`;
 
@@ -27,18 +29,111 @@ function square(r, c) {
   return `row ${r}, column ${c}`;
 }
 
-export function explain(ev, n) {
+// "column 0" or "columns 0 to 3": the lines before line `k`.
+function before(k, line) {
+  return k === 1 ? `${line} 0` : `${line}s 0 to ${k - 1}`;
+}
+
+// "row 2", "rows 0 and 3", "rows 0, 2 and 5".
+function listed(line, indexes) {
+  if (indexes.length === 1) return `${line} ${indexes[0]}`;
+  return `${line}s ${indexes.slice(0, -1).join(", ")} and ${indexes[indexes.length - 1]}`;
+}
+
+// What comes after a conflict on (r, c): only that square is ruled out.
+function afterConflict(ev, n, algo) {
+  if (ev.positions_by === "column") {
+    const next = Array.isArray(ev.untried) ? ev.untried[ev.col] : ev.row + 1;
+    return next < n
+      ? ` Only row ${ev.row} is ruled out: next, row ${next} of column ${ev.col}.`
+      : ` That was the last row of column ${ev.col}: the search backs up next.`;
+  }
+  if (ev.col < n - 1) {
+    return ` Only this square is ruled out: next, column ${ev.col + 1} of row ${ev.row}.`;
+  }
+  return algo === "bfs"
+    ? ` It was the last square of row ${ev.row} for this board: the next board comes off the queue.`
+    : ` It was the last square of row ${ev.row}: the search backs up next.`;
+}
+
+// Wirth's conflict in Wirth's arrays: the entries the test reads, up to the false one.
+function wirthConflict(ev, n) {
+  const reads = wirthReads(ev, n);
+  const last = reads[reads.length - 1];
+  if (!last || last.value || !last.queen) return null;
+  const i = ev.row;
+  const j = ev.col;
+  const entry = {
+    a: `a[${j}]`,
+    b: `b[i+j] = b[${i + j}]`,
+    c: `c[i\u2212j+N\u22121] = c[${i - j + n - 1}]`,
+  };
+  const meaning = {
+    a: `column ${j} has a queen`,
+    b: `the \u2199 diagonal i + j = ${i + j} has a queen`,
+    c: `the \u2198 diagonal i \u2212 j = ${i - j} has a queen`,
+  };
+  const trues = reads.slice(0, -1).map((r) => `${entry[r.name]} is true`);
+  const read = trues.length ? `${trues.join(", ")}, but ` : "";
+  return `The test at ${square(i, j)} reads ${read}${entry[last.name]} is false: ${meaning[last.name]}, `
+    + `the queen at ${square(last.queen.row, last.queen.col)}. Skip the square.`;
+}
+
+const cap = (text) => text[0].toUpperCase() + text.slice(1);
+
+// Why a line is given up (a backtrack): each of its squares is attacked by a queen of the
+// earlier lines, or was safe and every way on from it has been tried.
+function exhaustedWhy(ev, n, algo) {
+  const line = exhaustedLine(ev, n);
+  const byColumn = ev.positions_by === "column";
+  const [own, other] = byColumn ? ["column", "row"] : ["row", "column"];
+  const k = line.index;
+  const head = byColumn
+    ? `Every row of column ${k} has been tried.`
+    : algo === "bitboard"
+      ? `Row ${k} has no free square left.`
+      : `Every square of row ${k} has been tried.`;
+  if (k === 0) return `${head} Nothing is left to back up to.`;
+  const attacked = line.squares.filter((sq) => sq.attacker).map((sq) => (byColumn ? sq.row : sq.col));
+  const safe = line.squares.filter((sq) => !sq.attacker).map((sq) => (byColumn ? sq.row : sq.col));
+  let why;
+  if (safe.length === 0) {
+    why = ` No ${other} of ${own} ${k} is safe with the queens of ${before(k, own)}: each square shows a queen that attacks it (\u00d7m: the queen of ${own} m).`;
+  } else {
+    const one = safe.length === 1;
+    why = attacked.length
+      ? ` ${cap(listed(other, attacked))} ${attacked.length === 1 ? "is" : "are"} attacked by the queens of ${before(k, own)} (\u00d7m: the queen of ${own} m);`
+      : "";
+    const safeWords = attacked.length ? listed(other, safe) : cap(listed(other, safe));
+    why += k === n - 1
+      ? ` ${safeWords} ${one ? "was" : "were"} safe and completed a solution (\u2713).`
+      : ` ${safeWords} ${one ? "was" : "were"} safe, and every way on from ${one ? "it" : "them"} has been tried (\u2713).`;
+  }
+  const choice = ` So the latest choice, the queen of ${own} ${k - 1} (on ${other} ${ev.positions[k - 1]}), must change:`;
+  return byColumn
+    ? `${head}${why}${choice} mark column ${k}'s rows untried again (setAllPositionsUntried(${k})) and back up to column ${k - 1}.`
+    : `${head}${why}${choice} back up to row ${k - 1}.`;
+}
+
+// The words for a step: what it does and, where the board shows why, why. `algo` (optional)
+// names the search, for the steps each algorithm says in its own terms.
+export function explain(ev, n, algo) {
   const at = ev.row !== null && ev.col !== null ? square(ev.row, ev.col) : "";
   const byColumn = ev.positions_by === "column";
   switch (ev.event) {
     case "try":
-      return byColumn
-        ? `Try the first untried row of column ${ev.col}: ${at} (row \u2190 getUntried(${ev.col}) = ${ev.row}; setPositionTried: untried[${ev.col}] becomes ${ev.untried ? ev.untried[ev.col] : ev.row + 1}).`
+      if (byColumn) {
+        return `Try the first untried row of column ${ev.col}: ${at} (row \u2190 getUntried(${ev.col}) = ${ev.row}; setPositionTried: untried[${ev.col}] becomes ${ev.untried ? ev.untried[ev.col] : ev.row + 1}).`;
+      }
+      return algo === "bitboard"
+        ? `Try the square at ${at}, the lowest column still free in row ${ev.row} (bit \u2190 free & \u2212free).`
         : `Try the square at ${at}.`;
     case "conflict":
-      return byColumn
-        ? `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; hasConflictCumulative finds the queen at ${square(ev.with.row, ev.with.col)} on its ${ev.kind}, so setPosition(${ev.col}, \u22121) takes it off again.`
-        : `The square at ${at} is attacked by the queen at ${square(ev.with.row, ev.with.col)} along their ${ev.kind}: skip it.`;
+      if (byColumn) {
+        return `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; hasConflictCumulative checks ${before(ev.col, "column")} in order and stops at the first attacker: the queen at ${square(ev.with.row, ev.with.col)}, on its ${ev.kind}. So setPosition(${ev.col}, \u22121) takes it off.${afterConflict(ev, n, algo)}`;
+      }
+      return `${(algo === "wirth" && wirthConflict(ev, n))
+        || `The square at ${at} is attacked by the queen at ${square(ev.with.row, ev.with.col)} along their ${ev.kind}: skip it.`}${afterConflict(ev, n, algo)}`;
     case "place":
       return byColumn
         ? `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; no earlier queen attacks it, so keep it and go on to column ${ev.col + 1}.`
@@ -54,9 +149,7 @@ export function explain(ev, n) {
         ? `Take the queen off ${at} and look further along its row.`
         : `Take the queen off ${at}: it was the last square of row ${ev.row}, so the search backs up from that row next.`;
     case "backtrack":
-      if (byColumn && ev.col !== null) {
-        return `Every row of column ${ev.col} has been tried: mark them all untried again (setAllPositionsUntried(${ev.col})) and back up to column ${ev.col - 1}.`;
-      }
+      if ((byColumn && ev.col !== null) || (!byColumn && ev.row !== null && ev.row < n)) return exhaustedWhy(ev, n, algo);
       if (ev.row !== null) {
         return ev.row > 0
           ? `Every square of row ${ev.row} has been tried: back up to row ${ev.row - 1}.`
@@ -89,40 +182,116 @@ export function explain(ev, n) {
   }
 }
 
-// The loop variables of the column-wise search after each step: `col` (the column worked on)
-// and `row` (the row last taken from getUntried), as the COMP 333 loop keeps them.
-function columnVars(events, n) {
-  const vars = [];
-  let col = 0;
-  let row = null;
-  for (const ev of events) {
+// The loop variables of each algorithm's code after each step, as [name, value] pairs in the
+// order the code introduces them: only those the running lines have set in the current pass
+// (the column-wise loop's `row` is not shown once the pass that took it from getUntried has
+// ended: it would name a row of another column).
+const VARS = {
+  // COMP 333: col, the column worked on, and row, the row this pass took from getUntried.
+  backtrack(ev, n) {
     switch (ev.event) {
       case "try":
       case "conflict":
-        col = ev.col;
-        row = ev.row;
-        break;
+        return [["col", ev.col], ["row", ev.row]];
       case "place":
-        col = ev.col + 1;
-        row = ev.row;
-        break;
+        return [["col", ev.col + 1], ["row", ev.row]];
       case "backtrack":
+        return [["col", ev.col - 1]];
       case "remove":
-        col = ev.col;
-        break;
+        return [["col", ev.col]];
       case "solution":
-        col = n;
-        break;
-      case "nosolution":
-      case "end":
-        col = -1;
-        break;
+        return [["col", n]];
       default:
-        break;
+        return [["col", -1]];
     }
-    vars.push({ col, row });
-  }
-  return vars;
+  },
+  // search/findPosition/isValid: k the row, j the column, i isValid's earlier row.
+  iterative(ev, n) {
+    switch (ev.event) {
+      case "try":
+      case "place":
+        return [["k", ev.row], ["j", ev.col]];
+      case "conflict":
+        return [["k", ev.row], ["j", ev.col], ["i", ev.with.row]];
+      case "remove":
+        return [["k", ev.row], ["start", ev.col + 1]];
+      case "backtrack":
+        return [["k", ev.row - 1], ["j", -1]];
+      case "solution":
+        return [["k", n]];
+      default:
+        return [["k", -1]];
+    }
+  },
+  // nQueens(k) and place(k, i): k the row, i the column, j place's earlier row.
+  recursive(ev, n) {
+    switch (ev.event) {
+      case "try":
+      case "place":
+      case "remove":
+        return [["k", ev.row], ["i", ev.col]];
+      case "conflict":
+        return [["k", ev.row], ["i", ev.col], ["j", ev.with.row]];
+      case "backtrack":
+        return [["k", ev.row]];
+      case "solution":
+        return [["k", n - 1], ["i", ev.positions[n - 1]]];
+      default:
+        return [];
+    }
+  },
+  // try(i): i the row, j the column.
+  wirth(ev, n) {
+    switch (ev.event) {
+      case "try":
+      case "conflict":
+      case "place":
+      case "remove":
+        return [["i", ev.row], ["j", ev.col]];
+      case "backtrack":
+        return [["i", ev.row]];
+      case "solution":
+        return [["i", n - 1], ["j", ev.positions[n - 1]]];
+      default:
+        return [];
+    }
+  },
+  // The queue of boards: k the rows filled in the board taken out, j the column tried.
+  bfs(ev) {
+    const queue = typeof ev.queue === "number" ? [["queue", `${plural(ev.queue, "board")}`]] : [];
+    switch (ev.event) {
+      case "dequeue":
+        return [["k", ev.row], ...queue];
+      case "try":
+      case "conflict":
+        return [["k", ev.row], ["j", ev.col]];
+      case "enqueue":
+        return ev.row === null ? queue : [["k", ev.row], ["j", ev.col], ...queue];
+      default:
+        return [];
+    }
+  },
+  // solve(k, cols, left, right): k the row, bit the column taken from free.
+  bitboard(ev, n) {
+    switch (ev.event) {
+      case "try":
+      case "place":
+      case "remove":
+        return [["k", ev.row], ["bit", `1 << ${ev.col}`]];
+      case "backtrack":
+        return [["k", ev.row], ["free", 0]];
+      case "solution":
+        return [["k", n]];
+      default:
+        return [];
+    }
+  },
+};
+
+// The loop variables of `algo` after each of `events` (null for an algorithm without a list).
+function loopVars(algo, events, n) {
+  const vars = VARS[algo];
+  return vars ? events.map((ev) => vars(ev, n)) : null;
 }
 
 // A trace as the page keeps it: its events (and a closing step when the search ran to its end:
@@ -178,7 +347,9 @@ export function makeTrack(algo, n, body, all) {
     counts,
     marks,
     tries,
-    vars: byColumn ? columnVars(events, n) : null,
+    vars: loopVars(algo, events, n),
+    // Before the first step the column-wise loop has run `col ← 0`.
+    startVars: byColumn ? [["col", 0]] : [],
     cut: Boolean(body.cut),
     summary: body.summary,
     byColumn,
@@ -264,10 +435,10 @@ export function whereFeedback(track, index, pick, n) {
   const ev = track.events[index];
   const right = ev.row === pick[0] && ev.col === pick[1];
   if (right) return { right, text: `Right: the search tries ${square(ev.row, ev.col)}.` };
-  const before = index > 0 ? `${explain(track.events[index - 1], n)} ` : "";
+  const before = index > 0 ? `${explain(track.events[index - 1], n, track.algo)} ` : "";
   return {
     right,
-    text: `Not ${square(pick[0], pick[1])}: the search tries ${square(ev.row, ev.col)}. Why: ${before}${explain(ev, n)}`,
+    text: `Not ${square(pick[0], pick[1])}: the search tries ${square(ev.row, ev.col)}. Why: ${before}${explain(ev, n, track.algo)}`,
   };
 }
 
@@ -301,7 +472,7 @@ function attacksAlong(qr, qc, r, c, kind) {
 export function verdictFeedback(track, index, answer, n) {
   const ev = track.events[index];
   const truth = verdictOf(track, index);
-  const why = track.events.slice(index + 1, truth.after + 1).map((e) => explain(e, n)).join(" ");
+  const why = track.events.slice(index + 1, truth.after + 1).map((e) => explain(e, n, track.algo)).join(" ");
   const said = answer.verdict === "place" ? "place a queen"
     : answer.verdict === "back" ? "back up"
       : `a conflict along their ${answer.kind} with the queen at ${square(answer.queen[0], answer.queen[1])}`;

@@ -13,6 +13,7 @@
 import { api } from "./api.js";
 import { Board, board } from "./board.js";
 import { $, fillOptions, fillSizes, offers } from "./dom.js";
+import { exhaustedLine, seedFigure } from "./learn-why.js";
 import { checkText, levelText, showArrays, showCode, showTree, varsText } from "./learn-state.js";
 import { JUMPS, buildTree, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, verdictFeedback, verdictOf, whereFeedback } from "./learn-track.js";
 
@@ -91,6 +92,50 @@ export function queensInWords(ev, n) {
   return `Queens, ${line} by ${line}: ${parts.join(", ")}.`;
 }
 
+// The queens of a step as the array on screen holds them, for the board's hover title: the
+// row of each column for the column-wise search, the column of each row otherwise.
+function positionsInOrder(ev, n) {
+  const positions = Array.isArray(ev.positions) ? ev.positions : new Array(n).fill(-1);
+  const what = ev.positions_by === "column" ? "rows by column" : "columns by row";
+  return `${what} ${positions.map((p) => (p >= 0 ? String(p) : "\u2013")).join(" ")}`;
+}
+
+// The seed's figure (`queens trace --format board`): Q? on the candidate, R? and D? on the
+// squares of the earlier columns the conflict test compares it with (R! and D! where a queen
+// stands there), CC over the current column. Returns whether the step has one.
+function drawSeed(view, ev, n) {
+  const figure = seedFigure(ev, n);
+  if (!figure) return false;
+  view.currentColumn(figure.col);
+  const line = { R: "row", D: "diagonal" };
+  for (const check of figure.checks) {
+    view.tag(check.row, check.col, `${check.kind}${check.queen ? "!" : "?"}`,
+      check.queen ? "tag-hit" : "tag-check",
+      check.queen
+        ? `The queen on row ${check.row}, column ${check.col} shares the candidate's ${line[check.kind]}`
+        : `The test looks here: the candidate's ${line[check.kind]} in column ${check.col}`);
+  }
+  view.tag(figure.row, figure.col, "Q?", "tag-candidate", `The candidate: row ${figure.row}, column ${figure.col}`);
+  return true;
+}
+
+// A backtrack's reasons: each square of the line given up marks the queen that attacks it (×k:
+// the queen of column k, or of row k for a row-wise search) or, when no queen attacks it, that
+// it was safe and every way on from it has been tried (✓).
+function drawExhausted(view, ev, n) {
+  const line = exhaustedLine(ev, n);
+  if (!line) return;
+  for (const sq of line.squares) {
+    const a = sq.attacker;
+    if (a) {
+      view.tag(sq.row, sq.col, `\u00d7${line.byColumn ? a.col : a.row}`, "tag-attacked",
+        `Attacked by the queen on row ${a.row}, column ${a.col} (their ${a.kind})`);
+    } else {
+      view.tag(sq.row, sq.col, "\u2713", "tag-safe", "Safe here, and every way on from it has been tried");
+    }
+  }
+}
+
 // Draws event `index` of `track` on `view` (index -1: the empty board).
 function drawStep(view, track, index, n, marks) {
   const ev = index >= 0 ? track.events[Math.min(index, track.events.length - 1)] : null;
@@ -99,8 +144,12 @@ function drawStep(view, track, index, n, marks) {
     return null;
   }
   const queens = eventQueens(ev, n);
-  view.show(n, queens, `${n}-queens search, step ${ev.step}: ${queens.join(" ")}`,
-    `Step ${index + 1}: ${explain(ev, n)} ${queensInWords(ev, n)}`);
+  view.show(n, queens, `${n}-queens search, step ${ev.step}: ${positionsInOrder(ev, n)}`,
+    `Step ${index + 1}: ${explain(ev, n, track.algo)} ${queensInWords(ev, n)}`);
+  // The seed's figure (the column-wise search's try, conflict and placement) and a backtrack's
+  // reasons come first: the step's own marks go over them.
+  const seed = !marks.all && drawSeed(view, ev, n);
+  if (ev.event === "backtrack") drawExhausted(view, ev, n);
   const r = ev.row;
   const c = ev.col;
   const onBoard = r !== null && c !== null && r >= 0 && c >= 0 && r < n && c < n;
@@ -112,7 +161,7 @@ function drawStep(view, track, index, n, marks) {
   switch (ev.event) {
     case "try":
       if (onBoard) {
-        if (!marks.all) view.markAttackedFrom(r, c);
+        if (!marks.all && !seed) view.markAttackedFrom(r, c);
         view.mark(r, c, "tried");
         if (queens[r] !== c) view.ghost(r, c, "trying");
       }
@@ -172,7 +221,7 @@ function drawStep(view, track, index, n, marks) {
 // its elements ("" for the main search, "2" for the compared one).
 function showSearch(track, index, n, suffix) {
   const ev = index >= 0 ? track.events[Math.min(index, track.events.length - 1)] : null;
-  showCode($(`learn-code-title${suffix}`), $(`learn-code${suffix}`), track, ev);
+  showCode($(`learn-code-title${suffix}`), $(`learn-code${suffix}`), track, ev, index);
   $(`learn-vars${suffix}`).textContent = varsText(track, index);
   showArrays($(`learn-arrays${suffix}`), track, index, n);
   $(`learn-check${suffix}`).textContent = checkText(track, ev);
@@ -190,7 +239,7 @@ function showEvent() {
   label.classList.toggle("differs", Boolean(differs));
   const ev = drawStep(board, track, state.at, n, marks);
   showQuiz(n);
-  let text = ev ? explain(ev, n) : (total ? "Press Play or Step to start the search." : "");
+  let text = ev ? explain(ev, n, track.algo) : (total ? "Press Play or Step to start the search." : "");
   if (ev && !track.all && !track.cut && state.at === track.events.length - 1 && ev.event === "solution") {
     text += " Tick \u201cEvery solution\u201d (or press Next solution) to go on to the next one.";
   }
@@ -203,7 +252,7 @@ function showEvent() {
   if (state.other) {
     const evOther = drawStep(second, state.other, state.at, n, marks);
     $("learn-counts2").textContent = `${state.other.algo}: ${countsText(state.other, state.at)}`;
-    $("learn-explain2").textContent = evOther ? explain(evOther, n) : "";
+    $("learn-explain2").textContent = evOther ? explain(evOther, n, state.other.algo) : "";
     showSearch(state.other, state.at, n, "2");
   }
   setButtons();

@@ -131,7 +131,7 @@ const SCRIPT: &str = include_str!("../../assets/app.js");
 const STYLE: &str = include_str!("../../assets/style.css");
 
 /// The ES modules `app.js` imports, served at `/js/<name>`; any other name there is a 404.
-const MODULES: [(&str, &str); 9] = [
+const MODULES: [(&str, &str); 10] = [
     ("api.js", include_str!("../../assets/js/api.js")),
     ("board.js", include_str!("../../assets/js/board.js")),
     ("browse.js", include_str!("../../assets/js/browse.js")),
@@ -146,6 +146,7 @@ const MODULES: [(&str, &str); 9] = [
         "learn-track.js",
         include_str!("../../assets/js/learn-track.js"),
     ),
+    ("learn-why.js", include_str!("../../assets/js/learn-why.js")),
     ("solve.js", include_str!("../../assets/js/solve.js")),
 ];
 

@@ -70,8 +70,9 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
         (
             "backtrack",
             17,
-            "if getUntried(col) = N: | setAllPositionsUntried(col)",
+            "if getUntried(col) = N: | setAllPositionsUntried(col) | col \u{2190} col \u{2212} 1 | if col < 0: return \"no solution\"",
         ),
+        ("backtrack", 18, "setPosition(col, \u{2212}1)"),
         (
             "backtrack",
             1,
@@ -104,7 +105,7 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
     wait_for_part(client, "learn-arrays", "untried[col]").await;
     let untried = js(
         client,
-        "return [...document.querySelectorAll('#learn-arrays table')[1].querySelectorAll('td')].map((td) => td.textContent).join(' ');",
+        "return [...document.querySelector('#learn-arrays table').rows[2].querySelectorAll('td')].map((td) => td.textContent).join(' ');",
     )
     .await;
     assert_eq!(untried, json!("0 0 0 0"));

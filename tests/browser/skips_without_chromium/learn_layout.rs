@@ -25,9 +25,23 @@ async fn screenshot(page: &Page, name: &str) {
 const BOXES: &str = "
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const all = (css) => [...document.querySelectorAll(css)].map(box);
+  const shown = (css) => [...document.querySelectorAll(css)].filter((el) => el.textContent.trim() && el.offsetParent).map(box);
+  // A code line is clipped sideways when its text is wider than what its panel shows (a
+  // sideways scroll bar counts as clipped: the line is not read whole).
+  const clipped = [...document.querySelectorAll('.code-panel')].filter((p) => p.offsetParent)
+    .flatMap((p) => [...p.querySelectorAll('li')].filter((li) => li.scrollWidth > li.clientWidth + 1
+      || li.getBoundingClientRect().right > p.getBoundingClientRect().right + 1
+      || p.scrollWidth > p.clientWidth + 1).map((li) => li.textContent));
   return {
-    width: innerWidth, height: innerHeight, scrolled: scrollY,
+    width: innerWidth, height: innerHeight, scrolled: scrollY, clipped,
+    // The arrays in full: none of their holders scrolls sideways.
+    arrays_cut: [...document.querySelectorAll('.arrays')].filter((a) => a.offsetParent && a.scrollWidth > a.clientWidth + 1).map((a) => a.id),
     parts: {
+      vars: shown('#learn-vars'),
+      check: shown('#learn-check'),
+      arrays2: all('#learn-search2:not([hidden]) #learn-arrays2 table'),
+      vars2: shown('#learn-vars2'),
+      check2: shown('#learn-check2'),
       board: all('#board svg'),
       step: all('#learn-step-label'),
       explanation: all('#learn-explain'),
@@ -84,14 +98,15 @@ fn assert_on_screen(boxes: &Value, parts: &[&str], what: &str) {
 async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_screen() {
     let page = page_or_skip!();
     let client = &page.client;
-    // A step with a long explanation for each: a conflict (or a queued board) well into 8x8.
+    // A step with a long explanation for each: a conflict (with its arithmetic; a queued board
+    // for bfs, a try for bitboard) well into 8x8.
     let steps = [
         ("backtrack", 40),
         ("iterative", 40),
         ("recursive", 40),
         ("wirth", 40),
         ("bfs", 40),
-        ("bitboard", 20),
+        ("bitboard", 21),
     ];
     for (width, height) in [(1280, 800), (1366, 768)] {
         set_viewport(client, width, height).await;
@@ -104,17 +119,52 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
             .await;
             let boxes = js(client, BOXES).await;
             screenshot(&page, &format!("learn-{width}x{height}-{algo}")).await;
+            let mut parts = vec![
+                "board",
+                "step",
+                "explanation",
+                "running",
+                "vars",
+                "arrays",
+                "step_button",
+            ];
+            if ["backtrack", "iterative", "recursive", "wirth"].contains(&algo) {
+                parts.push("check");
+            }
+            assert_on_screen(&boxes, &parts, &format!("{algo} at {width}x{height}"));
+            assert_eq!(
+                boxes["clipped"],
+                json!([]),
+                "{algo} at {width}x{height}: code lines cut at the panel's side"
+            );
+        }
+        // Compare: both searches' arrays, variables and arithmetic (a conflict of both).
+        for (algo, other, step) in [("backtrack", "iterative", 40), ("wirth", "recursive", 40)] {
+            open_learn(
+                &page,
+                &format!("n=8&algo={algo}&compare={other}&step={step}"),
+                &format!("Step {step} of"),
+            )
+            .await;
+            let boxes = js(client, BOXES).await;
+            screenshot(&page, &format!("learn-{width}x{height}-{algo}-{other}")).await;
             assert_on_screen(
                 &boxes,
                 &[
-                    "board",
-                    "step",
-                    "explanation",
-                    "running",
-                    "arrays",
-                    "step_button",
+                    "board", "step", "running", "vars", "arrays", "check", "vars2", "arrays2",
+                    "check2",
                 ],
-                &format!("{algo} at {width}x{height}"),
+                &format!("{algo} beside {other} at {width}x{height}"),
+            );
+            assert_eq!(
+                boxes["clipped"],
+                json!([]),
+                "{algo} beside {other} at {width}x{height}: code lines cut at the panel's side"
+            );
+            assert_eq!(
+                boxes["arrays_cut"],
+                json!([]),
+                "{algo} beside {other} at {width}x{height}: arrays cut at the side"
             );
         }
         // The largest board Learn draws, with the longest listing.
@@ -143,6 +193,43 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
         ],
         "a phone",
     );
+    // Scrolled down to the running lines, then to the arrays: each comes into view under the
+    // board, which stays whole at the top of the screen.
+    for target in [
+        "#learn-code li.current",
+        "#learn-arrays table",
+        "#learn-check",
+    ] {
+        let seen = js(
+            client,
+            &format!(
+                "const t = document.querySelector('{target}');
+                 t.scrollIntoView({{ block: 'end' }});
+                 const b = document.querySelector('#board svg').getBoundingClientRect();
+                 const r = t.getBoundingClientRect();
+                 const bar = document.querySelector('.learn-bar').getBoundingClientRect();
+                 return {{ scrolled: scrollY, board: [b.top, b.bottom], target: [r.top, r.bottom],
+                          bar: bar.top, height: innerHeight }};"
+            ),
+        )
+        .await;
+        let num = |v: &Value| v.as_f64().expect("a number");
+        let (board_top, board_bottom) = (num(&seen["board"][0]), num(&seen["board"][1]));
+        let (top, bottom) = (num(&seen["target"][0]), num(&seen["target"][1]));
+        assert!(
+            num(&seen["scrolled"]) > 0.0,
+            "a phone, {target}: scrolled: {seen}"
+        );
+        assert!(
+            board_top >= -0.5 && board_bottom <= num(&seen["height"]),
+            "a phone, {target}: the board stays in view: {seen}"
+        );
+        assert!(
+            top >= board_bottom - 0.5 && bottom <= num(&seen["bar"]) + 0.5,
+            "a phone, {target}: in view between the board and the play bar: {seen}"
+        );
+    }
+    screenshot(&page, "learn-390x844-backtrack-scrolled").await;
     assert_no_console_errors(client, page.driver_port, "on a laptop").await;
 }
 
@@ -290,7 +377,7 @@ async fn compare_runs_two_code_panels_and_says_where_the_searches_differ() {
         text(client, "learn-code-title2").await,
         "Textbook loop: search, findPosition, isValid"
     );
-    wait_for_part(client, "learn-arrays2", "positions[row] = column").await;
+    wait_for_part(client, "learn-arrays2", "queens[k] = column of row k").await;
     assert_eq!(
         text(client, "learn-jump-who").await,
         "Jump in backtrack:",
@@ -354,7 +441,7 @@ fn writes(line: &str) -> &'static [&'static str] {
 /// Steps through the whole trace in the page, collecting at each step the running lines, the
 /// two arrays and the loop variables as shown.
 const REPLAY: &str = "
-  const cells = (i) => [...document.querySelectorAll('#learn-arrays table')[i].querySelectorAll('td')].map((td) => td.textContent).join(' ');
+  const cells = (i) => [...document.querySelector('#learn-arrays table').rows[i + 1].querySelectorAll('td')].map((td) => td.textContent).join(' ');
   const read = () => ({
     label: document.getElementById('learn-step-label').textContent,
     lines: [...document.querySelectorAll('#learn-code li.current')].map((li) => li.textContent.trim()),
@@ -409,7 +496,9 @@ async fn replay_backtrack(page: &Page, n: usize) -> (Vec<Value>, BTreeSet<String
         if col(before) != col(after) {
             changed.push("col");
         }
-        if row(before) != row(after) {
+        // `row` is shown only in the pass that took it from getUntried: its going out of view
+        // is no write.
+        if row(after).is_some() && row(before) != row(after) {
             changed.push("row");
         }
         for what in changed {

@@ -124,9 +124,11 @@ async fn ten_right_answers_then_a_wrong_one_score_10_of_11_with_the_correction()
     assert_eq!(
         text(client, "learn-quiz-feedback").await,
         "Not row 4, column 3: the search tries row 1, column 3. Why: setPosition(3, 0) puts the queen \
-         on row 0, column 3; hasConflictCumulative finds the queen at row 0, column 0 on its row, so \
-         setPosition(3, \u{2212}1) takes it off again. Try the first untried row of column 3: row 1, \
-         column 3 (row \u{2190} getUntried(3) = 1; setPositionTried: untried[3] becomes 2)."
+         on row 0, column 3; hasConflictCumulative checks columns 0 to 2 in order and stops at the \
+         first attacker: the queen at row 0, column 0, on its row. So setPosition(3, \u{2212}1) takes \
+         it off. Only row 0 is ruled out: next, row 1 of column 3. Try the first untried row of \
+         column 3: row 1, column 3 (row \u{2190} getUntried(3) = 1; setPositionTried: untried[3] \
+         becomes 2)."
     );
     // The board shows the right square being tried and the wrong choice crossed out.
     assert_text_starts(
@@ -289,7 +291,7 @@ async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
     wait_for_question(client, 5).await;
     click(client, "learn-verdict-back").await;
     wait_for_text(client, "learn-quiz-score", "Score: 3 of 5").await;
-    assert_text_starts(client, "learn-quiz-feedback", "Not back up: setPosition(2, 0) puts the queen on row 0, column 2; hasConflictCumulative finds the queen at row 0, column 0 on its row").await;
+    assert_text_starts(client, "learn-quiz-feedback", "Not back up: setPosition(2, 0) puts the queen on row 0, column 2; hasConflictCumulative checks columns 0 to 1 in order and stops at the first attacker: the queen at row 0, column 0, on its row").await;
 
     // Question 6: the diagonal with (2, 1).
     click(client, "learn-quiz-next").await;
