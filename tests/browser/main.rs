@@ -535,6 +535,7 @@ macro_rules! page_or_skip {
 /// module's name puts that in every test's name, so `cargo test` shows it without --nocapture.
 mod skips_without_chromium {
     mod browse_and_solve;
+    mod claims;
     mod learn;
     mod learn_layout;
     mod page;
