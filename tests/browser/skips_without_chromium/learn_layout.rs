@@ -568,6 +568,16 @@ async fn learn_shows_the_seeds_arithmetic_and_goes_on_past_the_first_solution() 
         ),
         "{name}"
     );
+    // Its hover title lists them in the same order, as the panel's positions[col] does.
+    let title = js(
+        client,
+        "return document.querySelector('#board svg > title').textContent;",
+    )
+    .await;
+    assert_eq!(
+        title,
+        json!("4-queens search, step 6: rows by column 0 \u{2013} \u{2013} \u{2013}")
+    );
     // At the first solution, Next solution goes on to the second one.
     open(&page, "/?mode=learn&n=4&algo=backtrack&step=end").await;
     wait_for_part(client, "learn-explain", "a solution!").await;
