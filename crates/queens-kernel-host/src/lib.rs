@@ -6,6 +6,7 @@
 //! there against the known counts (its tests), and how its layout is checked against the Rust
 //! side's. It is a test fixture, not part of the `queens` binary.
 
+use queens_core::count::gpu::join::{JoinTask, Joiner, JOIN_LOWERS};
 use queens_core::count::gpu::{FrameRows, GpuError, Kernel, Task, BLOCK};
 
 extern "C" {
@@ -15,6 +16,15 @@ extern "C" {
         count: u32,
         out: *mut u64,
     );
+    fn queens_kernel_host_join(
+        uppers: *const u64,
+        lowers: *const u64,
+        tasks: *const JoinTask,
+        count: u32,
+        threads: u32,
+        out: *mut u64,
+    );
+    fn queens_kernel_host_sizeof_join_task() -> u32;
     fn queens_kernel_host_block() -> u32;
     fn queens_kernel_host_sizeof_frame() -> u32;
     fn queens_kernel_host_sizeof_task() -> u32;
@@ -61,5 +71,64 @@ impl Kernel for HostKernel {
 
     fn describe(&self) -> String {
         "the GPU kernel compiled for the host".to_string()
+    }
+}
+
+/// The size of the join's task as the C++ compiler laid it out.
+pub fn join_task_size() -> u32 {
+    // SAFETY: takes nothing and returns a constant.
+    unsafe { queens_kernel_host_sizeof_join_task() }
+}
+
+/// The join kernel (`queens_join_pairs` of kernel.cu) compiled for the host, launched with
+/// `threads` threads a block (the engine's launch uses [`JOIN_LOWERS`]; fewer make each thread
+/// take several lower halves of a task).
+#[derive(Debug, Clone, Copy)]
+pub struct HostJoiner {
+    /// Threads per block.
+    pub threads: u32,
+}
+
+impl Default for HostJoiner {
+    fn default() -> HostJoiner {
+        HostJoiner {
+            threads: JOIN_LOWERS,
+        }
+    }
+}
+
+impl Joiner for HostJoiner {
+    fn join(
+        &self,
+        uppers: &[u64],
+        lowers: &[u64],
+        tasks: &[JoinTask],
+        out: &mut [u64],
+    ) -> Result<(), GpuError> {
+        assert_eq!(tasks.len(), out.len(), "one count per task");
+        assert!(
+            tasks
+                .iter()
+                .all(|t| (t.upper + t.uppers) as usize <= uppers.len()
+                    && (t.lower + t.lowers) as usize <= lowers.len()),
+            "every task's halves are in the launch"
+        );
+        assert!(self.threads > 0, "a block has a thread");
+        let count = u32::try_from(tasks.len()).expect("a launch holds fewer than 2^32 tasks");
+        out.fill(0);
+        // SAFETY: every task reads halves within `uppers` and `lowers` (checked above), the
+        // kernel writes out[t] for t < count only, and JoinTask has the kernel's layout
+        // (checked by this crate's tests).
+        unsafe {
+            queens_kernel_host_join(
+                uppers.as_ptr(),
+                lowers.as_ptr(),
+                tasks.as_ptr(),
+                count,
+                self.threads,
+                out.as_mut_ptr(),
+            )
+        };
+        Ok(())
     }
 }

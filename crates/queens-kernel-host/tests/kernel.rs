@@ -70,3 +70,51 @@ fn counts_pieces_in_shards() {
         assert_eq!(total, k.total, "n = {n}");
     }
 }
+
+/// The join kernel's own source counts, task by task, what its CPU twin counts: groups of
+/// every awkward size, with one thread a block per lower half and with threads that take
+/// several lower halves each; its task has the engine's layout.
+#[test]
+fn the_join_kernel_counts_each_task_as_the_twin_does() {
+    use queens_core::count::gpu::join::{self, JoinBatch, JoinTask, Joiner};
+    use queens_kernel_host::{join_task_size, HostJoiner};
+    assert_eq!(join_task_size() as usize, std::mem::size_of::<JoinTask>());
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut masks = |len: usize| -> Vec<u64> {
+        (0..len)
+            .map(|_| {
+                let mut m = 0;
+                for _ in 0..4 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    m |= 1u64 << (x % 40);
+                }
+                m
+            })
+            .collect()
+    };
+    let sizes = [
+        (0, 5),
+        (1, 1),
+        (129, 4097),
+        (300, 128),
+        (5000, 1),
+        (77, 9000),
+    ];
+    let groups: Vec<(Vec<u64>, Vec<u64>)> =
+        sizes.iter().map(|&(u, l)| (masks(u), masks(l))).collect();
+    let batch = JoinBatch::of(groups.iter().map(|(u, l)| (&u[..], &l[..])));
+    let mut twin = vec![0; batch.tasks.len()];
+    join::CpuTwin
+        .join(&batch.uppers, &batch.lowers, &batch.tasks, &mut twin)
+        .unwrap();
+    assert!(twin.iter().sum::<u64>() > 0);
+    for threads in [join::JOIN_LOWERS, 32, 1] {
+        let mut host = vec![7; batch.tasks.len()];
+        HostJoiner { threads }
+            .join(&batch.uppers, &batch.lowers, &batch.tasks, &mut host)
+            .unwrap();
+        assert_eq!(host, twin, "{threads} threads a block");
+    }
+}

@@ -19,6 +19,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 
+use super::join::{JoinTask, Joiner, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
 
@@ -27,6 +28,8 @@ use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE
 unsafe impl DeviceRepr for FrameRows {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for Task {}
+// SAFETY: as above (QueensJoinTask in kernel.cu).
+unsafe impl DeviceRepr for JoinTask {}
 
 /// Bytes of device memory one task takes in a launch: itself and its count.
 const BYTES_PER_TASK: u64 = (std::mem::size_of::<Task>() + 8) as u64;
@@ -39,6 +42,8 @@ struct Device {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     function: CudaFunction,
+    /// The half-board join (`queens_join_pairs`).
+    join: CudaFunction,
     name: String,
     total: u64,
     free: u64,
@@ -114,6 +119,9 @@ impl Cuda {
             let function = module
                 .load_function(KERNEL_NAME)
                 .map_err(driver("cuModuleGetFunction"))?;
+            let join = module
+                .load_function(JOIN_NAME)
+                .map_err(driver("cuModuleGetFunction"))?;
             let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
             let (free, total) = ctx.mem_get_info().map_err(driver("cuMemGetInfo"))?;
             let stream = ctx.default_stream();
@@ -121,6 +129,7 @@ impl Cuda {
                 ctx,
                 stream,
                 function,
+                join,
                 name,
                 total: total as u64,
                 free: free as u64,
@@ -203,28 +212,113 @@ impl Device {
     }
 }
 
-impl Kernel for Cuda {
-    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
-        if self.devices.len() == 1 {
-            return self.devices[0].count(frames, tasks, out);
+impl Device {
+    /// The join of `tasks` on this device: both sides' halves copied over, one block of
+    /// [`JOIN_LOWERS`] threads per task.
+    fn join(
+        &self,
+        uppers: &[u64],
+        lowers: &[u64],
+        tasks: &[JoinTask],
+        out: &mut [u64],
+    ) -> Result<(), GpuError> {
+        if tasks.is_empty() {
+            return Ok(());
         }
-        let per = tasks.len().div_ceil(self.devices.len()).max(1);
-        std::thread::scope(|scope| {
-            let runs: Vec<_> = self
-                .devices
-                .iter()
-                .zip(tasks.chunks(per).zip(out.chunks_mut(per)))
-                .map(|(d, (t, o))| scope.spawn(move || d.count(frames, t, o)))
-                .collect();
-            runs.into_iter().try_for_each(|r| {
-                r.join().unwrap_or_else(|_| {
-                    Err(GpuError::Driver {
-                        call: "a launch".to_string(),
-                        message: "its host thread stopped".to_string(),
-                    })
+        self.ctx
+            .bind_to_thread()
+            .map_err(driver("cuCtxSetCurrent"))?;
+        // The driver takes no empty copy: an empty side is one word that no task reads.
+        let side = |v: &[u64]| if v.is_empty() { vec![0u64] } else { v.to_vec() };
+        let uppers_dev = self
+            .stream
+            .clone_htod(&side(uppers))
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let lowers_dev = self
+            .stream
+            .clone_htod(&side(lowers))
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let tasks_dev = self
+            .stream
+            .clone_htod(tasks)
+            .map_err(driver("cuMemcpyHtoD"))?;
+        let mut out_dev = self
+            .stream
+            .alloc_zeros::<u64>(tasks.len())
+            .map_err(driver("cuMemAlloc"))?;
+        let count = u32::try_from(tasks.len()).map_err(|_| GpuError::Driver {
+            call: "cuLaunchKernel".to_string(),
+            message: format!("{} join tasks in one launch", tasks.len()),
+        })?;
+        let config = LaunchConfig {
+            grid_dim: (count, 1, 1),
+            block_dim: (JOIN_LOWERS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = self.stream.launch_builder(&self.join);
+        launch
+            .arg(&uppers_dev)
+            .arg(&lowers_dev)
+            .arg(&tasks_dev)
+            .arg(&count)
+            .arg(&mut out_dev);
+        // SAFETY: the kernel's parameters are (uppers, lowers, tasks, count, out) with the
+        // layouts above; every task reads halves within the two arrays (JoinBatch builds them
+        // so) and block t adds to out[t] only, t < count.
+        unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
+        self.stream
+            .memcpy_dtoh(&out_dev, out)
+            .map_err(driver("cuMemcpyDtoH"))?;
+        Ok(())
+    }
+}
+
+/// Runs `work` on each device with its share of `tasks` and `out`, one host thread each.
+fn on_every_device<T: Sync>(
+    devices: &[Device],
+    tasks: &[T],
+    out: &mut [u64],
+    work: impl Fn(&Device, &[T], &mut [u64]) -> Result<(), GpuError> + Sync,
+) -> Result<(), GpuError> {
+    if devices.len() == 1 {
+        return work(&devices[0], tasks, out);
+    }
+    let per = tasks.len().div_ceil(devices.len()).max(1);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = devices
+            .iter()
+            .zip(tasks.chunks(per).zip(out.chunks_mut(per)))
+            .map(|(d, (t, o))| scope.spawn(move || work(d, t, o)))
+            .collect();
+        runs.into_iter().try_for_each(|r| {
+            r.join().unwrap_or_else(|_| {
+                Err(GpuError::Driver {
+                    call: "a launch".to_string(),
+                    message: "its host thread stopped".to_string(),
                 })
             })
         })
+    })
+}
+
+impl Joiner for Cuda {
+    fn join(
+        &self,
+        uppers: &[u64],
+        lowers: &[u64],
+        tasks: &[JoinTask],
+        out: &mut [u64],
+    ) -> Result<(), GpuError> {
+        on_every_device(&self.devices, tasks, out, |d, t, o| {
+            d.join(uppers, lowers, t, o)
+        })
+    }
+}
+
+impl Kernel for Cuda {
+    fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
+        on_every_device(&self.devices, tasks, out, |d, t, o| d.count(frames, t, o))
     }
 
     fn max_tasks(&self) -> usize {

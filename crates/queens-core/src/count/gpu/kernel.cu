@@ -117,3 +117,47 @@ extern "C" __global__ void queens_count_tasks(const QueensFrameRows* frames,
     }
     out[i] = total;
 }
+
+// The half-board join (count/gpu/join.rs): for each task, the pairs of one slice of lower
+// halves and one slice of upper halves whose 2N-bit diagonal masks share no bit (a lower half
+// and an upper half of complementary columns fit iff their masks are disjoint). One block per
+// task, each thread taking the task's lower halves in turn (one each when a task holds at most
+// blockDim.x of them); every thread of a warp reads the same upper half at the same time, one
+// load broadcast to the warp. A thread adds its count to the task's with one atomicAdd.
+//
+// The layout must match `JoinTask` in count/gpu/join.rs (#[repr(C)]).
+
+struct QueensJoinTask {
+    // The task's lower halves: lowers[lower .. lower + lowers].
+    unsigned int lower;
+    unsigned int lowers;
+    // Its upper halves: uppers[upper .. upper + uppers].
+    unsigned int upper;
+    unsigned int uppers;
+};
+
+extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
+                                             const unsigned long long* lowers,
+                                             const QueensJoinTask* tasks,
+                                             unsigned int count,
+                                             unsigned long long* out)
+{
+    unsigned int t = blockIdx.x;
+    if (t >= count) {
+        return;
+    }
+    const QueensJoinTask task = tasks[t];
+    const unsigned long long* up = uppers + task.upper;
+    unsigned long long pairs = 0;
+    for (unsigned int i = threadIdx.x; i < task.lowers; i += blockDim.x) {
+        unsigned long long low = lowers[task.lower + i];
+        unsigned int fit = 0;
+        for (unsigned int j = 0; j < task.uppers; ++j) {
+            fit += (up[j] & low) == 0ull;
+        }
+        pairs += fit;
+    }
+    if (pairs != 0ull) {
+        atomicAdd(&out[t], pairs);
+    }
+}

@@ -22,6 +22,7 @@
 //! launch of tasks (20 bytes each) and the plan.
 
 pub(crate) mod error;
+pub mod join;
 mod plan;
 mod tasks;
 

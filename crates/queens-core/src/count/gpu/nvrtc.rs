@@ -275,7 +275,7 @@ pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, Gpu
     let version = nvrtc.version()?;
     let file = cache_dir().map(|dir| cache_file(&dir, source, arch, version));
     if let Some(ptx) = file.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
-        if ptx.contains(super::KERNEL_NAME) {
+        if ptx.contains(super::KERNEL_NAME) && ptx.contains(super::join::JOIN_NAME) {
             return Ok(ptx);
         }
     }
@@ -308,8 +308,8 @@ fn write_atomically(file: &Path, text: &str) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    /// Where NVRTC can be had (CI installs NVIDIA's wheel and sets QUEENS_NVRTC), the kernel
-    /// compiles to PTX with its entry point; elsewhere the test says why it checks nothing.
+    /// Where NVRTC can be had (CI installs NVIDIA's wheel and sets QUEENS_NVRTC), the kernels
+    /// compile to PTX with their entry points (the frame search and the half-board join); elsewhere the test says why it checks nothing.
     #[test]
     fn the_kernel_compiles_to_ptx_where_nvrtc_is_found() {
         let nvrtc = match Nvrtc::load() {
@@ -327,6 +327,7 @@ mod tests {
             .compile(super::super::KERNEL_SOURCE, "compute_70")
             .unwrap();
         assert!(ptx.contains(".entry queens_count_tasks"), "{ptx}");
+        assert!(ptx.contains(".entry queens_join_pairs"), "{ptx}");
         // A kernel that does not compile gives NVRTC's log.
         let err = nvrtc.compile("this is not C++", "compute_70").unwrap_err();
         assert!(

@@ -294,6 +294,43 @@ mod tests {
     /// And the ceiling is not idle: the room reaches more than half of it (0.56 to 0.75 here),
     /// and the join's buffers, reserved exactly, hold their ceiling to the byte (with copies
     /// from N = 16 on).
+    /// The GPU join's batch of a subproblem's groups (every upper group with the lower group
+    /// of the complementary columns) counts, on its CPU twin, what the bit-sliced join counts:
+    /// every subproblem of N = 10, 13 and 16, large groups (split tiles) included.
+    #[test]
+    fn the_gpu_joins_batch_counts_what_the_bit_sliced_join_counts() {
+        use crate::count::gpu::join::{CpuTwin, JoinBatch};
+        let never = AtomicBool::new(false);
+        for (n, k) in [(10, 4), (13, 6), (16, 8)] {
+            let plan = Plan::new(n, k);
+            let cols = plan.pattern_columns;
+            let mut s = Scratch::default();
+            let mut joined = 0;
+            for &part in &plan.parts {
+                let Part::Pattern { upper, first, .. } = part else {
+                    continue;
+                };
+                let which = Which {
+                    n,
+                    cols,
+                    upper,
+                    first,
+                };
+                let ready = list_both(which, &mut s, false, &never).unwrap().unwrap();
+                let full = (1usize << ready.key.bits) - 1;
+                let batch = JoinBatch::of(
+                    (0..=full).map(|key| (s.uppers.get(key), s.lowers.get(full & !key))),
+                );
+                let on_gpu = batch.count(&CpuTwin).unwrap();
+                let found = count_with::<false>(which, &mut s, &never).unwrap().unwrap();
+                let found = if ready.pairs { found / 2 } else { found };
+                assert_eq!(on_gpu, found, "N = {n}, pattern {upper:b}");
+                joined += on_gpu;
+            }
+            assert!(joined > 0, "N = {n}: something was joined");
+        }
+    }
+
     #[test]
     fn a_threads_buffers_stay_under_their_ceiling_in_any_order() {
         let never = AtomicBool::new(false);

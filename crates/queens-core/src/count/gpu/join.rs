@@ -1,0 +1,191 @@
+//! The half-board join on a GPU: the building block of issue 38, not yet used by `queens count`.
+//!
+//! The idea: the half-board engine (`halves/`) lists, for each subproblem, the upper and the
+//! lower halves of the board grouped by their columns, and counts the pairs of an upper group
+//! and the lower group of the complementary columns whose diagonal masks share no bit. That
+//! count is a plain all-pairs test, the shape a GPU is made for: the groups of one or more
+//! subproblems go to the device as two arrays of masks and a list of [`JoinTask`]s, each a
+//! slice of at most [`JOIN_LOWERS`] lower halves against a slice of at most [`JOIN_UPPERS`]
+//! upper halves (so that every task is about the same work and a large group spreads over the
+//! whole device), and the kernel `queens_join_pairs` of `kernel.cu` counts each task's pairs.
+//! [`Joiner`] is the device seam, as [`super::Kernel`] is for the frame search: the CUDA
+//! driver (`cuda.rs`), the kernel's own source compiled for the host (`crates/queens-kernel-
+//! host`), or [`CpuTwin`], the same loop in Rust.
+//!
+//! What is left before `count` uses it: deciding by measurement on a GPU which stages run there
+//! (the listing stays on the CPU here, the join moves), overlapping the listing of the next
+//! subproblems with the join of these, and the tile sizes; docs/gpu.md says so. Source: the
+//! meet-in-the-middle join of the half-board engine, here as a brute-force pair count. Cost:
+//! one AND and one compare per pair on the device; 8 bytes a half and 16 a task across the bus.
+
+use super::GpuError;
+
+/// The most lower halves in one task: one per thread of a block.
+pub const JOIN_LOWERS: u32 = 128;
+
+/// The most upper halves in one task: each thread of the task tests its lower half against
+/// this many.
+pub const JOIN_UPPERS: u32 = 4096;
+
+/// The name of the join's entry point in [`super::KERNEL_SOURCE`].
+pub const JOIN_NAME: &str = "queens_join_pairs";
+
+/// One task of a join launch: the lower halves `lowers[lower..lower + lowers]` against the
+/// upper halves `uppers[upper..upper + uppers]` (`QueensJoinTask` in `kernel.cu`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct JoinTask {
+    /// The first lower half.
+    pub lower: u32,
+    /// How many lower halves.
+    pub lowers: u32,
+    /// The first upper half.
+    pub upper: u32,
+    /// How many upper halves.
+    pub uppers: u32,
+}
+
+/// A device that counts, for each task, the pairs of its lower and upper halves whose masks
+/// share no bit.
+pub trait Joiner: Send + Sync {
+    /// Counts each of `tasks` into `out` (as long as `tasks`); blocks until done.
+    fn join(
+        &self,
+        uppers: &[u64],
+        lowers: &[u64],
+        tasks: &[JoinTask],
+        out: &mut [u64],
+    ) -> Result<(), GpuError>;
+}
+
+/// The join kernel's loop on the CPU, one task after another.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CpuTwin;
+
+impl Joiner for CpuTwin {
+    fn join(
+        &self,
+        uppers: &[u64],
+        lowers: &[u64],
+        tasks: &[JoinTask],
+        out: &mut [u64],
+    ) -> Result<(), GpuError> {
+        for (t, o) in tasks.iter().zip(out.iter_mut()) {
+            let ups = &uppers[t.upper as usize..(t.upper + t.uppers) as usize];
+            let lows = &lowers[t.lower as usize..(t.lower + t.lowers) as usize];
+            *o = lows
+                .iter()
+                .map(|&l| ups.iter().filter(|&&u| u & l == 0).count() as u64)
+                .sum();
+        }
+        Ok(())
+    }
+}
+
+/// The groups of a join laid out for a launch: both sides' masks end to end, and the tasks.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct JoinBatch {
+    /// Every upper half, group after group.
+    pub uppers: Vec<u64>,
+    /// Every lower half, group after group.
+    pub lowers: Vec<u64>,
+    /// The tasks: each pair of groups cut into slices of at most [`JOIN_LOWERS`] x
+    /// [`JOIN_UPPERS`] halves.
+    pub tasks: Vec<JoinTask>,
+}
+
+impl JoinBatch {
+    /// The batch of `pairs`, each an upper group and the lower group it is joined with (empty
+    /// groups make no task). Panics past 2^32 halves a side: a launch holds fewer.
+    pub fn of<'a>(pairs: impl IntoIterator<Item = (&'a [u64], &'a [u64])>) -> JoinBatch {
+        let mut batch = JoinBatch::default();
+        for (ups, lows) in pairs {
+            if ups.is_empty() || lows.is_empty() {
+                continue;
+            }
+            let at = |v: &Vec<u64>| u32::try_from(v.len()).expect("fewer than 2^32 halves");
+            let (upper, lower) = (at(&batch.uppers), at(&batch.lowers));
+            batch.uppers.extend_from_slice(ups);
+            batch.lowers.extend_from_slice(lows);
+            let (ups, lows) = (at(&batch.uppers) - upper, at(&batch.lowers) - lower);
+            for l in (0..lows).step_by(JOIN_LOWERS as usize) {
+                for u in (0..ups).step_by(JOIN_UPPERS as usize) {
+                    batch.tasks.push(JoinTask {
+                        lower: lower + l,
+                        lowers: JOIN_LOWERS.min(lows - l),
+                        upper: upper + u,
+                        uppers: JOIN_UPPERS.min(ups - u),
+                    });
+                }
+            }
+        }
+        batch
+    }
+
+    /// The number of fitting pairs of the whole batch, counted by `joiner`.
+    pub fn count(&self, joiner: &dyn Joiner) -> Result<u64, GpuError> {
+        let mut out = vec![0u64; self.tasks.len()];
+        joiner.join(&self.uppers, &self.lowers, &self.tasks, &mut out)?;
+        Ok(out.iter().sum())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Masks of `bits` bits from a small generator, sparse enough that many pairs fit.
+    fn masks(seed: u64, len: usize, bits: u32) -> Vec<u64> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                let mut m = 0;
+                for _ in 0..4 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    m |= 1u64 << (x % u64::from(bits));
+                }
+                m
+            })
+            .collect()
+    }
+
+    fn brute(ups: &[u64], lows: &[u64]) -> u64 {
+        let mut n = 0;
+        for &u in ups {
+            for &l in lows {
+                n += u64::from(u & l == 0);
+            }
+        }
+        n
+    }
+
+    /// Groups of every awkward size (empty, one, one past a task's width, several tasks each
+    /// way) count on the twin what every pair tested counts, and the tasks cover each pair of
+    /// each group once.
+    #[test]
+    fn the_batch_counts_every_pair_of_its_groups_once() {
+        let sizes = [0usize, 1, 127, 128, 129, 300, 4095, 4097, 9000];
+        let mut groups = Vec::new();
+        for (i, &u) in sizes.iter().enumerate() {
+            let l = sizes[(i * 5 + 3) % sizes.len()];
+            groups.push((masks(i as u64 + 7, u, 36), masks(i as u64 + 99, l, 36)));
+        }
+        let batch = JoinBatch::of(groups.iter().map(|(u, l)| (&u[..], &l[..])));
+        let want: u64 = groups.iter().map(|(u, l)| brute(u, l)).sum();
+        assert!(want > 0);
+        assert_eq!(batch.count(&CpuTwin).unwrap(), want);
+        let covered: u64 = batch
+            .tasks
+            .iter()
+            .map(|t| u64::from(t.lowers) * u64::from(t.uppers))
+            .sum();
+        let pairs: u64 = groups.iter().map(|(u, l)| (u.len() * l.len()) as u64).sum();
+        assert_eq!(covered, pairs);
+        assert!(batch
+            .tasks
+            .iter()
+            .all(|t| t.lowers <= JOIN_LOWERS && t.uppers <= JOIN_UPPERS && t.lowers > 0));
+    }
+}
