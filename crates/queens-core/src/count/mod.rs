@@ -50,7 +50,9 @@ pub mod shard_result;
 mod split;
 mod types;
 
-pub use checkpoint::{Checkpoint, Spent, MAX_SUBPROBLEMS};
+pub use checkpoint::{
+    is_temporary_of, remove_stale_temporaries, Checkpoint, Spent, MAX_SUBPROBLEMS,
+};
 pub use checksum::{checksum, fnv1a64};
 pub use control::{Control, Tally};
 pub use estimate::{estimate, probe_nodes, Estimate, Sampling};

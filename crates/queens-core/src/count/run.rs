@@ -343,6 +343,20 @@ impl Run {
         }
     }
 
+    /// The counts of a run with nothing left to count (resumed from a finished checkpoint), as
+    /// [`Run::execute`] returns them, without starting its engine (no thread, no buffer);
+    /// `None` while work is left.
+    pub fn finished_counts(&self) -> Option<Counts> {
+        if !self.is_complete() {
+            return None;
+        }
+        let mut counts = self.control.tally().counts;
+        if self.shard == Shard::WHOLE {
+            counts.unique = self.plan.counter().classes(counts.unique);
+        }
+        Some(counts)
+    }
+
     /// Counts every subproblem of the shard not yet counted (until cancelled), then returns the
     /// counts so far: complete when [`Run::is_complete`] holds.
     ///
