@@ -32,6 +32,12 @@ use crate::cli::{Cli, Command};
 use crate::status::Status;
 
 fn main() -> ExitCode {
+    // Before any thread starts: an address-space cap too small to start is refused, and
+    // under one the allocator keeps one heap arena.
+    if let Err(why) = memory::fit_address_space() {
+        let _ = writeln!(io::stderr(), "queens: error: {why}");
+        return Status::Failure.into();
+    }
     // First of all, so that a signal sent while the arguments are parsed is not lost.
     signals::early();
     // Nothing runs on the main thread, whose stack may be small (`ulimit -s 128`): the

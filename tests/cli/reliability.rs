@@ -206,3 +206,70 @@ fn issue_40_a_finished_checkpoint_in_a_read_only_folder_prints_its_result() {
     ran.succeeds().stdout_is("724\n");
     assert_eq!(names_in(&folder), vec!["c.ck".to_string()]);
 }
+
+/// Runs `queens ARGS` under `prlimit --as=CAP`, its outputs and exit status; `None` for a
+/// signal. A run that has not ended after two minutes is killed and fails the test: under a cap
+/// the program must end, never hang.
+fn under_cap(cap: u64, args: &[&str]) -> (Option<i32>, String, String) {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let bin = assert_cmd::cargo::cargo_bin("queens");
+    let mut child = Command::new("prlimit")
+        .arg(format!("--as={cap}"))
+        .arg(&bin)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("prlimit runs");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("queens {args:?} under an address-space cap of {cap} bytes hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn issue_40_under_any_address_space_cap_a_command_answers_or_refuses_at_once() {
+    let has_prlimit = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_prlimit {
+        eprintln!("SKIPPED: needs prlimit (util-linux)");
+        return;
+    }
+    for mib in [16u64, 24, 160, 256, 320] {
+        let cap = mib << 20;
+        let (code, stdout, stderr) = under_cap(cap, &["count", "16"]);
+        let refused = code == Some(2)
+            && stdout.is_empty()
+            && stderr.contains("the address-space limit (RLIMIT_AS, ulimit -v)");
+        assert!(
+            (code == Some(0) && stdout == "14772512\n") || refused,
+            "count 16 under {mib} MiB: status {code:?}, {stdout:?}, {stderr:?}"
+        );
+        // The small caps leave no room for the threads: refused, saying so.
+        assert_eq!(refused, mib <= 24, "count 16 under {mib} MiB: {stderr:?}");
+        let (code, stdout, stderr) = under_cap(cap, &["verify", "/dev/null"]);
+        let answered = stderr.contains("/dev/null holds no placement");
+        let refused = stderr.contains("the address-space limit (RLIMIT_AS, ulimit -v)");
+        assert!(
+            code == Some(2) && stdout.is_empty() && (answered || refused),
+            "verify /dev/null under {mib} MiB: status {code:?}, {stdout:?}, {stderr:?}"
+        );
+        assert_eq!(refused, mib <= 24, "verify under {mib} MiB: {stderr:?}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"));
+    }
+}
