@@ -287,6 +287,29 @@ impl Run {
         Some(sum)
     }
 
+    /// [`Run::recount_shard`] on `threads` threads (0: one per core), the shard's subproblems
+    /// recounted at once; the same counts. `Ok(None)` when cancelled; an error when the threads
+    /// cannot start.
+    pub fn recount_shard_parallel(&self, threads: usize) -> Result<Option<Counts>, CountError> {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| CountError::Threads(e.to_string()))?;
+        let sum = pool.install(|| {
+            self.todo
+                .par_iter()
+                .map(|&i| self.recount(i))
+                .try_reduce(Counts::default, add_counts)
+        });
+        Ok(sum.map(|mut sum| {
+            if self.shard == Shard::WHOLE {
+                sum.unique = self.plan.counter().classes(sum.unique);
+            }
+            sum
+        }))
+    }
+
     /// The board size.
     pub fn n(&self) -> usize {
         self.n
