@@ -68,6 +68,7 @@ use std::path::{Path, PathBuf};
 use super::checksum;
 use super::control::Tally;
 use super::frames::pieces::{self, FramePieces};
+use super::mac;
 use super::shard::Shard;
 use super::split::Split;
 use super::types::{add_counts, CountError, Counts, MAX_N};
@@ -154,6 +155,11 @@ impl Checkpoint {
         }
         let sum = checksum::checksum(s.as_bytes());
         let _ = writeln!(s, "checksum {sum}");
+        // Under a key, one more line: the MAC of every byte before it (`mac.rs`).
+        if let Some(key) = mac::key() {
+            let tag = mac::tag(key, s.as_bytes());
+            let _ = writeln!(s, "mac {tag}");
+        }
         s
     }
 
@@ -195,6 +201,27 @@ impl Checkpoint {
                     "its first line should be '{MAGIC} {VERSION}', found '{}'",
                     shorten(first)
                 )))
+            }
+        }
+        // A last line `mac` (written under a key) covers every byte before it; under a key it
+        // is required and checked, without one it is set aside unchecked.
+        let (text, claimed_mac) = split_mac(text);
+        if let Some(key) = mac::key() {
+            match claimed_mac {
+                None => {
+                    return Err(bad(
+                        "it has no MAC, but QUEENS_KEY is set: under a key every \
+                         checkpoint must be signed; it was written without the key (unset \
+                         QUEENS_KEY to resume it, checked by its checksum only)"
+                            .into(),
+                    ))
+                }
+                Some(claimed) if !mac::verify(key, text.as_bytes(), claimed) => {
+                    return Err(bad("its MAC does not match its content under QUEENS_KEY: \
+                         the file was edited, or signed with another key"
+                        .into()))
+                }
+                Some(_) => {}
             }
         }
         // The checksum covers every byte before the last line.
@@ -499,6 +526,18 @@ impl Checkpoint {
             let _ = fs::remove_file(&temp);
         }
         written.map_err(io_err)
+    }
+}
+
+/// `text` without its last line when that line is a `mac` line, and the MAC it claims.
+fn split_mac(text: &str) -> (&str, Option<&str>) {
+    let Some(rest) = text.strip_suffix('\n') else {
+        return (text, None);
+    };
+    let start = rest.rfind('\n').map_or(0, |i| i + 1);
+    match rest[start..].strip_prefix("mac ") {
+        Some(claimed) => (&text[..start], Some(claimed)),
+        None => (text, None),
     }
 }
 

@@ -42,6 +42,7 @@ pub(crate) mod frames;
 pub mod gpu;
 pub mod halves;
 mod invariants;
+pub mod mac;
 mod merge;
 mod plan;
 mod run;
