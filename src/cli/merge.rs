@@ -47,7 +47,9 @@ impl Recount {
     pub fn of(self, parts: usize) -> usize {
         match self {
             Recount::Parts(k) => usize::try_from(k).unwrap_or(usize::MAX),
-            Recount::Percent(p) => ((parts as f64 * p / 100.0).ceil() as usize).max(1).min(parts),
+            Recount::Percent(p) => ((parts as f64 * p / 100.0).ceil() as usize)
+                .max(1)
+                .min(parts),
         }
     }
 }
