@@ -32,6 +32,12 @@ use crate::cli::{Cli, Command};
 use crate::status::Status;
 
 fn main() -> ExitCode {
+    // Before any thread starts: an address-space cap too small to start is refused, and
+    // under one the allocator keeps one heap arena.
+    if let Err(why) = memory::fit_address_space() {
+        let _ = writeln!(io::stderr(), "queens: error: {why}");
+        return Status::Failure.into();
+    }
     // First of all, so that a signal sent while the arguments are parsed is not lost.
     signals::early();
     // Nothing runs on the main thread, whose stack may be small (`ulimit -s 128`): the
@@ -78,6 +84,9 @@ fn parse_and_run() -> ExitCode {
         signals::release();
     }
     color::set(cli.color);
+    if let Err(err) = use_key() {
+        return report(err);
+    }
     fit_budget(&mut cli, &matches);
     let stack = stack_size(cli.command.board_size());
     let outcome = on_thread("the command", stack, move || run(cli)).and_then(|r| r);
@@ -85,6 +94,27 @@ fn parse_and_run() -> ExitCode {
         Ok(status) => status.into(),
         Err(err) => report(err),
     }
+}
+
+/// The key of `QUEENS_KEY`, when set: every shard result and checkpoint is then written with a
+/// MAC, and one read without a matching MAC is refused (docs/integrity.md). Set but empty, it
+/// is refused: an empty key would sign with nothing secret.
+fn use_key() -> anyhow::Result<()> {
+    let Some(key) = std::env::var_os("QUEENS_KEY") else {
+        return Ok(());
+    };
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(key.as_os_str()).to_vec();
+    #[cfg(not(unix))]
+    let bytes = key.to_string_lossy().into_owned().into_bytes();
+    if bytes.is_empty() {
+        anyhow::bail!(
+            "QUEENS_KEY is set but empty: give it a secret (at least 16 random bytes, the same \
+             on every machine of the run), or unset it"
+        );
+    }
+    queens_core::count::mac::use_key(&bytes);
+    Ok(())
 }
 
 /// Whether the command stops gracefully on SIGINT, SIGTERM and SIGHUP (it claims them with

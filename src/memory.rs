@@ -98,6 +98,68 @@ impl CountBudget {
     }
 }
 
+/// The address space the program needs beyond what it maps at its start, to run any command:
+/// the stacks of the thread that parses the arguments and of the one that runs the command
+/// (8 MiB each, `main.rs`), the signal thread's, the alternative signal stacks the standard
+/// library maps for each thread, and a heap of a few MiB.
+pub const START_ADDRESS_SPACE: u64 = 24 << 20;
+
+/// Prepares the process for an address-space limit (`ulimit -v`, `prlimit --as`, RLIMIT_AS),
+/// before any thread starts. The C library (glibc) reserves 64 MiB of address space for each
+/// thread's own heap arena, which no budget counts and which fails under caps of hundreds of
+/// MiB: under a limit, one arena serves every thread (`mallopt(M_ARENA_MAX, 1)`, as
+/// `MALLOC_ARENA_MAX=1` does). And a limit that leaves less than [`START_ADDRESS_SPACE`] beyond
+/// what is mapped now is refused at once, saying so (the caller exits with status 2), rather
+/// than failing later to map a thread's stack or a signal stack, where the standard library
+/// aborts. `Ok` without a limit.
+pub fn fit_address_space() -> Result<(), String> {
+    let Some(limit) = soft_limit_as() else {
+        return Ok(());
+    };
+    one_arena();
+    let mapped = mapped().unwrap_or(0);
+    let left = limit.saturating_sub(mapped);
+    if left >= START_ADDRESS_SPACE {
+        return Ok(());
+    }
+    Err(format!(
+        "the address-space limit (RLIMIT_AS, ulimit -v) of {limit} bytes ({}) leaves {left} \
+         bytes beyond the {mapped} the program maps at its start, less than the {} it needs to \
+         start a command (its threads' stacks and a heap): raise the limit to at least {} \
+         (ulimit -v {})",
+        short(limit),
+        short(START_ADDRESS_SPACE),
+        short(mapped + START_ADDRESS_SPACE),
+        (mapped + START_ADDRESS_SPACE).div_ceil(1024),
+    ))
+}
+
+/// The soft address-space limit, when there is one.
+#[cfg(unix)]
+fn soft_limit_as() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `getrlimit` writes into `limit`, owned by this frame.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+#[cfg(not(unix))]
+fn soft_limit_as() -> Option<u64> {
+    None
+}
+
+/// One heap arena for every thread (glibc's `M_ARENA_MAX`); nothing with another C library.
+fn one_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` sets a tunable of the allocator; called before any other thread runs.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
 /// The ceiling of this process, if any limit is known.
 pub fn ceiling() -> Option<Ceiling> {
     let mut limits = Vec::new();
@@ -216,7 +278,9 @@ fn rlimits() -> Vec<Ceiling> {
     let mut limits = Vec::new();
     if let Some(limit) = soft(libc::RLIMIT_AS) {
         limits.push(Ceiling {
-            bytes: limit.saturating_sub(mapped().unwrap_or(0)),
+            bytes: limit
+                .saturating_sub(mapped().unwrap_or(0))
+                .saturating_sub(thread_stacks()),
             what: "RLIMIT_AS, less what is mapped",
         });
     }
@@ -232,6 +296,14 @@ fn rlimits() -> Vec<Ceiling> {
 #[cfg(not(unix))]
 fn rlimits() -> Vec<Ceiling> {
     Vec::new()
+}
+
+/// The address space of the stacks still to be mapped when the budget is fitted: the
+/// command's thread (8 MiB, `main.rs`) and, for a count, a thread per core, its watcher and
+/// their signal stacks (2 MiB and 64 KiB each, the standard library's defaults).
+fn thread_stacks() -> u64 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    (8 << 20) + (cores + 1) * ((2 << 20) + (64 << 10))
 }
 
 /// The bytes of address space the process maps now (`/proc/self/statm`, first field).

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+/// The most threads `--threads` takes, as `queens count`'s.
+const MAX_THREADS: u64 = 1024;
+
 /// `queens merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -18,9 +21,53 @@ pub struct MergeArgs {
     /// Print one JSON object: n, total, unique, shards, and seconds (the sum over the shards).
     #[arg(long)]
     pub json: bool,
-    /// Before printing, recount K of the shard results chosen at random, each whole shard by
-    /// the plain search (no join), and refuse the merge when one disagrees (status 1). Costs
-    /// those shards' work again, several times slower.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
-    pub recount: Option<u64>,
+    /// Before printing, recount K of the shard results chosen at random (or P% of them, rounded
+    /// up: 100% is every one), each whole shard by the plain search (no join), and refuse the
+    /// merge when one disagrees (status 1). Costs those shards' work again, several times
+    /// slower.
+    #[arg(long, value_name = "K|P%", value_parser = parse_recount)]
+    pub recount: Option<Recount>,
+    /// Threads of `--recount`, 0 to 1024; 0 means one per core.
+    #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
+    pub threads: usize,
+}
+
+/// How many parts `merge --recount` recounts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Recount {
+    /// K parts, at least 1.
+    Parts(u64),
+    /// This percentage of the parts, above 0 and at most 100, rounded up to whole parts.
+    Percent(f64),
+}
+
+impl Recount {
+    /// How many of `parts` parts to recount.
+    pub fn of(self, parts: usize) -> usize {
+        match self {
+            Recount::Parts(k) => usize::try_from(k).unwrap_or(usize::MAX),
+            Recount::Percent(p) => ((parts as f64 * p / 100.0).ceil() as usize)
+                .max(1)
+                .min(parts),
+        }
+    }
+}
+
+/// `K` (a whole number from 1) or `P%` (above 0, at most 100).
+fn parse_recount(s: &str) -> Result<Recount, String> {
+    if let Some(p) = s.strip_suffix('%') {
+        return match p.parse::<f64>() {
+            Ok(p) if p > 0.0 && p <= 100.0 => Ok(Recount::Percent(p)),
+            _ => Err(format!(
+                "'{s}' is not a percentage above 0 and at most 100 (write 5% or 100%)"
+            )),
+        };
+    }
+    match s.parse::<u64>() {
+        Ok(k) if k >= 1 => Ok(Recount::Parts(k)),
+        _ => Err(format!(
+            "'{s}' is neither a number of parts (1 or more) nor a percentage of them (5%)"
+        )),
+    }
 }

@@ -22,7 +22,7 @@ pub use browse::BrowseArgs;
 pub use complete::CompleteArgs;
 pub use count::{CountArgs, EngineArg, Progress};
 pub use list::ListArgs;
-pub use merge::MergeArgs;
+pub use merge::{MergeArgs, Recount};
 pub use parse::{shorten, too_large};
 pub use serve::{ServeArgs, ServeLimits};
 pub use shared::SearchArgs;

@@ -18,7 +18,7 @@ use queens_core::count::shard_result::{Parser, ShardResult, MAX_LINE};
 use queens_core::count::{self, Run, MAX_SHARDS};
 use serde::Serialize;
 
-use crate::cli::MergeArgs;
+use crate::cli::{MergeArgs, Recount};
 use crate::json::round_ms;
 use crate::status::Status;
 
@@ -45,8 +45,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
         parts.extend(read_parts(path, MAX_PARTS - parts.len(), &mut parser)?);
     }
     let merged = count::merge(&parts)?;
-    if let Some(k) = args.recount {
-        if !recount(&parts, k)? {
+    if let Some(how) = args.recount {
+        if !recount(&parts, how, args.threads)? {
             return Ok(Status::No);
         }
     }
@@ -72,72 +72,93 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// The shard results of a file: one JSON object per line (blank lines skipped), at most
-/// `room` of them. Each is named after the file, and the line number when the file holds
-/// several, and checked on its own by `queens_core::count::shard_result` (syntax, checksum,
-/// board, counts, shard, split) before any other is read. The file is streamed twice (once to
-/// count its lines, once to read them), a line at a time and never more than [`MAX_LINE`]
-/// bytes of one, so memory is the results kept, whatever the file holds.
+/// The shard results of a file (`-`: standard input): one JSON object per line (blank lines
+/// skipped), at most `room` of them. Each is named after the file, and the line number when the
+/// file holds several, and checked on its own by `queens_core::count::shard_result` (syntax,
+/// checksum, board, counts, shard, split) before the next but one is read. The file is read
+/// once, so pipes, `/dev/stdin` and `<(...)` work: a line waits for the next one to be read
+/// before it is checked, so that it is named with its line number exactly when the file holds
+/// another. A line at a time and never more than [`MAX_LINE`] bytes of one, so memory is the
+/// results kept, whatever the file holds.
 fn read_parts(
     path: &Path,
     room: usize,
     parser: &mut Parser,
 ) -> anyhow::Result<Vec<(String, ShardResult)>> {
+    let shown = shown(path);
+    let mut parts = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
     let mut lines = 0usize;
-    for_each_line(path, |_, _| {
-        lines += 1;
-        if lines > room {
-            bail!(
-                "{} brings the results to more than {MAX_PARTS}, the most shards a count has",
-                path.display()
-            );
-        }
-        Ok(())
-    })?;
-    if lines == 0 {
-        bail!("{} is empty: it holds no shard result", path.display());
-    }
-    let mut parts = Vec::with_capacity(lines);
-    for_each_line(path, |i, line| {
-        let name = if lines == 1 {
-            path.display().to_string()
+    let mut parse = |i: usize, line: &str, alone: bool| -> anyhow::Result<()> {
+        let name = if alone {
+            shown.clone()
         } else {
-            format!("{} line {}", path.display(), i + 1)
+            format!("{shown} line {}", i + 1)
         };
         let part = parser.parse(&name, line)?;
         parts.push((name, part));
         Ok(())
+    };
+    for_each_line(path, &shown, |i, line| {
+        lines += 1;
+        if lines > room {
+            bail!(
+                "{shown} brings the results to more than {MAX_PARTS}, the most shards a count has"
+            );
+        }
+        if let Some((j, before)) = pending.replace((i, line.to_string())) {
+            parse(j, &before, false)?;
+        }
+        Ok(())
     })?;
+    match pending {
+        None => bail!("{shown} is empty: it holds no shard result"),
+        Some((i, line)) => parse(i, &line, lines == 1)?,
+    }
     Ok(parts)
 }
 
-/// Calls `f` with the number (from 0) and the text (trimmed) of every line of `path` that is
-/// not blank; a line longer than [`MAX_LINE`] bytes, or not UTF-8, is an error naming it.
+/// How a file is named in messages: `-` is standard input.
+fn shown(path: &Path) -> String {
+    if path == Path::new("-") {
+        "standard input".to_string()
+    } else {
+        queens_core::text::escape(&path.display().to_string()).into_owned()
+    }
+}
+
+/// Calls `f` with the number (from 0) and the text (trimmed) of every line of `path` (`-`:
+/// standard input) that is not blank; a line longer than [`MAX_LINE`] bytes, or not UTF-8, is an
+/// error naming it (`shown`).
 fn for_each_line(
     path: &Path,
+    shown: &str,
     mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut reader = BufReader::new(file);
+    let input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(fs::File::open(path).with_context(|| format!("cannot read {shown}"))?)
+    };
+    let mut reader = BufReader::new(input);
     let mut buf = Vec::with_capacity(256);
     for i in 0.. {
         buf.clear();
         let read = (&mut reader)
             .take(MAX_LINE as u64 + 2)
             .read_until(b'\n', &mut buf)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+            .with_context(|| format!("cannot read {shown}"))?;
         if read == 0 {
             return Ok(());
         }
         if buf.len() > MAX_LINE + 1 || (buf.len() == MAX_LINE + 1 && buf.last() != Some(&b'\n')) {
             bail!(
-                "{} line {}: longer than {MAX_LINE} bytes, which no shard result is",
-                path.display(),
+                "{shown} line {}: longer than {MAX_LINE} bytes, which no shard result is",
                 i + 1
             );
         }
         let Ok(line) = std::str::from_utf8(&buf) else {
-            bail!("{} line {}: not text (not UTF-8)", path.display(), i + 1);
+            bail!("{shown} line {}: not text (not UTF-8)", i + 1);
         };
         let line = line.trim();
         if !line.is_empty() {
@@ -147,20 +168,19 @@ fn for_each_line(
     Ok(())
 }
 
-/// `--recount K`: recounts K of the parts chosen at random, each whole shard by the plain
-/// search of its subproblems ([`Run::recount_shard`]), saying on standard error whether each
-/// agrees. Whether all agree.
-fn recount(parts: &[(String, ShardResult)], k: u64) -> anyhow::Result<bool> {
+/// `--recount K` (or `P%`): recounts that many of the parts chosen at random, each whole shard
+/// by the plain search of its subproblems ([`Run::recount_shard_parallel`], on `threads`
+/// threads), saying on standard error whether each agrees. Whether all agree.
+fn recount(parts: &[(String, ShardResult)], how: Recount, threads: usize) -> anyhow::Result<bool> {
     let all: Vec<usize> = (0..parts.len()).collect();
-    let k = usize::try_from(k).unwrap_or(usize::MAX);
-    let chosen = queens_core::random::Rng::from_entropy().sample(&all, k);
+    let chosen = queens_core::random::Rng::from_entropy().sample(&all, how.of(parts.len()));
     let mut disagree = 0usize;
     for &i in &chosen {
         let (name, p) = &parts[i];
         let Some(run) = Run::by_split(p.n, p.split, p.shard) else {
             bail!("{name}: the split {} cannot be recounted", p.split);
         };
-        let Some(again) = run.threads(1).recount_shard() else {
+        let Some(again) = run.recount_shard_parallel(threads)? else {
             bail!("{name}: the recount was cancelled");
         };
         let verdict = if again == p.counts {

@@ -13,6 +13,7 @@ mod help;
 mod huge;
 mod limits;
 mod no_abort;
+mod reliability;
 mod robust;
 mod serve;
 mod snapshots;

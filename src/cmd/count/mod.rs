@@ -132,6 +132,12 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         );
     }
     count::check_size(n)?;
+    // A finished checkpoint is only read: no lock, no save, no budget.
+    if let Some(path) = &args.checkpoint {
+        if let Some(run) = session::finished(path, n, shard)?.filter(|run| same_run(args, run)) {
+            return print_finished(args, &run, path, started);
+        }
+    }
     // The checkpoint is locked and read once; the engine, the pieces and the resume follow it.
     let (lock, saved) = match &args.checkpoint {
         Some(path) => session::lock_and_load(path, n)?,
@@ -222,13 +228,34 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return Ok(caught.map_or(Status::Interrupted, signals::status_of));
     }
 
+    print_counts(args, &run, counts, started)?;
+    if session.resumed() && !args.quiet {
+        eprintln!("queens: {}", whole_run(session.spent()));
+    }
+    if let Some(path) = session.path().filter(|_| save_failed.is_some()) {
+        eprintln!(
+            "queens: the count is complete and printed, but {} does not hold it (status 2)",
+            path.display()
+        );
+        return Ok(Status::Failure);
+    }
+    Ok(Status::Success)
+}
+
+/// Prints the counts of a complete run: one integer line, or the JSON result line.
+fn print_counts(
+    args: &CountArgs,
+    run: &Run,
+    counts: count::Counts,
+    started: Instant,
+) -> anyhow::Result<()> {
     let mut out = super::stdout();
     if args.json {
         // With --shard, total and unique are the shard's share, which `queens merge` adds up;
         // the checksum covers every other field.
         let seconds = round_ms(started.elapsed().as_secs_f64());
         let line = result_line(
-            n,
+            args.size.n,
             counts,
             seconds,
             args.shard,
@@ -242,16 +269,39 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         writeln!(out, "{}", counts.total)?;
     }
     out.flush()?;
-    if session.resumed() && !args.quiet {
-        eprintln!("queens: {}", whole_run(session.spent()));
-    }
-    if let Some(path) = session.path().filter(|_| save_failed.is_some()) {
+    Ok(())
+}
+
+/// Whether the finished `run` of a checkpoint is the run the arguments ask for: any engine
+/// under `auto`, else the one asked; the split of `--pieces` when given. Otherwise the locked
+/// path refuses the file, naming why.
+fn same_run(args: &CountArgs, run: &Run) -> bool {
+    let asked = args.engine.engine();
+    let engine = asked == count::Engine::Auto || asked == run.engine();
+    let pieces = args
+        .pieces
+        .is_none_or(|depth| count::pieces::split_name(depth as usize) == run.split());
+    engine && pieces
+}
+
+/// A finished checkpoint run again: its result, read from the file alone.
+fn print_finished(
+    args: &CountArgs,
+    run: &Run,
+    path: &std::path::Path,
+    started: Instant,
+) -> anyhow::Result<Status> {
+    let Some(counts) = run.finished_counts() else {
+        bail!("the checkpoint {} is not finished", path.display());
+    };
+    if !args.quiet {
         eprintln!(
-            "queens: the count is complete and printed, but {} does not hold it (status 2)",
-            path.display()
+            "queens: resuming from {}: {} subproblems already counted",
+            path.display(),
+            run.control().tally().finished
         );
-        return Ok(Status::Failure);
     }
+    print_counts(args, run, counts, started)?;
     Ok(Status::Success)
 }
 

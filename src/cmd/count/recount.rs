@@ -12,7 +12,7 @@ use std::sync::Arc;
 use anyhow::bail;
 use queens_core::count::{Run, Shard};
 
-use super::session::lock_and_load;
+use super::session::{self, lock_and_load};
 use crate::cli::CountArgs;
 use crate::signals;
 use crate::status::Status;
@@ -24,12 +24,19 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     let Some(path) = &args.checkpoint else {
         bail!("--recount needs --checkpoint FILE: the file whose subproblems to recount");
     };
-    let (_lock, saved) = lock_and_load(path, args.size.n)?;
-    let Some(saved) = saved else {
-        bail!(
+    let missing = || {
+        anyhow::anyhow!(
             "{} does not exist: there is nothing to recount",
             path.display()
-        );
+        )
+    };
+    // Before the lock: a missing checkpoint leaves no lock file behind.
+    if !session::exists(path) {
+        return Err(missing());
+    }
+    let (_lock, saved) = lock_and_load(path, args.size.n)?;
+    let Some(saved) = saved else {
+        return Err(missing());
     };
     let n = args.size.n;
     // A split this binary does not make of N is refused by the resume, naming it.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use queens_core::count::{Checkpoint, Run, Spent};
+use queens_core::count::{Checkpoint, Run, Shard, Spent};
 
 use super::progress::Display;
 use crate::cli::CountArgs;
@@ -169,8 +169,40 @@ pub fn lock_and_load(
         }
     }
     let lock = lock::acquire(path)?;
+    // Holding the lock, no other run is saving this checkpoint: the temporary files of its
+    // saves still there were left by processes killed mid-save.
+    if lock.is_some() {
+        queens_core::count::remove_stale_temporaries(path);
+    }
     let saved = Checkpoint::load(path, n)?;
     Ok((lock, saved))
+}
+
+/// The run of the checkpoint `path` when it is finished: read without its lock, in its own
+/// split whatever the memory budget, so that a finished run prints its result at once on a
+/// read-only mount and under any `--max-memory`. A finished checkpoint never changes (no run
+/// saves one again), and a save replaces the file by a rename, so the read is of one whole
+/// file, finished or not. `None` when the file does not exist, is not a regular file (the
+/// locked path names it), or has work left (it is then locked and read again); a file that
+/// cannot be read or belongs to another run is an error, as under the lock.
+pub fn finished(path: &Path, n: usize, shard: Shard) -> anyhow::Result<Option<Run>> {
+    if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
+        return Ok(None);
+    }
+    let Some(saved) = Checkpoint::load(path, n)? else {
+        return Ok(None);
+    };
+    let Some(run) = Run::of_split(n, &saved.split, shard) else {
+        return Ok(None);
+    };
+    let (run, _) = run.resume(saved, path)?;
+    Ok(run.is_complete().then_some(run))
+}
+
+/// Whether the checkpoint `path` exists (through its links): `--recount` of a missing one is
+/// refused before any lock file is made beside it.
+pub fn exists(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok()
 }
 
 /// The processor time this process has used so far, every thread, user and system, in

@@ -106,6 +106,28 @@ fn every_half_board_subproblem_recounted_by_the_plain_search_agrees() {
 }
 
 #[test]
+fn a_shard_recounted_in_parallel_agrees_with_its_recount_on_one_thread() {
+    for (n, split) in [
+        (12, "frame1-v1"),
+        (13, "halves6-v1"),
+        (12, "frame1-rows1-v1"),
+    ] {
+        for shard in [Shard::WHOLE, Shard::new(2, 5).unwrap()] {
+            let run = Run::of_split(n, split, shard).unwrap();
+            let one = run.recount_shard();
+            assert!(one.is_some(), "N = {n}, {split}, {shard}");
+            for threads in [1, 2, 3] {
+                assert_eq!(
+                    run.recount_shard_parallel(threads).unwrap(),
+                    one,
+                    "N = {n}, {split}, shard {shard}, {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_half_board_part_no_subproblem_can_have_is_refused() {
     let n = 13;
     let mut saved = partial(n, "halves6-v1", 2);

@@ -68,6 +68,7 @@ use std::path::{Path, PathBuf};
 use super::checksum;
 use super::control::Tally;
 use super::frames::pieces::{self, FramePieces};
+use super::mac;
 use super::shard::Shard;
 use super::split::Split;
 use super::types::{add_counts, CountError, Counts, MAX_N};
@@ -154,6 +155,11 @@ impl Checkpoint {
         }
         let sum = checksum::checksum(s.as_bytes());
         let _ = writeln!(s, "checksum {sum}");
+        // Under a key, one more line: the MAC of every byte before it (`mac.rs`).
+        if let Some(key) = mac::key() {
+            let tag = mac::tag(key, s.as_bytes());
+            let _ = writeln!(s, "mac {tag}");
+        }
         s
     }
 
@@ -195,6 +201,27 @@ impl Checkpoint {
                     "its first line should be '{MAGIC} {VERSION}', found '{}'",
                     shorten(first)
                 )))
+            }
+        }
+        // A last line `mac` (written under a key) covers every byte before it; under a key it
+        // is required and checked, without one it is set aside unchecked.
+        let (text, claimed_mac) = split_mac(text);
+        if let Some(key) = mac::key() {
+            match claimed_mac {
+                None => {
+                    return Err(bad(
+                        "it has no MAC, but QUEENS_KEY is set: under a key every \
+                         checkpoint must be signed; it was written without the key (unset \
+                         QUEENS_KEY to resume it, checked by its checksum only)"
+                            .into(),
+                    ))
+                }
+                Some(claimed) if !mac::verify(key, text.as_bytes(), claimed) => {
+                    return Err(bad("its MAC does not match its content under QUEENS_KEY: \
+                         the file was edited, or signed with another key"
+                        .into()))
+                }
+                Some(_) => {}
             }
         }
         // The checksum covers every byte before the last line.
@@ -502,6 +529,18 @@ impl Checkpoint {
     }
 }
 
+/// `text` without its last line when that line is a `mac` line, and the MAC it claims.
+fn split_mac(text: &str) -> (&str, Option<&str>) {
+    let Some(rest) = text.strip_suffix('\n') else {
+        return (text, None);
+    };
+    let start = rest.rfind('\n').map_or(0, |i| i + 1);
+    match rest[start..].strip_prefix("mac ") {
+        Some(claimed) => (&text[..start], Some(claimed)),
+        None => (text, None),
+    }
+}
+
 /// Whether the split named `split` of the `n` x `n` board deals pieces (a `pieces` line).
 fn has_pieces(n: usize, split: &str) -> bool {
     pieces::depth_of_split(n, split).is_some_and(|d| d > 0)
@@ -675,6 +714,64 @@ pub fn create_temporary(path: &Path) -> io::Result<(File, PathBuf)> {
         }
     }
     Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+}
+
+/// Whether `file_name` is a temporary file of the checkpoint named `name`, as
+/// [`create_temporary`] names them: `.NAME.PID.RANDOM.tmp`, PID decimal and RANDOM 16
+/// hexadecimal digits. Nothing else matches, so no other file of the folder is ever taken
+/// for one.
+pub fn is_temporary_of(name: &std::ffi::OsStr, file_name: &std::ffi::OsStr) -> bool {
+    let (Some(name), Some(file)) = (name.to_str(), file_name.to_str()) else {
+        return false;
+    };
+    let Some(rest) = (file.strip_prefix('.'))
+        .and_then(|f| f.strip_prefix(name))
+        .and_then(|f| f.strip_prefix('.'))
+        .and_then(|f| f.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let Some((pid, random)) = rest.split_once('.') else {
+        return false;
+    };
+    !pid.is_empty()
+        && pid.bytes().all(|b| b.is_ascii_digit())
+        && random.len() == 16
+        && random.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Removes the temporary files that saves of the checkpoint `path` left behind (a process
+/// killed between creating its temporary file and renaming it: SIGKILL, a power cut), and
+/// returns how many it removed. Only the caller holding the checkpoint's lock may call it:
+/// every run that saves holds that lock, so no temporary file of the checkpoint is being
+/// written, whatever process id its name carries (a process id says nothing about the
+/// processes of another machine sharing the folder). The folder is the one of the file the
+/// path resolves to through its links, where saves write. Files that cannot be removed are
+/// left, silently: they cost only space.
+pub fn remove_stale_temporaries(path: &Path) -> usize {
+    let target = through_links(path);
+    let Some(name) = target.file_name() else {
+        return 0;
+    };
+    let folder = match target.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(folder) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        if !is_temporary_of(name, &entry.file_name()) {
+            continue;
+        }
+        // Only regular files: a link or a folder of that name is not a save's.
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if regular && fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// `path` with the symbolic links of its last component followed (at most 40, as Linux's
@@ -1107,6 +1204,49 @@ mod tests {
     }
 
     #[cfg(unix)]
+    #[test]
+    fn only_the_names_of_its_temporary_files_are_taken_for_them() {
+        let name = std::ffi::OsStr::new("run.ck");
+        let is = |f: &str| is_temporary_of(name, std::ffi::OsStr::new(f));
+        assert!(is(".run.ck.1234.0123456789abcdef.tmp"));
+        assert!(!is("run.ck"));
+        assert!(!is("run.ck.lock"));
+        assert!(!is(".run.ck.1234.0123456789abcdef.tmp~"));
+        assert!(!is(".run.ck.12a4.0123456789abcdef.tmp"));
+        assert!(!is(".run.ck..0123456789abcdef.tmp"));
+        assert!(!is(".run.ck.1234.0123456789abcde.tmp"));
+        assert!(!is(".run.ck.1234.0123456789abcdeg.tmp"));
+        assert!(!is(".other.ck.1234.0123456789abcdef.tmp"));
+        assert!(!is(".run.ckx.1234.0123456789abcdef.tmp"));
+    }
+
+    #[test]
+    fn stale_temporary_files_of_the_checkpoint_are_removed_and_nothing_else() {
+        let dir = tempfile_dir("stale");
+        let path = dir.join("run.ck");
+        sample().save(&path).unwrap();
+        let stale = [
+            ".run.ck.1.0123456789abcdef.tmp",
+            ".run.ck.4194303.fedcba9876543210.tmp",
+        ];
+        let kept = [".other.ck.1.0123456789abcdef.tmp", "run.ck.lock", "notes"];
+        for f in stale.iter().chain(&kept) {
+            fs::write(dir.join(f), "x").unwrap();
+        }
+        // A folder of a temporary file's name is not a save's.
+        let folder = ".run.ck.2.0123456789abcdef.tmp";
+        fs::create_dir(dir.join(folder)).unwrap();
+        assert_eq!(remove_stale_temporaries(&path), 2);
+        for f in stale {
+            assert!(!dir.join(f).exists(), "{f} is left");
+        }
+        for f in kept.iter().chain([&folder]) {
+            assert!(dir.join(f).exists(), "{f} is removed");
+        }
+        assert!(Checkpoint::load(&path, sample().n).unwrap().is_some());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn a_temporary_name_taken_by_a_symlink_is_never_written_through() {
         let dir = std::env::temp_dir().join(format!("queens-ckpt-link-{}", std::process::id()));

@@ -42,6 +42,7 @@ pub(crate) mod frames;
 pub mod gpu;
 pub mod halves;
 mod invariants;
+pub mod mac;
 mod merge;
 mod plan;
 mod run;
@@ -50,7 +51,9 @@ pub mod shard_result;
 mod split;
 mod types;
 
-pub use checkpoint::{Checkpoint, Spent, MAX_SUBPROBLEMS};
+pub use checkpoint::{
+    is_temporary_of, remove_stale_temporaries, Checkpoint, Spent, MAX_SUBPROBLEMS,
+};
 pub use checksum::{checksum, fnv1a64};
 pub use control::{Control, Tally};
 pub use estimate::{estimate, probe_nodes, Estimate, Sampling};

@@ -287,6 +287,29 @@ impl Run {
         Some(sum)
     }
 
+    /// [`Run::recount_shard`] on `threads` threads (0: one per core), the shard's subproblems
+    /// recounted at once; the same counts. `Ok(None)` when cancelled; an error when the threads
+    /// cannot start.
+    pub fn recount_shard_parallel(&self, threads: usize) -> Result<Option<Counts>, CountError> {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| CountError::Threads(e.to_string()))?;
+        let sum = pool.install(|| {
+            self.todo
+                .par_iter()
+                .map(|&i| self.recount(i))
+                .try_reduce(Counts::default, add_counts)
+        });
+        Ok(sum.map(|mut sum| {
+            if self.shard == Shard::WHOLE {
+                sum.unique = self.plan.counter().classes(sum.unique);
+            }
+            sum
+        }))
+    }
+
     /// The board size.
     pub fn n(&self) -> usize {
         self.n
@@ -341,6 +364,20 @@ impl Run {
             seconds: spent.seconds,
             cpu_seconds: spent.cpu_seconds,
         }
+    }
+
+    /// The counts of a run with nothing left to count (resumed from a finished checkpoint), as
+    /// [`Run::execute`] returns them, without starting its engine (no thread, no buffer);
+    /// `None` while work is left.
+    pub fn finished_counts(&self) -> Option<Counts> {
+        if !self.is_complete() {
+            return None;
+        }
+        let mut counts = self.control.tally().counts;
+        if self.shard == Shard::WHOLE {
+            counts.unique = self.plan.counter().classes(counts.unique);
+        }
+        Some(counts)
     }
 
     /// Counts every subproblem of the shard not yet counted (until cancelled), then returns the

@@ -24,7 +24,7 @@ pub(super) fn max_bytes(n: usize, split: &str) -> Option<u64> {
     let split: Split = split.parse().ok()?;
     let subproblems = split.subproblems(n)? as u64;
     // `done`: 16 digits per 64; `parts`: " index:total/unique" of at most 1 + 20 + 1 + 39 +
-    // 1 + 39 bytes; the header and the checksum line: under 1 KiB.
+    // 1 + 39 bytes; the header, the checksum line and the MAC line: under 1 KiB.
     let mut bytes = 1024 + subproblems.div_ceil(64) * 16 + subproblems * 101;
     if split.has_pieces() {
         // `pieces`: " index@next:total/unique" (at most 1 + 20 + 1 + 20 + 1 + 39 + 1 + 39

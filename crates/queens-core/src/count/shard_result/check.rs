@@ -4,7 +4,9 @@
 
 use super::error::{cut, ShardResultError};
 use super::json::fields;
-use super::write::{result_checksum, ShardResult};
+use super::write::{result_canonical, ShardResult};
+use crate::count::checksum::checksum;
+use crate::count::mac;
 use crate::count::shard::{Shard, MAX_SHARDS};
 use crate::count::split::Split;
 use crate::count::types::{Counts, MAX_N};
@@ -61,7 +63,7 @@ impl Parser {
         let Some(claimed) = &f.checksum else {
             return Err(ShardResultError::NoChecksum { name: name() });
         };
-        let actual = result_checksum(
+        let canonical = result_canonical(
             f.n,
             counts,
             f.seconds,
@@ -70,12 +72,23 @@ impl Parser {
             &f.split,
             f.subproblems,
         );
+        let actual = checksum(canonical.as_bytes());
         if *claimed != actual {
             return Err(ShardResultError::Checksum {
                 name: name(),
                 claimed: cut(claimed),
                 actual,
             });
+        }
+        // Under a key, the MAC is required and must match; without one it is not checked.
+        if let Some(key) = mac::key() {
+            match &f.mac {
+                None => return Err(ShardResultError::NoMac { name: name() }),
+                Some(claimed) if !mac::verify(key, canonical.as_bytes(), claimed) => {
+                    return Err(ShardResultError::BadMac { name: name() })
+                }
+                Some(_) => {}
+            }
         }
         if !(1..=MAX_N).contains(&f.n) {
             return Err(ShardResultError::Size {

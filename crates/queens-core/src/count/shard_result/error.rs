@@ -46,6 +46,25 @@ pub enum ShardResultError {
         /// The checksum of its content.
         actual: String,
     },
+    /// A key is set (`QUEENS_KEY`) and the result carries no MAC.
+    #[error(
+        "{name} has no MAC, but QUEENS_KEY is set: under a key every part must be signed; it \
+         was written without the key (count that shard again with QUEENS_KEY set), or unset \
+         QUEENS_KEY to merge unsigned parts, checked by their checksums only"
+    )]
+    NoMac {
+        /// The line's name.
+        name: String,
+    },
+    /// A key is set and the result's MAC is not the one of its content under that key.
+    #[error(
+        "{name}: its MAC does not match its content under QUEENS_KEY: the result was edited, \
+         or signed with another key"
+    )]
+    BadMac {
+        /// The line's name.
+        name: String,
+    },
     /// N is outside what the counting engine counts.
     #[error("{name} is for N = {n}, but the counting engine counts N from 1 to {MAX_N}")]
     Size {

@@ -15,10 +15,11 @@ pub(super) struct Fields {
     pub(super) split: String,
     pub(super) subproblems: usize,
     pub(super) checksum: Option<String>,
+    pub(super) mac: Option<String>,
 }
 
 /// The names of the fields, in the order written.
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
     "n",
     "total",
     "unique",
@@ -28,6 +29,7 @@ const NAMES: [&str; 9] = [
     "split",
     "subproblems",
     "checksum",
+    "mac",
 ];
 
 /// A value as read: a number's text, a string, or `null`.
@@ -53,6 +55,7 @@ pub(super) fn fields(line: &str) -> Result<Fields, Syntax> {
         split: String::new(),
         subproblems: 0,
         checksum: None,
+        mac: None,
     };
     let mut seen = [false; NAMES.len()];
     r.skip_space();
@@ -87,7 +90,8 @@ pub(super) fn fields(line: &str) -> Result<Fields, Syntax> {
                 5 => f.shards = optional(value, |v| whole(field, v))?,
                 6 => f.split = text(field, value)?,
                 7 => f.subproblems = whole(field, value)?,
-                _ => f.checksum = optional(value, |v| text(field, v))?,
+                8 => f.checksum = optional(value, |v| text(field, v))?,
+                _ => f.mac = optional(value, |v| text(field, v))?,
             }
             r.skip_space();
             match r.peek() {
@@ -104,9 +108,9 @@ pub(super) fn fields(line: &str) -> Result<Fields, Syntax> {
     if r.pos < line.len() {
         return Err(Syntax::Trailing { at: r.pos + 1 });
     }
-    // `shard`, `shards` and `checksum` may be absent: the checks say why that is wrong.
+    // `shard`, `shards`, `checksum` and `mac` may be absent: the checks say why that is wrong.
     for (k, &name) in NAMES.iter().enumerate() {
-        if !seen[k] && !matches!(name, "shard" | "shards" | "checksum") {
+        if !seen[k] && !matches!(name, "shard" | "shards" | "checksum" | "mac") {
             return Err(Syntax::MissingField(name));
         }
     }

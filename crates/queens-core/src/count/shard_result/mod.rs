@@ -29,7 +29,7 @@ mod write;
 
 pub use check::Parser;
 pub use error::{ShardResultError, Syntax, MAX_LINE};
-pub use write::{result_checksum, result_line, ShardResult};
+pub use write::{result_canonical, result_checksum, result_line, ShardResult};
 
 #[cfg(test)]
 mod tests;

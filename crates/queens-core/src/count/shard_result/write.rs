@@ -5,6 +5,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::count::checksum::checksum;
+use crate::count::mac;
 use crate::count::shard::Shard;
 use crate::count::split::Split;
 use crate::count::types::Counts;
@@ -27,9 +28,9 @@ pub struct ShardResult {
     pub subproblems: usize,
 }
 
-/// The checksum of a result's content (see the module's documentation): `shard` and `shards`
-/// as written, `None` when absent.
-pub fn result_checksum(
+/// The canonical line of a result's content, which its checksum and its MAC cover (see the
+/// module's documentation): `shard` and `shards` as written, `None` when absent.
+pub fn result_canonical(
     n: usize,
     counts: Counts,
     seconds: f64,
@@ -47,7 +48,20 @@ pub fn result_checksum(
         or_dash(shard),
         or_dash(shards)
     );
-    checksum(line.as_bytes())
+    line
+}
+
+/// The checksum of a result: the FNV-1a hash of its [`result_canonical`] line.
+pub fn result_checksum(
+    n: usize,
+    counts: Counts,
+    seconds: f64,
+    shard: Option<u64>,
+    shards: Option<u64>,
+    split: &str,
+    subproblems: usize,
+) -> String {
+    checksum(result_canonical(n, counts, seconds, shard, shards, split, subproblems).as_bytes())
 }
 
 /// The JSON line of a count's result, with its checksum and without a newline: what
@@ -62,7 +76,8 @@ pub fn result_line(
     subproblems: usize,
 ) -> String {
     let (index, count) = (shard.map(|s| s.index), shard.map(|s| s.count));
-    let sum = result_checksum(n, counts, seconds, index, count, split, subproblems);
+    let canonical = result_canonical(n, counts, seconds, index, count, split, subproblems);
+    let sum = checksum(canonical.as_bytes());
     let mut line = format!(
         "{{\"n\":{n},\"total\":{},\"unique\":{},\"seconds\":{}",
         counts.total,
@@ -74,10 +89,19 @@ pub fn result_line(
     }
     let _ = write!(
         line,
-        ",\"split\":{},\"subproblems\":{subproblems},\"checksum\":{}}}",
+        ",\"split\":{},\"subproblems\":{subproblems},\"checksum\":{}",
         JsonString(split),
         JsonString(&sum)
     );
+    // Under a key, the MAC of the same canonical line (`mac.rs`).
+    if let Some(key) = mac::key() {
+        let _ = write!(
+            line,
+            ",\"mac\":{}",
+            JsonString(&mac::tag(key, canonical.as_bytes()))
+        );
+    }
+    line.push('}');
     line
 }
 
