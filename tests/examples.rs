@@ -19,7 +19,8 @@
 //!
 //! The same harness checks that every `--example NAME` the documentation names exists in
 //! `crates/queens-core/examples/` and is shown with `-p queens-core`, and that every long flag of
-//! every `queens COMMAND --help` appears in docs/cli.md.
+//! every `queens COMMAND --help` appears in docs/cli.md; every source path a page names in
+//! backticks (`src/...`, `crates/...`, `tests/...`) exists.
 
 #[path = "support/skip.rs"]
 mod skip;
@@ -428,6 +429,47 @@ fn examples_named_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     }
 }
 
+/// The folders of the repository a page may name a path in: a backticked word that starts with
+/// one of them is a path, and must exist.
+const ROOTS: [&str; 8] = [
+    "src/", "crates/", "tests/", ".ci/", "scripts/", "fuzz/", "docs/", "assets/",
+];
+
+/// Every source path a page names in backticks (`` `src/cli/` ``, `` `crates/.../plan.rs` ``)
+/// exists in the repository, so that moving a file cannot leave a page naming the old place
+/// (links are checked by [`links_resolve`]).
+fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    for (file, text) in pages {
+        for (i, line) in text.lines().enumerate() {
+            // The odd pieces between backticks are the code spans.
+            for span in line.split('`').skip(1).step_by(2) {
+                let path = span.strip_prefix("./").unwrap_or(span);
+                let is_path = ROOTS.iter().any(|r| path.starts_with(r))
+                    && path
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
+                if !is_path {
+                    continue;
+                }
+                seen += 1;
+                if !Path::new(ROOT).join(path).exists() {
+                    problems.push(format!("{file}:{}: `{path}` does not exist", i + 1));
+                }
+            }
+        }
+    }
+    if seen == 0 {
+        problems.push("no page names a source path".to_string());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
 /// The anchor GitHub gives a heading: lower case, spaces as `-`, punctuation dropped.
 fn anchor(heading: &str) -> String {
     heading
@@ -608,9 +650,14 @@ fn main() {
         "every --example named in the pages exists",
         move || examples_named_exist(&texts),
     ));
+    let named = linked.clone();
     trials.push(Trial::test("every link of the pages resolves", move || {
         links_resolve(&linked)
     }));
+    trials.push(Trial::test(
+        "every source path the pages name exists",
+        move || source_paths_exist(&named),
+    ));
     trials.push(Trial::test(
         "every long flag of queens COMMAND --help is in docs/cli.md",
         every_flag_is_in_cli_md,
