@@ -470,6 +470,53 @@ fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     }
 }
 
+/// The table of counting.md's half-board split, computed from the engine: for each N the
+/// half-board engine counts, its default pattern columns and the split and subproblems of the
+/// default budget (1 GiB), as `queens count N` makes them on any machine.
+fn split_table() -> String {
+    use queens_core::count::halves::{default_pattern_columns, Plan, MAX_N};
+    use queens_core::count::HALVES_FROM;
+    let mut table = String::from(
+        "| N | default pattern columns | split (default `--max-memory`, 1 GiB) | subproblems |\n\
+         | --- | --- | --- | --- |\n",
+    );
+    for n in HALVES_FROM..=MAX_N {
+        let cell = match Plan::fitting(n, 1 << 30) {
+            Ok(plan) => format!("`{}` | {}", plan.split(), plan.len()),
+            Err(e) => format!("none fits: {e} | -"),
+        };
+        table.push_str(&format!(
+            "| {n} | {} | {cell} |\n",
+            default_pattern_columns(n)
+        ));
+    }
+    table
+}
+
+/// counting.md's split table is the one the engine makes (see [`split_table`]).
+fn split_table_matches_the_engine() -> Result<(), Failed> {
+    let page = fs::read_to_string(Path::new(ROOT).join("docs/counting.md"))
+        .map_err(|e| format!("docs/counting.md: {e}"))?;
+    let want = split_table();
+    let header = want.lines().next().unwrap_or_default();
+    let Some(at) = page.find(header) else {
+        return Err(format!("docs/counting.md has no split table; it should read:\n{want}").into());
+    };
+    let got: String = page[at..]
+        .lines()
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if got == want {
+        Ok(())
+    } else {
+        Err(
+            format!("docs/counting.md's split table is\n{got}\nbut the engine makes\n{want}")
+                .into(),
+        )
+    }
+}
+
 /// The anchor GitHub gives a heading: lower case, spaces as `-`, punctuation dropped.
 fn anchor(heading: &str) -> String {
     heading
@@ -661,6 +708,10 @@ fn main() {
     trials.push(Trial::test(
         "every long flag of queens COMMAND --help is in docs/cli.md",
         every_flag_is_in_cli_md,
+    ));
+    trials.push(Trial::test(
+        "counting.md's split table is the engine's",
+        split_table_matches_the_engine,
     ));
     trials.push(Trial::test(
         "the matcher of [..] and ...",
