@@ -133,6 +133,34 @@ fn the_breadth_first_search_refuses_to_exceed_its_memory_budget() {
     );
 }
 
+/// Issue 39: numbers are read as documented, digits only.
+#[test]
+fn issue_39_n_with_a_sign_or_a_space_is_refused() {
+    for n in ["+8", " 8", "8 "] {
+        run_args(&["solve", n])
+            .status(2)
+            .stderr_has(&["N must be a whole number"])
+            .stdout_is("");
+    }
+    run_args(&["serve", "--max-connections", "+5"])
+        .status(2)
+        .stderr_has(&["not a whole number"]);
+}
+
+/// Issue 39: `--max-memory 1.5G` is accepted, and `GB` is a power of 1000.
+#[test]
+fn issue_39_sizes_take_a_fraction_and_decimal_units() {
+    assert_prints(
+        "list 6 --algo bfs --max-memory 1.5G --limit 1",
+        "1 3 5 0 2 4\n",
+    );
+    assert_prints(
+        "list 6 --algo bfs --max-memory 1GB --limit 1",
+        "1 3 5 0 2 4\n",
+    );
+    fails_with("list 6 --max-memory 1.5", 2, &["'1.5' is not a size"]);
+}
+
 #[test]
 fn verify_reports_each_placement_of_mixed_input() {
     let input = "0 4 7 5 2 6 1 3\n\n.Q..\n...Q\nQ...\n..Q.\n\n0 4 7 5 2 6 3 1\n";
