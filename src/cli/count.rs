@@ -42,7 +42,10 @@ pub struct CountArgs {
     /// Print the number of solutions distinct under rotations and reflections instead.
     #[arg(long)]
     pub unique: bool,
-    /// Print one JSON object: n, total, unique, seconds (and the shard, when counting one).
+    /// Print one JSON object: n, total, unique, seconds, split (how the board was cut),
+    /// subproblems, checksum (fnv1a64 of the other fields); with --shard also shard and shards.
+    /// In a shard of the half-board engine (split halvesK-v1), unique holds eighths of classes
+    /// (8 per class), which `queens merge` divides by 8.
     #[arg(long)]
     pub json: bool,
     /// Worker threads, 0 to 1024; 0 means one per core.
