@@ -39,6 +39,22 @@ fn issue_39_count_help_names_every_json_field_and_the_recount_status() {
     assert!(help.contains("1 --recount"), "{help}");
 }
 
+/// Issue 39: the global `--color` is listed under its own heading, in every command's help.
+#[test]
+fn issue_39_color_is_shown_with_the_global_options() {
+    for args in [&["--help"][..], &["count", "--help"], &["verify", "--help"]] {
+        let help = stdout_of(args);
+        let heading = help
+            .find("\nGlobal options:\n")
+            .expect("a Global options heading");
+        let color = help.find("--color <WHEN>").expect("--color");
+        assert!(
+            color > heading,
+            "--color is not under Global options:\n{help}"
+        );
+    }
+}
+
 #[test]
 fn serve_help_says_ctrl_c_ends_with_130_as_the_server_does() {
     // `ctrl_c_stops_the_server_gracefully_with_status_130` (tests/cli/serve.rs) checks the status.
