@@ -133,6 +133,17 @@ fn the_breadth_first_search_refuses_to_exceed_its_memory_budget() {
     );
 }
 
+/// Issue 39: a board without a solution is a JSON value too, and still status 1.
+#[test]
+fn issue_39_solve_json_says_there_is_no_solution() {
+    for algo in ["bitboard", "construct", "backtrack"] {
+        let ran = run_args(&["solve", "3", "--format", "json", "--algo", algo]).status(1);
+        let value: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("JSON");
+        assert_eq!(value, serde_json::json!({"n": 3, "queens": null}), "{algo}");
+    }
+    run("solve 3").status(1).stdout_is("");
+}
+
 /// Issue 39: numbers are read as documented, digits only.
 #[test]
 fn issue_39_n_with_a_sign_or_a_space_is_refused() {
