@@ -144,6 +144,22 @@ fn issue_39_solve_json_says_there_is_no_solution() {
     run("solve 3").status(1).stdout_is("");
 }
 
+/// Issue 39: `complete --count --format json` prints the count as JSON; other formats are refused.
+#[test]
+fn issue_39_complete_count_takes_format_json() {
+    assert_prints(
+        "complete 8 --fixed 0:0 --count --format json",
+        "{\"n\":8,\"count\":4}\n",
+    );
+    assert_prints("complete 8 --fixed 0:0 --count", "4\n");
+    fails_with(
+        "complete 8 --fixed 0:0 --count --format board",
+        2,
+        &["--format json"],
+    )
+    .stdout_is("");
+}
+
 /// Issue 39: numbers are read as documented, digits only.
 #[test]
 fn issue_39_n_with_a_sign_or_a_space_is_refused() {
