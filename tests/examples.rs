@@ -19,7 +19,8 @@
 //!
 //! The same harness checks that every `--example NAME` the documentation names exists in
 //! `crates/queens-core/examples/` and is shown with `-p queens-core`, and that every long flag of
-//! every `queens COMMAND --help` appears in docs/cli.md.
+//! every `queens COMMAND --help` appears in docs/cli.md; every source path a page names in
+//! backticks (`src/...`, `crates/...`, `tests/...`) exists.
 
 #[path = "support/skip.rs"]
 mod skip;
@@ -428,6 +429,94 @@ fn examples_named_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     }
 }
 
+/// The folders of the repository a page may name a path in: a backticked word that starts with
+/// one of them is a path, and must exist.
+const ROOTS: [&str; 8] = [
+    "src/", "crates/", "tests/", ".ci/", "scripts/", "fuzz/", "docs/", "assets/",
+];
+
+/// Every source path a page names in backticks (`` `src/cli/` ``, `` `crates/.../plan.rs` ``)
+/// exists in the repository, so that moving a file cannot leave a page naming the old place
+/// (links are checked by [`links_resolve`]).
+fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    for (file, text) in pages {
+        for (i, line) in text.lines().enumerate() {
+            // The odd pieces between backticks are the code spans.
+            for span in line.split('`').skip(1).step_by(2) {
+                let path = span.strip_prefix("./").unwrap_or(span);
+                let is_path = ROOTS.iter().any(|r| path.starts_with(r))
+                    && path
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
+                if !is_path {
+                    continue;
+                }
+                seen += 1;
+                if !Path::new(ROOT).join(path).exists() {
+                    problems.push(format!("{file}:{}: `{path}` does not exist", i + 1));
+                }
+            }
+        }
+    }
+    if seen == 0 {
+        problems.push("no page names a source path".to_string());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
+    }
+}
+
+/// The table of counting.md's half-board split, computed from the engine: for each N the
+/// half-board engine counts, its default pattern columns and the split and subproblems of the
+/// default budget (1 GiB), as `queens count N` makes them on any machine.
+fn split_table() -> String {
+    use queens_core::count::halves::{default_pattern_columns, Plan, MAX_N};
+    use queens_core::count::HALVES_FROM;
+    let mut table = String::from(
+        "| N | default pattern columns | split (default `--max-memory`, 1 GiB) | subproblems |\n\
+         | --- | --- | --- | --- |\n",
+    );
+    for n in HALVES_FROM..=MAX_N {
+        let cell = match Plan::fitting(n, 1 << 30) {
+            Ok(plan) => format!("`{}` | {}", plan.split(), plan.len()),
+            Err(e) => format!("none fits: {e} | -"),
+        };
+        table.push_str(&format!(
+            "| {n} | {} | {cell} |\n",
+            default_pattern_columns(n)
+        ));
+    }
+    table
+}
+
+/// counting.md's split table is the one the engine makes (see [`split_table`]).
+fn split_table_matches_the_engine() -> Result<(), Failed> {
+    let page = fs::read_to_string(Path::new(ROOT).join("docs/counting.md"))
+        .map_err(|e| format!("docs/counting.md: {e}"))?;
+    let want = split_table();
+    let header = want.lines().next().unwrap_or_default();
+    let Some(at) = page.find(header) else {
+        return Err(format!("docs/counting.md has no split table; it should read:\n{want}").into());
+    };
+    let got: String = page[at..]
+        .lines()
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if got == want {
+        Ok(())
+    } else {
+        Err(
+            format!("docs/counting.md's split table is\n{got}\nbut the engine makes\n{want}")
+                .into(),
+        )
+    }
+}
+
 /// The anchor GitHub gives a heading: lower case, spaces as `-`, punctuation dropped.
 fn anchor(heading: &str) -> String {
     heading
@@ -608,12 +697,21 @@ fn main() {
         "every --example named in the pages exists",
         move || examples_named_exist(&texts),
     ));
+    let named = linked.clone();
     trials.push(Trial::test("every link of the pages resolves", move || {
         links_resolve(&linked)
     }));
     trials.push(Trial::test(
+        "every source path the pages name exists",
+        move || source_paths_exist(&named),
+    ));
+    trials.push(Trial::test(
         "every long flag of queens COMMAND --help is in docs/cli.md",
         every_flag_is_in_cli_md,
+    ));
+    trials.push(Trial::test(
+        "counting.md's split table is the engine's",
+        split_table_matches_the_engine,
     ));
     trials.push(Trial::test(
         "the matcher of [..] and ...",

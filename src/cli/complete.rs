@@ -24,12 +24,14 @@ pub struct CompleteArgs {
     /// The given queens as 0-based ROW:COLUMN pairs separated by commas (only with N).
     #[arg(long, value_name = "R:C[,R:C...]", value_delimiter = ',', value_parser = parse_square)]
     pub fixed: Vec<Square>,
-    /// Print the number of completions instead of one of them.
-    #[arg(long, conflicts_with = "format")]
+    /// Print the number of completions instead of one of them (with --format json, as
+    /// {"n":N,"count":C}).
+    #[arg(long)]
     pub count: bool,
-    /// How to print the completed board (board only up to N = 10000).
-    #[arg(long, value_enum, default_value_t = Format::Board)]
-    pub format: Format,
+    /// How to print the completed board (board only up to N = 10000) [default: board]; with
+    /// --count only json.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     #[command(flatten)]
     pub search: SearchArgs,
 }

@@ -21,7 +21,7 @@ const MAX_MEMORY_HELP: &str = "The memory budget of the half-board engine: its s
 const MAX_MEMORY_LONG_HELP: &str = "The memory budget of the half-board engine: its split is \
      the coarsest whose two largest subproblems fit in it, and as many subproblems run at once \
      as fit in it (at most --threads); with --algo, the search's budget. Bytes, or a number \
-     with K, M, G or T (powers of 1024). Default: the split of 1G, the same on every machine (so \
+     with K, M, G or T (powers of 1024, as KiB, MiB...; KB, MB... are powers of 1000; 1.5G is allowed). Default: the split of 1G, the same on every machine (so \
      that shards and checkpoints of any machine match), and as many subproblems at once as fit \
      in 3/4 of the memory the process can have (physical memory, RLIMIT_AS, RLIMIT_DATA, cgroup \
      limit); 1G with --algo. A budget given above that 3/4 is lowered to it, with a note.";
@@ -42,7 +42,10 @@ pub struct CountArgs {
     /// Print the number of solutions distinct under rotations and reflections instead.
     #[arg(long)]
     pub unique: bool,
-    /// Print one JSON object: n, total, unique, seconds (and the shard, when counting one).
+    /// Print one JSON object: n, total, unique, seconds, split (how the board was cut),
+    /// subproblems, checksum (fnv1a64 of the other fields); with --shard also shard and shards.
+    /// In a shard of the half-board engine (split halvesK-v1), unique holds eighths of classes
+    /// (8 per class), which `queens merge` divides by 8.
     #[arg(long)]
     pub json: bool,
     /// Worker threads, 0 to 1024; 0 means one per core.

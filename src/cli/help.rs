@@ -59,8 +59,9 @@ Examples:
   queens count 20 --shard 3/8 --json           one part of eight, for `queens merge`
   queens count 18 --checkpoint n18.ckpt        resumable: run it again after an interruption
 
-Exit status: 0 success, 2 bad usage or error; after saving the checkpoint, 130 interrupted by
-Ctrl-C (SIGINT), 129 hung up (SIGHUP), 143 terminated (SIGTERM, as schedulers stop a job).";
+Exit status: 0 success, 1 --recount found a subproblem that disagrees with its checkpoint, 2 bad
+usage or error; after saving the checkpoint, 130 interrupted by Ctrl-C (SIGINT), 129 hung up
+(SIGHUP), 143 terminated (SIGTERM, as schedulers stop a job).";
 
 pub const VERIFY_HELP: &str = "\
 Examples:

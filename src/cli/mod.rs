@@ -43,7 +43,7 @@ pub struct Cli {
     pub command: Command,
     /// Colour in messages and help: auto (on a terminal, unless the NO_COLOR variable is set),
     /// always, or never.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true)]
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true, help_heading = "Global options")]
     pub color: ColorChoice,
 }
 

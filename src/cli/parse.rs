@@ -21,8 +21,14 @@ pub fn parse_square(s: &str) -> Result<Square, String> {
 /// this machine is compared with: "N = 18446744073709551616 is too large: at most 4294967295
 /// for `list --algo backtrack`".
 pub fn parse_n_for(command: Option<&str>, s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    match t.parse::<usize>() {
+    // Digits only: `parse` alone would take `+8`, and a trim `' 8'`.
+    let t = s;
+    let parsed = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        t.parse::<usize>()
+    } else {
+        "x".parse::<usize>()
+    };
+    match parsed {
         Ok(0) => Err("N must be at least 1".to_string()),
         Ok(n) => Ok(n),
         Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
@@ -107,35 +113,55 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Parses a byte size such as `1G`, `512M`, `64K` or `1000000`.
+/// Parses a byte size such as `1G`, `1.5G`, `512M`, `64K`, `2GB` or `1000000`: bytes, or a
+/// number (a fraction allowed) with a unit. `K`, `M`, `G`, `T` and `KiB`, `MiB`, `GiB`, `TiB`
+/// are powers of 1024 (the bare letters always were); `KB`, `MB`, `GB`, `TB` powers of 1000.
+/// Units are read in any case; a fraction of a byte rounds down.
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (digits, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t, ""),
+    let bad = || {
+        format!(
+            "'{s}' is not a size: use bytes or a number with K, M, G or T (powers of 1024, as KiB, MiB, GiB, TiB) or KB, MB, GB, TB (powers of 1000)"
+        )
     };
-    let shift = match unit
-        .to_ascii_uppercase()
-        .trim_end_matches("IB")
-        .trim_end_matches('B')
-    {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => {
-            return Err(format!(
-                "'{s}' is not a size: use bytes or a number with K, M, G or T"
-            ))
-        }
+    let (number, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
     };
-    let value: u64 = digits
-        .parse()
-        .map_err(|_| format!("'{s}' is not a size: use bytes or a number with K, M, G or T"))?;
-    value
-        .checked_mul(1 << shift)
-        .ok_or_else(|| format!("'{s}' is too large"))
+    let unit = unit.to_ascii_uppercase();
+    let (base, power): (u128, u32) = match unit.as_str() {
+        "" | "B" => (1, 0),
+        "K" | "KIB" => (1024, 1),
+        "M" | "MIB" => (1024, 2),
+        "G" | "GIB" => (1024, 3),
+        "T" | "TIB" => (1024, 4),
+        "KB" => (1000, 1),
+        "MB" => (1000, 2),
+        "GB" => (1000, 3),
+        "TB" => (1000, 4),
+        _ => return Err(bad()),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(fraction) || fraction.len() > 9 {
+        return Err(bad());
+    }
+    if number.ends_with('.') || (power == 0 && !fraction.is_empty()) {
+        return Err(bad());
+    }
+    let too_large = || format!("'{s}' is too large");
+    let multiplier = base.pow(power);
+    let whole: u128 = whole.parse().map_err(|_| too_large())?;
+    let scale = 10u128.pow(fraction.len() as u32);
+    let fraction: u128 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().map_err(|_| bad())?
+    };
+    let bytes = whole
+        .checked_mul(multiplier)
+        .and_then(|w| w.checked_add(fraction * multiplier / scale))
+        .ok_or_else(too_large)?;
+    u64::try_from(bytes).map_err(|_| too_large())
 }
 
 /// The shortest interval `--checkpoint-every` and `--progress-every` accept, in seconds.
@@ -155,9 +181,48 @@ pub fn parse_interval(s: &str) -> Result<f64, String> {
 
 /// Parses a count of at least 1.
 pub fn parse_count(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
+    let parsed = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        s.parse::<usize>()
+    } else {
+        "x".parse::<usize>()
+    };
+    match parsed {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_take_fractions_and_both_kinds_of_units() {
+        assert_eq!(parse_bytes("1G"), Ok(1 << 30));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_bytes("1gb"), Ok(1_000_000_000));
+        assert_eq!(parse_bytes("2MB"), Ok(2_000_000));
+        assert_eq!(parse_bytes("64K"), Ok(65536));
+        assert_eq!(parse_bytes("1000000"), Ok(1_000_000));
+        for bad in [
+            "", "G", "1.5", "1.G", ".5G", "1..5G", "+1G", " 1G", "1G ", "1 G", "1X",
+        ] {
+            assert!(parse_bytes(bad).is_err(), "{bad:?} was accepted");
+        }
+        assert!(parse_bytes("20000000T").unwrap_err().contains("too large"));
+    }
+
+    #[test]
+    fn numbers_are_digits_only() {
+        assert_eq!(parse_n_for(None, "8"), Ok(8));
+        for bad in ["+8", " 8", "8 ", "-8", "0x8", ""] {
+            assert!(parse_n_for(None, bad).is_err(), "{bad:?} was accepted");
+            assert!(parse_count(bad).is_err(), "{bad:?} was accepted");
+        }
+        assert!(parse_n_for(None, "99999999999999999999999")
+            .unwrap_err()
+            .contains("too large"));
     }
 }

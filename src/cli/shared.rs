@@ -79,7 +79,7 @@ pub const MAX_MEMORY: &str = "max_memory";
 /// The budget's help (`queens count` words its own, see [`super::count`]).
 const MAX_MEMORY_HELP: &str = "The memory budget: the most that a search, a trace or a reader \
      may allocate, checked before allocating; bytes, or a number with K, M, G or T (powers of \
-     1024). Lowered, with a note, to 3/4 of the memory the process can have (physical memory, \
+     1024, as KiB, MiB...; KB, MB... are powers of 1000; 1.5G is allowed). Lowered, with a note, to 3/4 of the memory the process can have (physical memory, \
      RLIMIT_AS, RLIMIT_DATA, cgroup limit) when above it.";
 
 /// Flags shared by the commands that run a solver: the memory budget, and whether the user

@@ -11,7 +11,7 @@ use queens_core::complete::{
 
 use crate::cli::{shorten, too_large, CompleteArgs};
 
-use crate::format::write_stream;
+use crate::format::{write_stream, Format};
 use crate::status::Status;
 
 /// The share of the memory budget an instance's text may take: 1/64.
@@ -23,6 +23,11 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
     let n = instance.n;
     let mut out = super::stdout();
     if args.count {
+        let json = match args.format {
+            None => false,
+            Some(Format::Json) => true,
+            Some(_) => anyhow::bail!("--count prints a number: --format json is its only format"),
+        };
         let count = match instance
             .count_within(args.search.max_memory)
             .map_err(hint)?
@@ -38,7 +43,11 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
                 0
             }
         };
-        writeln!(out, "{count}")?;
+        if json {
+            writeln!(out, "{{\"n\":{n},\"count\":{count}}}")?;
+        } else {
+            writeln!(out, "{count}")?;
+        }
         out.flush()?;
         return Ok(if count > 0 {
             Status::Success
@@ -46,13 +55,14 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
             Status::No
         });
     }
-    args.format.check_size(n)?;
+    let format = args.format.unwrap_or(Format::Board);
+    format.check_size(n)?;
     match instance
         .solve_within(args.search.max_memory)
         .map_err(hint)?
     {
         Completion::Found(queens) => {
-            write_stream(args.format, &mut out, n, queens.into_iter())?;
+            write_stream(format, &mut out, n, queens.into_iter())?;
             out.flush().context("writing the solution")?;
             Ok(Status::Success)
         }

@@ -27,7 +27,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     match method {
         Method::Construct => match construct::columns(n)? {
             Some(cols) => write_solution(args.format, n, cols),
-            None => no_solution(n),
+            None => no_solution(args.format, n),
         },
         Method::MinConflicts => {
             min_conflicts::check_request(n, args.search.max_memory).map_err(budget_hint)?;
@@ -38,12 +38,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             });
             match min_conflicts::solve(n, seed)? {
                 Some(queens) => write_solution(args.format, n, queens.iter().map(|&c| c as usize)),
-                None => no_solution(n),
+                None => no_solution(args.format, n),
             }
         }
         Method::First(algorithm) => match first_solution(algorithm, args)? {
             Some(queens) => write_solution(args.format, n, queens.into_iter()),
-            None => no_solution(n),
+            None => no_solution(args.format, n),
         },
     }
 }
@@ -86,7 +86,15 @@ fn first_solution(algorithm: Algorithm, args: &SolveArgs) -> anyhow::Result<Opti
     Ok(found)
 }
 
-fn no_solution(n: usize) -> anyhow::Result<Status> {
+/// The answer "no" (status 1): the message on standard error, and with `--format json` the
+/// JSON value of a board without a solution, `{"n":3,"queens":null}`, on standard output, so
+/// that a script reading JSON gets a value for every N (issue 39).
+fn no_solution(format: Format, n: usize) -> anyhow::Result<Status> {
+    if format == Format::Json {
+        let mut out = super::stdout();
+        writeln!(out, "{{\"n\":{n},\"queens\":null}}")?;
+        out.flush().context("writing the answer")?;
+    }
     eprintln!("queens: no solution: the {n}x{n} board has none");
     Ok(Status::No)
 }

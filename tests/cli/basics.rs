@@ -133,6 +133,61 @@ fn the_breadth_first_search_refuses_to_exceed_its_memory_budget() {
     );
 }
 
+/// Issue 39: a board without a solution is a JSON value too, and still status 1.
+#[test]
+fn issue_39_solve_json_says_there_is_no_solution() {
+    for algo in ["bitboard", "construct", "backtrack"] {
+        let ran = run_args(&["solve", "3", "--format", "json", "--algo", algo]).status(1);
+        let value: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("JSON");
+        assert_eq!(value, serde_json::json!({"n": 3, "queens": null}), "{algo}");
+    }
+    run("solve 3").status(1).stdout_is("");
+}
+
+/// Issue 39: `complete --count --format json` prints the count as JSON; other formats are refused.
+#[test]
+fn issue_39_complete_count_takes_format_json() {
+    assert_prints(
+        "complete 8 --fixed 0:0 --count --format json",
+        "{\"n\":8,\"count\":4}\n",
+    );
+    assert_prints("complete 8 --fixed 0:0 --count", "4\n");
+    fails_with(
+        "complete 8 --fixed 0:0 --count --format board",
+        2,
+        &["--format json"],
+    )
+    .stdout_is("");
+}
+
+/// Issue 39: numbers are read as documented, digits only.
+#[test]
+fn issue_39_n_with_a_sign_or_a_space_is_refused() {
+    for n in ["+8", " 8", "8 "] {
+        run_args(&["solve", n])
+            .status(2)
+            .stderr_has(&["N must be a whole number"])
+            .stdout_is("");
+    }
+    run_args(&["serve", "--max-connections", "+5"])
+        .status(2)
+        .stderr_has(&["not a whole number"]);
+}
+
+/// Issue 39: `--max-memory 1.5G` is accepted, and `GB` is a power of 1000.
+#[test]
+fn issue_39_sizes_take_a_fraction_and_decimal_units() {
+    assert_prints(
+        "list 6 --algo bfs --max-memory 1.5G --limit 1",
+        "1 3 5 0 2 4\n",
+    );
+    assert_prints(
+        "list 6 --algo bfs --max-memory 1GB --limit 1",
+        "1 3 5 0 2 4\n",
+    );
+    fails_with("list 6 --max-memory 1.5", 2, &["'1.5' is not a size"]);
+}
+
 #[test]
 fn verify_reports_each_placement_of_mixed_input() {
     let input = "0 4 7 5 2 6 1 3\n\n.Q..\n...Q\nQ...\n..Q.\n\n0 4 7 5 2 6 3 1\n";

@@ -1,7 +1,7 @@
 //! Help texts that agree with behaviour, shell completions and the manual page generated from
 //! the clap definitions, and `--color` / `NO_COLOR`.
 
-use crate::common::{fails_with, queens, run, stdout_of};
+use crate::common::{fails_with, json_of, queens, run, stdout_of};
 
 /// The text after `queens COMMAND --help`.
 fn help_of(command: &str) -> String {
@@ -14,6 +14,44 @@ fn count_help_names_every_signal_status_it_ends_with() {
     for (status, signal) in [("130", "SIGINT"), ("129", "SIGHUP"), ("143", "SIGTERM")] {
         assert!(help.contains(status), "{status} missing:\n{help}");
         assert!(help.contains(signal), "{signal} missing:\n{help}");
+    }
+}
+
+/// Issue 39: `count --help` names every field `--json` prints, and status 1 of `--recount`.
+#[test]
+fn issue_39_count_help_names_every_json_field_and_the_recount_status() {
+    let help = help_of("count");
+    let words: Vec<&str> = help
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .collect();
+    for args in [
+        &["count", "8", "--json"][..],
+        &["count", "14", "--shard", "1/4", "--json"],
+    ] {
+        let value = json_of(args);
+        for field in value.as_object().expect("an object").keys() {
+            assert!(
+                words.contains(&field.as_str()),
+                "count --help does not name {field}:\n{help}"
+            );
+        }
+    }
+    assert!(help.contains("1 --recount"), "{help}");
+}
+
+/// Issue 39: the global `--color` is listed under its own heading, in every command's help.
+#[test]
+fn issue_39_color_is_shown_with_the_global_options() {
+    for args in [&["--help"][..], &["count", "--help"], &["verify", "--help"]] {
+        let help = stdout_of(args);
+        let heading = help
+            .find("\nGlobal options:\n")
+            .expect("a Global options heading");
+        let color = help.find("--color <WHEN>").expect("--color");
+        assert!(
+            color > heading,
+            "--color is not under Global options:\n{help}"
+        );
     }
 }
 
