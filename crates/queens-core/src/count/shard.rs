@@ -58,13 +58,17 @@ impl fmt::Display for Shard {
 impl FromStr for Shard {
     type Err = CountError;
 
-    /// Parses `I/M`.
+    /// Parses `I/M`: two numbers of decimal digits only (no sign, no space) around one `/`.
     fn from_str(s: &str) -> Result<Shard, CountError> {
         let bad = || CountError::BadShard(s.to_string());
-        let (i, m) = s.trim().split_once('/').ok_or_else(bad)?;
-        let index = i.trim().parse().map_err(|_| bad())?;
-        let count = m.trim().parse().map_err(|_| bad())?;
-        Shard::new(index, count).map_err(|_| bad())
+        let number = |t: &str| -> Result<u64, CountError> {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            t.parse().map_err(|_| bad())
+        };
+        let (i, m) = s.split_once('/').ok_or_else(bad)?;
+        Shard::new(number(i)?, number(m)?).map_err(|_| bad())
     }
 }
 
@@ -79,7 +83,21 @@ mod tests {
             Shard { index: 2, count: 5 }
         );
         assert_eq!("0/1048576".parse::<Shard>().unwrap().count, MAX_SHARDS);
-        for bad in ["5/5", "1/0", "x/2", "3", "-1/2", "", "0/1048577"] {
+        for bad in [
+            "5/5",
+            "1/0",
+            "x/2",
+            "3",
+            "-1/2",
+            "",
+            "0/1048577",
+            "+2/5",
+            " 2/5",
+            "2/ 5",
+            "2/5 ",
+            "2/+5",
+            "1/2/3",
+        ] {
             let err = bad.parse::<Shard>().unwrap_err().to_string();
             assert!(err.contains(&format!("'{bad}'")), "{err}");
         }
