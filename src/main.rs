@@ -178,7 +178,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Complete(args) => cmd::complete::run(&args),
         Command::Serve(args) => cmd::serve::run(&args),
         Command::Completions(args) => cmd::completions::run(&args),
-        Command::Man(_) => cmd::completions::man(),
+        Command::Man(a) => cmd::completions::man(&a),
     }
 }
 

@@ -29,7 +29,8 @@ Exit status: 0 success, 2 bad usage or error.";
 pub const MAN_HELP: &str = "\
 Examples:
   queens man > queens.1 && man ./queens.1
-  queens man | gzip > ~/.local/share/man/man1/queens.1.gz
+  queens man count > queens-count.1                 the page of one command, queens-count(1)
+  for c in '' solve list count merge; do queens man $c > queens${c:+-$c}.1; done
 
 Exit status: 0 success, 2 bad usage or error.";
 

@@ -133,7 +133,10 @@ pub struct CompletionsArgs {
 
 /// `queens man`.
 #[derive(Debug, Args)]
-pub struct ManArgs {}
+pub struct ManArgs {
+    /// The command whose page to print (queens-COMMAND(1)); without it, the top page, queens(1).
+    pub command: Option<String>,
+}
 
 #[cfg(test)]
 mod tests {

@@ -243,3 +243,53 @@ fn a_progress_bar_asked_for_is_never_drawn_on_a_pipe_or_a_file() {
     let ran = run("count 13 --progress lines --progress-every 0.1").succeeds();
     assert!(!ran.stderr.contains('\x1b'), "{ran:#?}");
 }
+
+/// `queens man COMMAND` prints queens-COMMAND(1) for every command the top page lists: its
+/// name, every long flag its help lists, its examples as examples (each command in bold) and its
+/// exit status in sections of their own; a command that does not exist is refused (2).
+#[test]
+fn issue_39_every_command_has_its_manual_page_with_its_flags_and_examples() {
+    let top = stdout_of(&["man"]);
+    let commands: Vec<String> = top
+        .lines()
+        .filter_map(|l| l.strip_prefix("queens\\-"))
+        .filter_map(|l| l.strip_suffix("(1)"))
+        .map(|c| c.replace("\\-", "-"))
+        .collect();
+    assert!(
+        commands.len() >= 11,
+        "the top page cites the commands: {commands:?}"
+    );
+    for command in &commands {
+        let page = stdout_of(&["man", command]);
+        assert!(
+            page.contains(&format!(".TH queens-{command} 1")),
+            "queens-{command}(1) is titled so"
+        );
+        let help = stdout_of(&[command, "--help"]);
+        for flag in help
+            .split_whitespace()
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .map(|w| w.trim_end_matches([',', '.', ')', ';', ':']))
+            .filter(|w| w[2..].chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        {
+            assert!(
+                page.contains(&flag.replace('-', "\\-")),
+                "queens-{command}(1) names {flag}"
+            );
+        }
+        assert!(
+            page.contains(".SH \"EXAMPLES\"\n.TP\n\\fBqueens"),
+            "queens-{command}(1): {page}"
+        );
+        let status = page
+            .split_once(".SH \"EXIT STATUS\"\n.PP\n")
+            .map(|(_, rest)| rest);
+        assert!(
+            status.is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit())),
+            "queens-{command}(1): an exit status section"
+        );
+        assert_eq!(page.matches(".ds Aq").count(), 2, "queens-{command}(1): one preamble");
+    }
+    fails_with("man nope", 2, &["no command 'nope'", "count"]);
+}
