@@ -289,7 +289,11 @@ fn issue_39_every_command_has_its_manual_page_with_its_flags_and_examples() {
             status.is_some_and(|s| s.starts_with(|c: char| c.is_ascii_digit())),
             "queens-{command}(1): an exit status section"
         );
-        assert_eq!(page.matches(".ds Aq").count(), 2, "queens-{command}(1): one preamble");
+        assert_eq!(
+            page.matches(".ds Aq").count(),
+            2,
+            "queens-{command}(1): one preamble"
+        );
     }
     fails_with("man nope", 2, &["no command 'nope'", "count"]);
 }
