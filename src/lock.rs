@@ -1,15 +1,16 @@
-//! The advisory lock of a checkpoint file: `flock` on `FILE.lock` beside it (the checkpoint
+//! The advisory lock of a checkpoint file: `File::try_lock` (`flock`) on `FILE.lock` beside it (the checkpoint
 //! itself is replaced by every save, so a lock on it would not outlive the first rename). Held
 //! for the run, released when the process ends however it ends; a second run on the same file
 //! is refused at once. The lock file is left in place (removing it would let two runs lock two
-//! different files of one name). Off Unix there are no locks.
+//! different files of one name).
 //!
 //! The lock is taken beside the file the path resolves to ([`resolve`]), not beside the path as
 //! written: `ln -s l.ck s.ck`, or `dir/../l.ck`, names the same checkpoint as `l.ck` and takes
 //! the same lock, so that two runs never count one checkpoint twice over.
 //!
-//! May call: the standard library, `libc` and `queens_core::text` (names in messages are
-//! shown with their control characters escaped); nothing else of the crate.
+//! May call: the standard library (`File::try_lock`), `libc` (`O_NOFOLLOW`) and
+//! `queens_core::text` (names in messages are shown with their control characters escaped);
+//! nothing else of the crate.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -59,56 +60,44 @@ pub fn resolve(path: &Path) -> PathBuf {
 
 /// Locks the checkpoint `path` (the file it resolves to, [`resolve`]), or says why not.
 /// `Ok(None)` when the file system has no locks (some network file systems): a warning, and the
-/// run goes on unlocked.
-#[cfg(unix)]
+/// run goes on unlocked. The lock is the standard library's [`File::try_lock`] (`flock` on
+/// Unix, `LockFileEx` on Windows); on Unix the lock file is opened without following a link.
 pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
-
     use anyhow::{bail, Context};
     use queens_core::text::escape;
+    use std::fs::TryLockError;
 
     let lock_path = path_of(&resolve(path));
     let shown = |p: &Path| escape(&p.display().to_string()).into_owned();
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&lock_path)
-        .with_context(|| {
-            format!(
-                "cannot open the lock file {} of the checkpoint",
-                shown(&lock_path)
-            )
-        })?;
-    // SAFETY: `flock` on a descriptor this function owns (the file stays open while the
-    // `Lock` lives); no memory is passed.
-    let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if locked == 0 {
-        return Ok(Some(Lock(file)));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
     }
-    let err = std::io::Error::last_os_error();
-    if err.kind() == std::io::ErrorKind::WouldBlock {
-        bail!(
+    let file = options.open(&lock_path).with_context(|| {
+        format!(
+            "cannot open the lock file {} of the checkpoint",
+            shown(&lock_path)
+        )
+    })?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(Lock(file))),
+        Err(TryLockError::WouldBlock) => bail!(
             "the checkpoint {} is in use by another run (it holds the lock {}): wait for \
              that run to end, or give this one another file",
             shown(path),
             shown(&lock_path)
-        );
+        ),
+        Err(TryLockError::Error(err)) => {
+            eprintln!(
+                "queens: warning: cannot lock {} ({err}); going on without a lock: make sure no \
+                 other run uses {}",
+                shown(&lock_path),
+                shown(path)
+            );
+            Ok(None)
+        }
     }
-    eprintln!(
-        "queens: warning: cannot lock {} ({err}); going on without a lock: make sure no \
-         other run uses {}",
-        shown(&lock_path),
-        shown(path)
-    );
-    Ok(None)
-}
-
-/// No locks off Unix.
-#[cfg(not(unix))]
-pub fn acquire(_path: &Path) -> anyhow::Result<Option<Lock>> {
-    Ok(None)
 }
