@@ -174,7 +174,12 @@ fn probe_to(s: &Setup, rng: &mut Rng, depth: usize) -> (f64, f64) {
 
 /// One random piece of `sub` cut at `depth` rows, drawn by a probe's walk down to that depth
 /// (each child at random; `None` when the walk meets a dead end first).
-fn random_piece(n: usize, sub: &Subproblem, depth: usize, rng: &mut Rng) -> Option<Subproblem> {
+pub(crate) fn random_piece(
+    n: usize,
+    sub: &Subproblem,
+    depth: usize,
+    rng: &mut Rng,
+) -> Option<Subproblem> {
     let s = setup(n, sub);
     let (mut c, mut l, mut r) = (s.cols, 0u32, 0u32);
     let mut queens = Vec::new();
@@ -209,6 +214,17 @@ fn mean_probe(s: &Setup, rng: &mut Rng, probes: usize, depth: usize) -> (f64, f6
     }
     let m = probes.max(1) as f64;
     (nodes / m, cut / m)
+}
+
+/// [`mean_probe`] of frame `sub` of the board of `n`: its estimated nodes, and those at `depth`.
+pub(crate) fn probe_frame(
+    n: usize,
+    sub: &Subproblem,
+    rng: &mut Rng,
+    probes: usize,
+    depth: usize,
+) -> (f64, f64) {
+    mean_probe(&setup(n, sub), rng, probes, depth)
 }
 
 /// The most nodes a frame of the board the time per node is measured on averages, by the
@@ -321,7 +337,7 @@ fn mean_frame_nodes(n: usize, rng: &mut Rng) -> f64 {
 
 /// The most nodes among 64 random pieces (cut at `depth`) of each of the 8 frames of `plan`
 /// with the most estimated nodes (`sizes`: the estimate and the frame, in any order).
-fn largest_piece(
+pub(crate) fn largest_piece(
     n: usize,
     plan: &[Subproblem],
     sizes: &mut [(f64, usize)],
@@ -389,35 +405,35 @@ fn calibrate(
     Ok((count, seconds, per_node, cpu && count > 0))
 }
 
+/// Nodes of the plain search of a frame, counted exactly (the same tree the probes walk).
+fn exact_nodes(s: &Setup, i: usize, c: u32, l: u32, r: u32) -> f64 {
+    if i == s.rows.len() {
+        return 1.0;
+    }
+    let mut f = s.full & !(c | l | r | s.extra[i]);
+    let mut nodes = 1.0;
+    while f != 0 {
+        let bit = f & f.wrapping_neg();
+        f ^= bit;
+        let g = s.gap[i];
+        nodes += exact_nodes(s, i + 1, c | bit, (l | bit) << g, (r | bit) >> g);
+    }
+    nodes
+}
+
+/// Nodes of the plain searches of every frame of `plan`, counted exactly.
+pub(crate) fn exact_plan_nodes(n: usize, plan: &[Subproblem]) -> f64 {
+    plan.iter()
+        .map(|sub| {
+            let s = setup(n, sub);
+            exact_nodes(&s, 0, s.cols, 0, 0)
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Nodes of the plain search of a frame, counted exactly (the same tree the probes walk).
-    fn exact_nodes(s: &Setup, i: usize, c: u32, l: u32, r: u32) -> f64 {
-        if i == s.rows.len() {
-            return 1.0;
-        }
-        let mut f = s.full & !(c | l | r | s.extra[i]);
-        let mut nodes = 1.0;
-        while f != 0 {
-            let bit = f & f.wrapping_neg();
-            f ^= bit;
-            let g = s.gap[i];
-            nodes += exact_nodes(s, i + 1, c | bit, (l | bit) << g, (r | bit) >> g);
-        }
-        nodes
-    }
-
-    /// Nodes of the plain searches of every frame of `plan`, counted exactly.
-    fn exact_plan_nodes(n: usize, plan: &[Subproblem]) -> f64 {
-        plan.iter()
-            .map(|sub| {
-                let s = setup(n, sub);
-                exact_nodes(&s, 0, s.cols, 0, 0)
-            })
-            .sum()
-    }
 
     #[test]
     fn probes_average_to_the_exact_size_of_the_tree() {
@@ -427,95 +443,6 @@ mod tests {
         let estimated: f64 = plan.iter().map(|sub| probe_nodes(n, sub, 2000)).sum();
         let error = (estimated - exact).abs() / exact;
         assert!(error < 0.05, "estimated {estimated}, exact {exact}");
-    }
-
-    /// A measurement, not a check: `cargo test -p queens-core --release estimate_accuracy --
-    /// --ignored --nocapture` prints the probes' estimate of the nodes against the exact count.
-    #[test]
-    #[ignore]
-    fn estimate_accuracy() {
-        for n in 12..=17 {
-            let plan = subproblems(n);
-            let exact = exact_plan_nodes(n, &plan);
-            let probes = (4_000_000 / plan.len()).clamp(16, 4096);
-            for _ in 0..3 {
-                let estimated: f64 = plan.iter().map(|sub| probe_nodes(n, sub, probes)).sum();
-                println!(
-                    "N = {n}: exact {exact:.4e}, estimated {estimated:.4e} ({:+.2} %)",
-                    100.0 * (estimated - exact) / exact
-                );
-            }
-        }
-    }
-
-    /// A measurement, not a check: `cargo test -p queens-core --release piece_sizes --
-    /// --ignored --nocapture` prints, for N = 20..27 and the depths around the plan's, the
-    /// estimated number of pieces, the largest frame and the largest sampled piece (nodes).
-    #[test]
-    #[ignore]
-    fn piece_sizes() {
-        let mut rng = Rng::from_entropy();
-        for n in 20..=27 {
-            let plan = subproblems(n);
-            let probes = (2_000_000 / plan.len()).clamp(16, 4096);
-            let chosen = pieces::depth_for(n);
-            for depth in chosen.saturating_sub(1).max(1)..=chosen + 1 {
-                let (mut count, mut sizes) = (0.0, Vec::new());
-                for (i, sub) in plan.iter().enumerate() {
-                    let (here, cut) = mean_probe(&setup(n, sub), &mut rng, probes, depth);
-                    count += cut;
-                    sizes.push((here, i));
-                }
-                let piece = largest_piece(n, &plan, &mut sizes, depth, &mut rng);
-                println!(
-                    "N = {n}, depth {depth}{}: {count:.3e} pieces, largest frame {:.3e} nodes, \
-                     largest sampled piece {piece:.3e} nodes",
-                    if depth == chosen { " (the plan's)" } else { "" },
-                    sizes[0].0
-                );
-            }
-        }
-    }
-
-    /// A measurement, not a check: `cargo test -p queens-core --release largest_pieces_timed --
-    /// --ignored --nocapture` draws 32 random pieces of each of the 8 largest frames of N = 22,
-    /// 23 and 24 (the plan's depth), and counts the 3 with the most estimated nodes on one
-    /// thread, timed: the largest subproblems of the plan as far as a sample shows.
-    #[test]
-    #[ignore]
-    fn largest_pieces_timed() {
-        use std::sync::atomic::AtomicBool;
-        let never = AtomicBool::new(false);
-        let mut rng = Rng::from_entropy();
-        for n in 22..=24 {
-            let plan = subproblems(n);
-            let depth = pieces::depth_for(n);
-            let mut sizes: Vec<(f64, usize)> = plan
-                .iter()
-                .enumerate()
-                .map(|(i, sub)| (probe_nodes(n, sub, 64), i))
-                .collect();
-            sizes.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let mut drawn = Vec::new();
-            for &(_, i) in sizes.iter().take(8) {
-                for _ in 0..32 {
-                    if let Some(piece) = random_piece(n, &plan[i], depth, &mut rng) {
-                        drawn.push((probe_nodes(n, &piece, 256), i, piece));
-                    }
-                }
-            }
-            drawn.sort_by(|a, b| b.0.total_cmp(&a.0));
-            for (estimated, i, piece) in drawn.iter().take(3) {
-                let start = Instant::now();
-                let counts = engine::solve_piece(n, piece, &never, false).unwrap();
-                println!(
-                    "N = {n}, depth {depth}, a piece of frame {i}: estimated {estimated:.3e} \
-                     nodes, counted in {:.2} s on one thread ({} solutions)",
-                    start.elapsed().as_secs_f64(),
-                    counts.total
-                );
-            }
-        }
     }
 
     #[test]

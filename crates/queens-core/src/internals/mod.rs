@@ -1,8 +1,12 @@
 //! Internals the benchmarks measure one by one, and the measuring rigs of the examples (the
-//! rehearsal of a run's memory, `rehearse.rs`): not part of the API, hidden from its
-//! documentation, and free to change at any time. Nothing of the crate imports them.
+//! rehearsal of a run's memory, `rehearse.rs`; the measurements behind the engines' constants,
+//! `measure.rs`): not part of the API, hidden from its documentation, and free to change at
+//! any time. Nothing of the crate imports them.
 
+mod measure;
 mod rehearse;
+
+pub use measure::{Measurement, MEASUREMENTS};
 
 pub use rehearse::{buffers_ceiling, rehearse};
 

@@ -321,7 +321,7 @@ fn open_columns(rows: usize, allowed: u32, need: u32, last_row: u32, c: u32, dep
 /// the halves [`list_uppers`] and [`list_lowers`] store; its nodes are more than they visit
 /// (the probes rank subproblems by them, and a forecast times the subproblems it draws).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Side {
+pub(crate) struct Side {
     rows: usize,
     allowed: u32,
     need: u32,
@@ -331,7 +331,7 @@ pub(super) struct Side {
 impl Side {
     /// The upper side of the pattern `upper` among the pattern columns `cols` (the halves of
     /// [`list_uppers`]).
-    pub(super) fn upper(n: usize, cols: u32, upper: u32) -> Side {
+    pub(crate) fn upper(n: usize, cols: u32, upper: u32) -> Side {
         let full = (1u32 << n) - 1;
         Side {
             rows: n / 2,
@@ -342,7 +342,7 @@ impl Side {
     }
 
     /// The lower side (the halves of [`list_lowers`]), its row `n/2` within `first`.
-    pub(super) fn lower(n: usize, cols: u32, upper: u32, first: u32) -> Side {
+    pub(crate) fn lower(n: usize, cols: u32, upper: u32, first: u32) -> Side {
         let full = (1u32 << n) - 1;
         Side {
             rows: n - n / 2,
@@ -354,7 +354,7 @@ impl Side {
 
     /// One of Knuth's probes of the walk (one child at random at each level, `pick(d)` giving
     /// a number below `d`): unbiased estimates of its nodes and of its leaves (the halves).
-    pub(super) fn probe(&self, mut pick: impl FnMut(u32) -> u32) -> (f64, f64) {
+    pub(crate) fn probe(&self, mut pick: impl FnMut(u32) -> u32) -> (f64, f64) {
         if self.rows == 0 {
             return (1.0, 1.0);
         }

@@ -66,23 +66,6 @@ mod model {
 
     /// The measured peaks of the largest subproblems (one thread, docs/performance.md) are
     /// within the model, and two threads of N = 23 and 24 get a split that fits 1 GiB by it.
-    /// A measurement: the split each board gets within 1 GiB, and how many of its subproblems run at once.
-    #[test]
-    #[ignore]
-    fn splits_within_the_default_budget() {
-        for n in 12..=24 {
-            match Plan::fitting(n, 1 << 30) {
-                Ok(p) => println!(
-                    "N = {n}: k = {} ({} parts), {} at once",
-                    p.pattern_columns.count_ones(),
-                    p.len(),
-                    p.concurrent(1 << 30)
-                ),
-                Err(_) => println!("N = {n}: none"),
-            }
-        }
-    }
-
     #[test]
     fn the_memory_model_covers_the_measured_peaks() {
         let mib = |b: u64| b as f64 / f64::from(1 << 20);

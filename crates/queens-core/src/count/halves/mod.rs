@@ -77,7 +77,7 @@
 mod alloc;
 mod bitslice;
 mod group;
-mod list;
+pub(crate) mod list;
 mod memory;
 mod pattern;
 mod plain;

@@ -118,8 +118,9 @@ pub const FEWEST_DRAWS: usize = 64;
 pub const PROCESS_BYTES: u64 = 8 << 20;
 
 /// The join's cost per pair of halves an even spread over the group keys would give, in units
-/// of the listing's cost per node (measured on N = 18 and 20 by `sample_ratios` below: the
-/// join tests 64 pairs per table probe, a third of them once large groups are split).
+/// of the listing's cost per node (measured on N = 18 and 20 by the measurement `sample-ratios`
+/// of `internals/measure.rs`: the join tests 64 pairs per table probe, a third of them once
+/// large groups are split).
 const PAIR_COST: f64 = 0.02;
 
 /// The predicted cost of each subproblem of `todo` (0 for the fixed-point part) and its
@@ -533,51 +534,5 @@ mod tests {
         assert_eq!(mean_ratio(&[2.0], &[]), (2.0, 0.0, false));
         assert_eq!(mean_ratio(&[], &[2.0, 4.0]), (3.0, 0.0, true));
         assert_eq!(mean_ratio(&[], &[]), (0.0, 0.0, false));
-    }
-
-    /// A measurement, not a check: `cargo test -p queens-core --release --lib sample_ratios --
-    /// --ignored --nocapture` counts 40 random subproblems of N = 16 to 20 on one thread and
-    /// prints the spread of (seconds / predicted cost), which [`PAIR_COST`] was chosen by.
-    #[test]
-    #[ignore]
-    fn sample_ratios() {
-        let never = AtomicBool::new(false);
-        let mut rng = Rng::new(21);
-        for n in 16..=20 {
-            let plan = Plan::fitting(n, 1 << 30).unwrap();
-            let todo: Vec<usize> = (1..plan.len()).collect();
-            for pair in [0.0, 0.005, 0.02, 0.08] {
-                let groups = f64::from(1u32 << (n as u32 - plan.pattern_columns.count_ones()));
-                let mut ratios = Vec::new();
-                let mut draws = Rng::new(5);
-                for _ in 0..40 {
-                    let i = todo[draws.below(todo.len())];
-                    let Part::Pattern { upper, first, .. } = plan.parts[i] else {
-                        continue;
-                    };
-                    let cols = plan.pattern_columns;
-                    let mut pick = |d: u32| rng.below(d as usize) as u32;
-                    let (mut nodes, mut u, mut l) = (0.0, 0.0, 0.0);
-                    for _ in 0..2000 {
-                        let a = Side::upper(n, cols, upper).probe(&mut pick);
-                        let b = Side::lower(n, cols, upper, first).probe(&mut pick);
-                        nodes += a.0 + b.0;
-                        u += a.1;
-                        l += b.1;
-                    }
-                    let cost = (nodes + pair * u * l / 2000.0 / groups) / 2000.0;
-                    let began = Instant::now();
-                    plan.solve(i, &never).unwrap();
-                    ratios.push(began.elapsed().as_secs_f64() / cost);
-                }
-                let m = ratios.len() as f64;
-                let mean = ratios.iter().sum::<f64>() / m;
-                let sd = (ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / m).sqrt();
-                println!(
-                    "N = {n}, pair cost {pair}: ratio mean {mean:.3e}, sd/mean {:.2}",
-                    sd / mean
-                );
-            }
-        }
     }
 }
