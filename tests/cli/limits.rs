@@ -5,7 +5,7 @@
 
 use std::io::Write;
 use std::process::{Command as StdCommand, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::{is_solution, positions, queens, words};
 
@@ -20,6 +20,12 @@ fn limited(line: &str, input: &[u8]) -> Output {
 
 /// Runs the `queens` binary with `args` under `prlimit --as`, feeding it `input`.
 fn limited_args(args: &[&str], input: &[u8]) -> Output {
+    limited_taking(args, input).0
+}
+
+/// [`limited_args`], and how many bytes of `input` the binary took before it closed its
+/// standard input (all of them when it read to the end).
+fn limited_taking(args: &[&str], input: &[u8]) -> (Output, usize) {
     let bin = assert_cmd::cargo::cargo_bin("queens");
     let mut child = StdCommand::new("prlimit")
         .arg(ADDRESS_SPACE)
@@ -34,11 +40,18 @@ fn limited_args(args: &[&str], input: &[u8]) -> Output {
     let input = input.to_vec();
     // The binary may stop reading at its first error: a closed pipe is fine.
     let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
+        let mut taken = 0;
+        for chunk in input.chunks(1 << 16) {
+            if stdin.write_all(chunk).is_err() {
+                break;
+            }
+            taken += chunk.len();
+        }
+        taken
     });
     let out = child.wait_with_output().expect("queens runs");
-    writer.join().expect("the writer ends");
-    out
+    let taken = writer.join().expect("the writer ends");
+    (out, taken)
 }
 
 fn stderr(out: &Output) -> String {
@@ -165,12 +178,14 @@ fn the_budget_is_the_max_memory_flag_for_every_command() {
 fn a_runaway_board_is_an_error_at_its_second_line_in_little_time_and_memory() {
     // `yes . | head -c 100000000 | queens verify` held 5.7 GB for 24 s and printed 150 MB.
     let input = b".\n".repeat(25_000_000);
-    let started = Instant::now();
-    let out = limited("verify", &input);
+    let (out, taken) = limited_taking(&words("verify"), &input);
     assert_refused(&out, &["line 2:", "separate boards with a blank line"]);
+    // An order, not a time: the refusal comes before the input ends (a few pipe buffers of
+    // the 50 MB were taken when it stopped reading).
     assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "a guard against a hang"
+        taken < input.len() / 10,
+        "{taken} of {} bytes read before the refusal",
+        input.len()
     );
     // A board row longer than the first is an error at its own line, however long.
     let mut text = b"....\n..".to_vec();
@@ -230,8 +245,10 @@ fn numbers_too_large_say_so() {
     );
 }
 
-/// Completes `n` with `fixed` and checks the answer independently; returns the time taken.
-fn complete_and_check(n: usize, fixed: &[(usize, usize)]) -> Duration {
+/// Completes `n` with `fixed` and checks the answer independently. How much work it takes is
+/// bounded by a count in the engine's tests (`complete::tests`: these boards are answered by
+/// the local search within its tries, before the exact search), not by a time here.
+fn complete_and_check(n: usize, fixed: &[(usize, usize)]) {
     let list: Vec<String> = fixed.iter().map(|(r, c)| format!("{r}:{c}")).collect();
     let n_text = n.to_string();
     let mut args = vec!["complete", n_text.as_str(), "--format", "positions"];
@@ -239,9 +256,7 @@ fn complete_and_check(n: usize, fixed: &[(usize, usize)]) -> Duration {
     if !fixed.is_empty() {
         args.extend(["--fixed", joined.as_str()]);
     }
-    let started = Instant::now();
     let out = queens().args(&args).output().expect("queens runs");
-    let took = started.elapsed();
     assert!(out.status.success(), "N = {n}: {}", stderr(&out));
     let q = positions(String::from_utf8(out.stdout).unwrap().trim());
     assert_eq!(q.len(), n);
@@ -250,17 +265,13 @@ fn complete_and_check(n: usize, fixed: &[(usize, usize)]) -> Duration {
         fixed.iter().all(|&(r, c)| q[r] == c),
         "N = {n}: a given queen moved"
     );
-    took
 }
 
 #[test]
 fn corner_queen_boards_are_completed_fast() {
     // Each took the exact search alone from 2 s to over 10 s.
     for n in [88, 91, 98, 108, 110, 120, 1000] {
-        let took = complete_and_check(n, &[(0, 0)]);
-        // A guard against a regression to the exact search alone, not a benchmark (the engine
-        // takes well under a tenth of a second on these).
-        assert!(took < Duration::from_secs(5), "N = {n}: {took:?}");
+        complete_and_check(n, &[(0, 0)]);
     }
 }
 
@@ -283,8 +294,7 @@ fn a_tenth_of_a_solution_given_is_completed_fast() {
         let fixed: Vec<(usize, usize)> = (0..n / 10)
             .map(|i| (i * 10 + 7, full[i * 10 + 7]))
             .collect();
-        let took = complete_and_check(n, &fixed);
-        assert!(took < Duration::from_secs(5), "N = {n}: {took:?}");
+        complete_and_check(n, &fixed);
     }
 }
 
