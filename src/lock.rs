@@ -64,11 +64,11 @@ pub fn resolve(path: &Path) -> PathBuf {
 /// Unix, `LockFileEx` on Windows); on Unix the lock file is opened without following a link.
 pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
     use anyhow::{bail, Context};
-    use queens_core::text::escape;
+    use queens_core::text::escape_path;
     use std::fs::TryLockError;
 
     let lock_path = path_of(&resolve(path));
-    let shown = |p: &Path| escape(&p.display().to_string()).into_owned();
+    let shown = escape_path;
     let mut options = std::fs::OpenOptions::new();
     options.read(true).write(true).create(true).truncate(false);
     #[cfg(unix)]

@@ -133,11 +133,14 @@ fn report(err: anyhow::Error) -> ExitCode {
     if is_broken_pipe(&err) {
         return Status::Success.into();
     }
+    // Whatever part of the message quotes input (a file name, a line read) is shown, never
+    // obeyed by the terminal: control characters are escaped, line breaks kept.
+    let message = format!("{err:#}{}", hint::for_error(&err));
     let _ = writeln!(
         io::stderr(),
-        "queens: {} {err:#}{}",
+        "queens: {} {}",
         color::error_word("error:", color::on_stderr()),
-        hint::for_error(&err)
+        queens_core::text::escape_lines(&message)
     );
     Status::Failure.into()
 }

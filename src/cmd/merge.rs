@@ -123,7 +123,7 @@ fn shown(path: &Path) -> String {
     if path == Path::new("-") {
         "standard input".to_string()
     } else {
-        queens_core::text::escape(&path.display().to_string()).into_owned()
+        queens_core::text::escape_path(path)
     }
 }
 

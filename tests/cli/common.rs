@@ -41,6 +41,32 @@ pub fn json_of(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(stdout_of(args).trim()).expect("one JSON object")
 }
 
+/// Runs `queens ARGS` with the file `input` on its standard input (its outputs thrown away) and
+/// returns its exit code and its peak resident memory in KiB; `None` where `python3` is missing.
+///
+/// The process is started by a small Python program, which reads the figure with
+/// `getrusage(RUSAGE_CHILDREN)`: Linux carries a process's high-water mark over `exec`, so a
+/// program started straight from this test process would report the test process's own peak
+/// (with the many inputs its tests hold) whenever that is higher.
+#[cfg(target_os = "linux")]
+pub fn peak_kib(args: &[&str], input: &Path) -> Option<(i32, u64)> {
+    const MEASURE: &str = "import resource, subprocess, sys\n\
+        code = subprocess.run(sys.argv[2:], stdin=open(sys.argv[1], 'rb'), \
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n\
+        print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let out = std::process::Command::new("python3")
+        .args(["-c", MEASURE])
+        .arg(input)
+        .arg(queens().get_program())
+        .args(args)
+        .output()
+        .ok()?;
+    assert!(out.status.success(), "the measuring program: {out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let (code, kib) = text.trim().split_once(' ').expect("a code and a size");
+    Some((code.parse().expect("a code"), kib.parse().expect("KiB")))
+}
+
 /// `(n, total, unique)` rows of the reference table (OEIS A000170 and A002562), from the
 /// engine's one reader of its data file.
 pub fn known() -> Vec<(usize, u128, u128)> {

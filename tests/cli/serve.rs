@@ -450,6 +450,53 @@ fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
     assert_eq!(exit.code(), Some(143));
 }
 
+/// `--shutdown-grace` bounds the wait: an answer that a client stops reading holds the server
+/// only that long after SIGTERM (1 s here, against the default 10 s), then the answer is cut
+/// and the server still ends with 143.
+#[cfg(unix)]
+#[test]
+fn issue_40_shutdown_grace_bounds_the_wait_for_a_stalled_answer() {
+    let mut server = serve_with(&["--shutdown-grace", "1"]);
+    let mut stream = TcpStream::connect(&server.address).expect("a connection");
+    write!(
+        stream,
+        "GET /api/trace?n=12&all=true&limit=100000 HTTP/1.0\r\nHost: {}\r\n\r\n",
+        server.address
+    )
+    .expect("a request");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a read timeout");
+    let mut start = vec![0u8; 64 << 10];
+    stream.read_exact(&mut start).expect("the answer starts");
+    // The client reads nothing more: the answer (over 10 MB) stalls in the socket's buffers.
+    let (exit, took) = signal_and_wait(&mut server, "TERM", Duration::from_secs(9))
+        .expect("the server ends before the default grace of 10 s could run out");
+    assert_eq!(exit.code(), Some(143));
+    assert!(
+        took >= Duration::from_millis(900),
+        "it waited {took:?}, not the grace of 1 s"
+    );
+    let mut rest = Vec::new();
+    let _ = stream.read_to_end(&mut rest);
+    start.extend_from_slice(&rest);
+    let answer = String::from_utf8_lossy(&start);
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length: ")?
+                .parse()
+                .ok()
+        })
+        .expect("a content-length");
+    assert!(
+        body.len() < length,
+        "the stalled answer was sent whole ({length} bytes) though the grace ran out"
+    );
+}
+
 /// SIGHUP and SIGQUIT stop the server as SIGTERM does, with 129 and 131 (128 + the signal);
 /// an idle connection does not hold them off.
 #[cfg(unix)]

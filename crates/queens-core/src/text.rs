@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::path::Path;
 
 /// `text` cut to its first `max` characters, with `...` when something was cut, and its control
 /// characters escaped ([`escape`]).
@@ -56,6 +57,37 @@ pub fn escape(text: &str) -> Cow<'_, str> {
         };
     }
     Cow::Owned(out)
+}
+
+/// How a file's path is named in a message: as [`Path::display`] shows it, with its control
+/// characters escaped ([`escape`]), so that a file named with an escape sequence is shown, never
+/// obeyed.
+///
+/// # Example
+/// ```
+/// use std::path::Path;
+/// use queens_core::text::escape_path;
+/// assert_eq!(escape_path(Path::new("runs/n20.ck")), "runs/n20.ck");
+/// assert_eq!(escape_path(Path::new("\u{1b}[2J.ck")), r"\x1b[2J.ck");
+/// ```
+pub fn escape_path(path: &Path) -> String {
+    escape(&path.display().to_string()).into_owned()
+}
+
+/// `text`, which may run over several lines, with the control characters of each line escaped
+/// ([`escape`]) and its line breaks kept: for a whole message that quotes input somewhere.
+///
+/// # Example
+/// ```
+/// use queens_core::text::escape_lines;
+/// assert_eq!(escape_lines("one\ntwo \u{7}"), "one\ntwo \\x07");
+/// ```
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && needs_escape(c)) {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<Cow<'_, str>> = text.split('\n').map(escape).collect();
+    Cow::Owned(lines.join("\n"))
 }
 
 /// Whether `c` is escaped by [`escape`]: a C0 or C1 control, DEL, or a bidirectional

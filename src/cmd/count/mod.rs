@@ -16,6 +16,7 @@ mod progress;
 mod recount;
 mod session;
 
+use queens_core::text::escape_path;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::mpsc;
@@ -70,7 +71,7 @@ fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> any
                 "checkpoint file {} belongs to a different run (it is for the split {}, not \
                  {split} of --pieces {depth}); leave out --pieces to resume it, or use another \
                  file",
-                path.display(),
+                escape_path(path),
                 saved.split
             );
         }
@@ -209,13 +210,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
                 "; {finished} of {} subproblems are saved in {}: run the same command again to \
                  resume",
                 run.todo(),
-                path.display()
+                escape_path(path)
             ),
             (Some(path), Some(_)) => format!(
                 "; {finished} of {} subproblems were counted, but {} could not be saved and \
                  holds the state of its last successful save",
                 run.todo(),
-                path.display()
+                escape_path(path)
             ),
             (None, _) => {
                 "; nothing was saved (use --checkpoint FILE to be able to resume)".to_string()
@@ -235,7 +236,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if let Some(path) = session.path().filter(|_| save_failed.is_some()) {
         eprintln!(
             "queens: the count is complete and printed, but {} does not hold it (status 2)",
-            path.display()
+            escape_path(path)
         );
         return Ok(Status::Failure);
     }
@@ -292,12 +293,12 @@ fn print_finished(
     started: Instant,
 ) -> anyhow::Result<Status> {
     let Some(counts) = run.finished_counts() else {
-        bail!("the checkpoint {} is not finished", path.display());
+        bail!("the checkpoint {} is not finished", escape_path(path));
     };
     if !args.quiet {
         eprintln!(
             "queens: resuming from {}: {} subproblems already counted",
-            path.display(),
+            escape_path(path),
             run.control().tally().finished
         );
     }
@@ -331,12 +332,12 @@ fn saved_first(err: anyhow::Error, session: &Session, run: &Run) -> anyhow::Erro
             "{err:#}; {finished} of {} subproblems are saved in {}: run the same command again \
              to resume",
             run.todo(),
-            path.display()
+            escape_path(path)
         ),
         Err(save) => anyhow::anyhow!(
             "{err:#}; {} could not be saved ({save:#}) and holds the state of its last \
              successful save",
-            path.display()
+            escape_path(path)
         ),
     }
 }

@@ -6,6 +6,7 @@
 //! May call: `queens_core::count`, [`crate::lock`], [`crate::signals`], [`super::session`] (to
 //! read the checkpoint) and the binary's output helpers.
 
+use queens_core::text::escape_path;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -27,7 +28,7 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     let missing = || {
         anyhow::anyhow!(
             "{} does not exist: there is nothing to recount",
-            path.display()
+            escape_path(path)
         )
     };
     // Before the lock: a missing checkpoint leaves no lock file behind.
@@ -51,7 +52,7 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     if finished.is_empty() {
         bail!(
             "{} lists no finished subproblem: there is nothing to recount",
-            path.display()
+            escape_path(path)
         );
     }
     let k = usize::try_from(k).unwrap_or(usize::MAX);
@@ -92,14 +93,14 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
         writeln!(
             out,
             "all {checked} recounted subproblems of {} agree",
-            path.display()
+            escape_path(path)
         )?;
         Ok(Status::Success)
     } else {
         writeln!(
             out,
             "{disagree} of {checked} recounted subproblems of {} disagree: the file is wrong",
-            path.display()
+            escape_path(path)
         )?;
         Ok(Status::No)
     }

@@ -7,6 +7,7 @@
 //! [`super::progress`] (moved while the run is watched) and `libc` (the process's processor
 //! time).
 
+use queens_core::text::escape_path;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -57,7 +58,7 @@ impl Session {
             if !args.quiet {
                 eprintln!(
                     "queens: resuming from {}: {finished} subproblems already counted",
-                    path.display(),
+                    escape_path(path),
                 );
             }
             run = resumed;
@@ -164,7 +165,7 @@ pub fn lock_and_load(
             anyhow::bail!(
                 "checkpoint file {} is not a regular file (a device, pipe or folder): give the \
                  path of a file, or of one to create",
-                path.display()
+                escape_path(path)
             );
         }
     }
