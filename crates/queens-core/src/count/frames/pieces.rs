@@ -45,8 +45,8 @@ pub const MAX_DEPTH: usize = 12;
 
 /// The depth of the pieces of the frame engine's plan for the `n` x `n` board: 0 (whole
 /// frames) up to [`WHOLE_FRAMES_UP_TO`], then `n - 21` but at least 2 — each row more multiplies
-/// the largest frame's work by about 8, and each row fixed divides it by about as much. Measured: see the
-/// module documentation of `docs/counting-runs.md`.
+/// the largest frame's work by about 8, and each row fixed divides it by about as much. Measured:
+/// see "How large the pieces are" in `docs/counting-runs-internals.md`.
 pub fn depth_for(n: usize) -> usize {
     if n <= WHOLE_FRAMES_UP_TO {
         0
