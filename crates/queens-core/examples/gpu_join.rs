@@ -10,24 +10,11 @@
 use std::time::Instant;
 
 use queens_core::count::gpu::cuda::Cuda;
-use queens_core::count::gpu::join::{CpuTwin, JoinBatch};
+use queens_core::count::gpu::join::{sample_masks, CpuTwin, JoinBatch};
 
+/// Stand-ins for the halves of N = 20: about 20 of their 40 mask bits set.
 fn masks(seed: u64, len: usize) -> Vec<u64> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            let mut m = 0u64;
-            // The halves of N = 20 have 10 queens a side, each on two diagonals: about 20 of
-            // the 40 mask bits set.
-            for _ in 0..20 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                m |= 1 << (x % 40);
-            }
-            m
-        })
-        .collect()
+    sample_masks(seed, len, 40, 20)
 }
 
 fn main() {

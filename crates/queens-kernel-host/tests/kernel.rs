@@ -1,8 +1,8 @@
 //! The CUDA kernel's own source, run on the host: its layout matches the engine's, and the GPU
 //! engine counting with it finds the known counts, part by part as the CPU twin does.
 
-use queens_core::count::gpu::{run, CpuTwin, FramePlan, FrameRows, Kernel, Task, BLOCK};
-use queens_core::count::{subproblems, Control, Shard, Tally};
+use queens_core::count::gpu::{tally_on, CpuTwin, FrameRows, Kernel, Task, BLOCK};
+use queens_core::count::{Shard, Tally};
 use queens_kernel_host::{layout, HostKernel};
 
 #[test]
@@ -18,24 +18,7 @@ fn the_layout_is_the_engines() {
 }
 
 fn tally(kernel: &dyn Kernel, n: usize, depth: usize, shard: Shard) -> Tally {
-    let plan = subproblems(n);
-    let todo: Vec<usize> = (0..plan.len()).collect();
-    let control = Control::new(Tally::new(plan.len()));
-    run(
-        kernel,
-        FramePlan {
-            n,
-            frames: &plan,
-            depth,
-            shard,
-        },
-        &todo,
-        1,
-        &control,
-    )
-    .unwrap();
-    let tally = control.tally().clone();
-    tally
+    tally_on(kernel, n, depth, shard).unwrap()
 }
 
 #[test]
@@ -79,20 +62,10 @@ fn the_join_kernel_counts_each_task_as_the_twin_does() {
     use queens_core::count::gpu::join::{self, JoinBatch, JoinTask, Joiner};
     use queens_kernel_host::{join_task_size, HostJoiner};
     assert_eq!(join_task_size() as usize, std::mem::size_of::<JoinTask>());
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut masks = |len: usize| -> Vec<u64> {
-        (0..len)
-            .map(|_| {
-                let mut m = 0;
-                for _ in 0..4 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    m |= 1u64 << (x % 40);
-                }
-                m
-            })
-            .collect()
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut masks = |len: usize| {
+        seed += 1;
+        join::sample_masks(seed, len, 40, 4)
     };
     let sizes = [
         (0, 5),
@@ -105,15 +78,13 @@ fn the_join_kernel_counts_each_task_as_the_twin_does() {
     let groups: Vec<(Vec<u64>, Vec<u64>)> =
         sizes.iter().map(|&(u, l)| (masks(u), masks(l))).collect();
     let batch = JoinBatch::of(groups.iter().map(|(u, l)| (&u[..], &l[..])));
-    let mut twin = vec![0; batch.tasks.len()];
-    join::CpuTwin
-        .join(&batch.uppers, &batch.lowers, &batch.tasks, &mut twin)
-        .unwrap();
+    let twin = batch.per_task(&join::CpuTwin).unwrap();
     assert!(twin.iter().sum::<u64>() > 0);
     for threads in [join::JOIN_LOWERS, 32, 1] {
+        // Counters that start dirty: the kernel must set each, not add to it.
         let mut host = vec![7; batch.tasks.len()];
         HostJoiner { threads }
-            .join(&batch.uppers, &batch.lowers, &batch.tasks, &mut host)
+            .join(batch.halves(), &batch.tasks, &mut host)
             .unwrap();
         assert_eq!(host, twin, "{threads} threads a block");
     }

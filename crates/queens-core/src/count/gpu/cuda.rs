@@ -15,11 +15,11 @@
 use std::sync::Arc;
 
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 
-use super::join::{JoinTask, Joiner, JOIN_LOWERS, JOIN_NAME};
+use super::join::{Halves, JoinTask, Joiner, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
 
@@ -170,25 +170,35 @@ impl Cuda {
 }
 
 impl Device {
+    /// Makes this device's context the calling thread's.
+    fn bind(&self) -> Result<(), GpuError> {
+        self.ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent"))
+    }
+
+    /// A copy of `host` in the device's memory.
+    fn upload<T: DeviceRepr>(&self, host: &[T]) -> Result<CudaSlice<T>, GpuError> {
+        self.stream.clone_htod(host).map_err(driver("cuMemcpyHtoD"))
+    }
+
+    /// `len` counters on the device, all 0.
+    fn counters(&self, len: usize) -> Result<CudaSlice<u64>, GpuError> {
+        self.stream.alloc_zeros(len).map_err(driver("cuMemAlloc"))
+    }
+
+    /// The device's counters copied back into `out`, once the launches before are done.
+    fn download(&self, counters: &CudaSlice<u64>, out: &mut [u64]) -> Result<(), GpuError> {
+        self.stream
+            .memcpy_dtoh(counters, out)
+            .map_err(driver("cuMemcpyDtoH"))
+    }
+
     fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
         if tasks.is_empty() {
             return Ok(());
         }
-        self.ctx
-            .bind_to_thread()
-            .map_err(driver("cuCtxSetCurrent"))?;
-        let frames_dev = self
-            .stream
-            .clone_htod(frames)
-            .map_err(driver("cuMemcpyHtoD"))?;
-        let tasks_dev = self
-            .stream
-            .clone_htod(tasks)
-            .map_err(driver("cuMemcpyHtoD"))?;
-        let mut out_dev = self
-            .stream
-            .alloc_zeros::<u64>(tasks.len())
-            .map_err(driver("cuMemAlloc"))?;
+        self.bind()?;
+        let (frames_dev, tasks_dev) = (self.upload(frames)?, self.upload(tasks)?);
+        let mut out_dev = self.counters(tasks.len())?;
         let count = tasks.len() as u32;
         let config = LaunchConfig {
             grid_dim: (count.div_ceil(BLOCK), 1, 1),
@@ -196,80 +206,45 @@ impl Device {
             shared_mem_bytes: 0,
         };
         let mut launch = self.stream.launch_builder(&self.function);
-        launch
-            .arg(&frames_dev)
-            .arg(&tasks_dev)
-            .arg(&count)
-            .arg(&mut out_dev);
+        launch.arg(&frames_dev).arg(&tasks_dev).arg(&count);
+        launch.arg(&mut out_dev);
         // SAFETY: the kernel's parameters are (frames, tasks, count, out) with the layouts
         // above; every task's frame index is below frames.len() (the engine builds them so),
         // and the kernel writes out[i] for i < count only.
         unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
-        self.stream
-            .memcpy_dtoh(&out_dev, out)
-            .map_err(driver("cuMemcpyDtoH"))?;
-        Ok(())
+        self.download(&out_dev, out)
     }
-}
 
-impl Device {
     /// The join of `tasks` on this device: both sides' halves copied over, one block of
     /// [`JOIN_LOWERS`] threads per task.
-    fn join(
-        &self,
-        uppers: &[u64],
-        lowers: &[u64],
-        tasks: &[JoinTask],
-        out: &mut [u64],
-    ) -> Result<(), GpuError> {
+    fn join(&self, batch: Halves<'_>, tasks: &[JoinTask], out: &mut [u64]) -> Result<(), GpuError> {
         if tasks.is_empty() {
             return Ok(());
         }
-        self.ctx
-            .bind_to_thread()
-            .map_err(driver("cuCtxSetCurrent"))?;
+        self.bind()?;
         // The driver takes no empty copy: an empty side is one word that no task reads.
         let side = |v: &[u64]| if v.is_empty() { vec![0u64] } else { v.to_vec() };
-        let uppers_dev = self
-            .stream
-            .clone_htod(&side(uppers))
-            .map_err(driver("cuMemcpyHtoD"))?;
-        let lowers_dev = self
-            .stream
-            .clone_htod(&side(lowers))
-            .map_err(driver("cuMemcpyHtoD"))?;
-        let tasks_dev = self
-            .stream
-            .clone_htod(tasks)
-            .map_err(driver("cuMemcpyHtoD"))?;
-        let mut out_dev = self
-            .stream
-            .alloc_zeros::<u64>(tasks.len())
-            .map_err(driver("cuMemAlloc"))?;
+        let uppers_dev = self.upload(&side(batch.uppers))?;
+        let lowers_dev = self.upload(&side(batch.lowers))?;
+        let tasks_dev = self.upload(tasks)?;
+        let mut out_dev = self.counters(tasks.len())?;
         let count = u32::try_from(tasks.len()).map_err(|_| GpuError::Driver {
             call: "cuLaunchKernel".to_string(),
             message: format!("{} join tasks in one launch", tasks.len()),
         })?;
-        let config = LaunchConfig {
+        let blocks = LaunchConfig {
             grid_dim: (count, 1, 1),
             block_dim: (JOIN_LOWERS, 1, 1),
             shared_mem_bytes: 0,
         };
         let mut launch = self.stream.launch_builder(&self.join);
-        launch
-            .arg(&uppers_dev)
-            .arg(&lowers_dev)
-            .arg(&tasks_dev)
-            .arg(&count)
-            .arg(&mut out_dev);
+        launch.arg(&uppers_dev).arg(&lowers_dev).arg(&tasks_dev);
+        launch.arg(&count).arg(&mut out_dev);
         // SAFETY: the kernel's parameters are (uppers, lowers, tasks, count, out) with the
         // layouts above; every task reads halves within the two arrays (JoinBatch builds them
         // so) and block t adds to out[t] only, t < count.
-        unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
-        self.stream
-            .memcpy_dtoh(&out_dev, out)
-            .map_err(driver("cuMemcpyDtoH"))?;
-        Ok(())
+        unsafe { launch.launch(blocks) }.map_err(driver("cuLaunchKernel"))?;
+        self.download(&out_dev, out)
     }
 }
 
@@ -305,14 +280,11 @@ fn on_every_device<T: Sync>(
 impl Joiner for Cuda {
     fn join(
         &self,
-        uppers: &[u64],
-        lowers: &[u64],
+        halves: Halves<'_>,
         tasks: &[JoinTask],
         out: &mut [u64],
     ) -> Result<(), GpuError> {
-        on_every_device(&self.devices, tasks, out, |d, t, o| {
-            d.join(uppers, lowers, t, o)
-        })
+        on_every_device(&self.devices, tasks, out, |d, t, o| d.join(halves, t, o))
     }
 }
 

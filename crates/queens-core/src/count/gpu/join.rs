@@ -45,17 +45,31 @@ pub struct JoinTask {
     pub uppers: u32,
 }
 
+/// The two sides of a join launch: every upper and every lower half its tasks read, by index.
+#[derive(Debug, Clone, Copy)]
+pub struct Halves<'a> {
+    /// The upper halves' masks.
+    pub uppers: &'a [u64],
+    /// The lower halves' masks.
+    pub lowers: &'a [u64],
+}
+
 /// A device that counts, for each task, the pairs of its lower and upper halves whose masks
 /// share no bit.
 pub trait Joiner: Send + Sync {
-    /// Counts each of `tasks` into `out` (as long as `tasks`); blocks until done.
-    fn join(
-        &self,
-        uppers: &[u64],
-        lowers: &[u64],
-        tasks: &[JoinTask],
-        out: &mut [u64],
-    ) -> Result<(), GpuError>;
+    /// Counts each of `tasks` (over `halves`) into `out`, as long as `tasks`; blocks until done.
+    fn join(&self, halves: Halves<'_>, tasks: &[JoinTask], out: &mut [u64])
+        -> Result<(), GpuError>;
+}
+
+/// `len` masks of `bits` bits (at most 64) with up to `set` bits each, drawn from `seed`: the
+/// stand-ins for a subproblem's halves in the join's tests and measurements (the halves of
+/// N = 20 have 10 queens a side, each on two diagonals: about 20 of 40 bits).
+pub fn sample_masks(seed: u64, len: usize, bits: u32, set: u32) -> Vec<u64> {
+    let mut rng = crate::random::Rng::new(seed);
+    (0..len)
+        .map(|_| (0..set).fold(0, |m, _| m | 1u64 << rng.below(bits as usize)))
+        .collect()
 }
 
 /// The join kernel's loop on the CPU, one task after another.
@@ -65,14 +79,13 @@ pub struct CpuTwin;
 impl Joiner for CpuTwin {
     fn join(
         &self,
-        uppers: &[u64],
-        lowers: &[u64],
+        halves: Halves<'_>,
         tasks: &[JoinTask],
         out: &mut [u64],
     ) -> Result<(), GpuError> {
         for (t, o) in tasks.iter().zip(out.iter_mut()) {
-            let ups = &uppers[t.upper as usize..(t.upper + t.uppers) as usize];
-            let lows = &lowers[t.lower as usize..(t.lower + t.lowers) as usize];
+            let ups = &halves.uppers[t.upper as usize..(t.upper + t.uppers) as usize];
+            let lows = &halves.lowers[t.lower as usize..(t.lower + t.lowers) as usize];
             *o = lows
                 .iter()
                 .map(|&l| ups.iter().filter(|&&u| u & l == 0).count() as u64)
@@ -122,11 +135,24 @@ impl JoinBatch {
         batch
     }
 
+    /// The two sides, as a launch reads them.
+    pub fn halves(&self) -> Halves<'_> {
+        Halves {
+            uppers: &self.uppers,
+            lowers: &self.lowers,
+        }
+    }
+
+    /// The fitting pairs of each task, counted by `joiner`.
+    pub fn per_task(&self, joiner: &dyn Joiner) -> Result<Vec<u64>, GpuError> {
+        let mut out = vec![0u64; self.tasks.len()];
+        joiner.join(self.halves(), &self.tasks, &mut out)?;
+        Ok(out)
+    }
+
     /// The number of fitting pairs of the whole batch, counted by `joiner`.
     pub fn count(&self, joiner: &dyn Joiner) -> Result<u64, GpuError> {
-        let mut out = vec![0u64; self.tasks.len()];
-        joiner.join(&self.uppers, &self.lowers, &self.tasks, &mut out)?;
-        Ok(out.iter().sum())
+        Ok(self.per_task(joiner)?.iter().sum())
     }
 }
 
@@ -134,21 +160,9 @@ impl JoinBatch {
 mod tests {
     use super::*;
 
-    /// Masks of `bits` bits from a small generator, sparse enough that many pairs fit.
+    /// Masks of `bits` bits, sparse enough that many pairs fit.
     fn masks(seed: u64, len: usize, bits: u32) -> Vec<u64> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                let mut m = 0;
-                for _ in 0..4 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    m |= 1u64 << (x % u64::from(bits));
-                }
-                m
-            })
-            .collect()
+        sample_masks(seed, len, bits, 4)
     }
 
     fn brute(ups: &[u64], lows: &[u64]) -> u64 {

@@ -123,6 +123,29 @@ pub struct FramePlan<'a> {
     pub shard: Shard,
 }
 
+/// The tally of every frame of the `n` x `n` board (pieces of `depth` rows, those of `shard`)
+/// counted on `kernel` on the calling thread: the whole pipeline in one call, for the checks of
+/// a device against the CPU engines.
+pub fn tally_on(
+    kernel: &dyn Kernel,
+    n: usize,
+    depth: usize,
+    shard: Shard,
+) -> Result<super::Tally, CountError> {
+    let frames = super::frames::frame::subproblems(n);
+    let todo: Vec<usize> = (0..frames.len()).collect();
+    let control = Control::new(super::Tally::new(frames.len()));
+    let plan = FramePlan {
+        n,
+        frames: &frames,
+        depth,
+        shard,
+    };
+    run(kernel, plan, &todo, 1, &control)?;
+    let tally = control.tally().clone();
+    Ok(tally)
+}
+
 /// Counts the subproblems `todo` of `plan` not yet done in `control`'s tally: those no
 /// symmetry fixes on `kernel`, the others by the CPU engine on `threads` threads (0: one per
 /// core) meanwhile. Each subproblem is recorded in `control` as the frame engine records it.

@@ -23,24 +23,7 @@ fn frame_engine(n: usize, depth: usize, shard: Shard) -> Tally {
 }
 
 fn gpu_engine(kernel: &dyn Kernel, n: usize, depth: usize, shard: Shard) -> Tally {
-    let plan = subproblems(n);
-    let todo: Vec<usize> = (0..plan.len()).collect();
-    let control = Control::new(Tally::new(plan.len()));
-    run(
-        kernel,
-        FramePlan {
-            n,
-            frames: &plan,
-            depth,
-            shard,
-        },
-        &todo,
-        1,
-        &control,
-    )
-    .unwrap();
-    let tally = control.tally().clone();
-    tally
+    tally_on(kernel, n, depth, shard).unwrap()
 }
 
 #[test]
