@@ -776,6 +776,10 @@ function showQuiz(n) {
   }
   const group = $("learn-quiz-verdict");
   group.hidden = !verdict;
+  // No question pending, or the queen being named: on a phone the answers (disabled) make way
+  // for the feedback or the longer question (style.css).
+  box.classList.toggle("answered", !k);
+  box.classList.toggle("naming", Boolean(k && quiz.naming));
   for (const button of group.querySelectorAll("button")) button.disabled = !k || Boolean(quiz.naming);
   $("learn-verdict-line").textContent = `Conflict: their ${lineKind()} (L)`;
   feedback.textContent = last ? last.text : "";
