@@ -344,11 +344,12 @@ function columnCheck(ev) {
 
 // The search tree (js/learn-track.js's buildTree) at step `index`, into `list` (a role="tree"
 // list): the nodes made up to that step, the path from the empty board to the node the search
-// stands on expanded and marked, every other node collapsed (Right arrow or a click on its
-// triangle opens it: its id is then in `open`), pruned leaves drawn as such. Each treeitem
-// carries its node's step in data-step; `focusId` is the node that takes the tree's tab stop.
+// stands on expanded and marked, every other node collapsed (the Right arrow opens it: its id is
+// then in `open`), a node in `closed` collapsed even on the path (the Left arrow closed it),
+// pruned leaves drawn as such. Each treeitem carries its node's step in data-step; `focusId` is
+// the node that takes the tree's tab stop.
 // Returns the id of the node the search stands on.
-export function showTree(list, track, tree, index, open, focusId) {
+export function showTree(list, track, tree, index, open, closed, focusId) {
   const at = Math.min(index, track.events.length - 1);
   const here = at >= 0 ? tree.current[at] : 0;
   const path = new Set();
@@ -379,7 +380,7 @@ export function showTree(list, track, tree, index, open, focusId) {
     const label = document.createElement("span");
     label.className = "tree-label";
     const kids = node.children.filter(shown);
-    const expanded = path.has(id) || open.has(id);
+    const expanded = !closed.has(id) && (path.has(id) || open.has(id));
     let text;
     if (node.kind === "root") {
       text = "empty board";
