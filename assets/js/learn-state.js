@@ -168,9 +168,10 @@ export function showArrays(holder, track, index, n) {
   if (track.algo === "wirth") {
     const now = wirthArrays(queens, n);
     const was = prevQueens ? wirthArrays(prevQueens, n) : null;
-    // A conflict marks the entries its test read, the false one last (the test stops there).
+    // A conflict marks the entries its test read, the false one last (the test stops there); a
+    // placement the three it read true, which it has just set false.
     const read = { a: new Map(), b: new Map(), c: new Map() };
-    if (ev && ev.event === "conflict") {
+    if (ev && (ev.event === "conflict" || ev.event === "place")) {
       for (const r of wirthReads(ev, n)) read[r.name].set(r.index, r.value ? "read" : "read-false");
     }
     holder.appendChild(arraysTable("a[j]: column j free; b[i+j]: diagonal \u2199 free; c[i\u2212j+N\u22121]: diagonal \u2198 free", [
@@ -289,6 +290,10 @@ export function varsText(track, index) {
 export function checkText(track, ev) {
   if (!ev) return "";
   if (track.byColumn) return columnCheck(ev);
+  if (ev.event === "place" && track.algo === "wirth") {
+    const reads = wirthReads(ev, ev.positions.length);
+    return `At i = ${ev.row}, j = ${ev.col} the test reads ${reads.map((r) => `${r.name}[${r.index}] = ${r.value ? "T" : "F"}`).join(", ")}: all true, so x[i] \u2190 j and the three become F.`;
+  }
   if (ev.event === "conflict" && ev.with) {
     const k = ev.row;
     const j = ev.col;
