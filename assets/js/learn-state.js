@@ -168,9 +168,10 @@ export function showArrays(holder, track, index, n) {
   if (track.algo === "wirth") {
     const now = wirthArrays(queens, n);
     const was = prevQueens ? wirthArrays(prevQueens, n) : null;
-    // A conflict marks the entries its test read, the false one last (the test stops there).
+    // A conflict marks the entries its test read, the false one last (the test stops there); a
+    // placement the three it read true, which it has just set false.
     const read = { a: new Map(), b: new Map(), c: new Map() };
-    if (ev && ev.event === "conflict") {
+    if (ev && (ev.event === "conflict" || ev.event === "place")) {
       for (const r of wirthReads(ev, n)) read[r.name].set(r.index, r.value ? "read" : "read-false");
     }
     holder.appendChild(arraysTable("a[j]: column j free; b[i+j]: diagonal \u2199 free; c[i\u2212j+N\u22121]: diagonal \u2198 free", [
@@ -289,6 +290,10 @@ export function varsText(track, index) {
 export function checkText(track, ev) {
   if (!ev) return "";
   if (track.byColumn) return columnCheck(ev);
+  if (ev.event === "place" && track.algo === "wirth") {
+    const reads = wirthReads(ev, ev.positions.length);
+    return `At i = ${ev.row}, j = ${ev.col} the test reads ${reads.map((r) => `${r.name}[${r.index}] = ${r.value ? "T" : "F"}`).join(", ")}: all true, so x[i] \u2190 j and the three become F.`;
+  }
   if (ev.event === "conflict" && ev.with) {
     const k = ev.row;
     const j = ev.col;
@@ -344,11 +349,12 @@ function columnCheck(ev) {
 
 // The search tree (js/learn-track.js's buildTree) at step `index`, into `list` (a role="tree"
 // list): the nodes made up to that step, the path from the empty board to the node the search
-// stands on expanded and marked, every other node collapsed (Right arrow or a click on its
-// triangle opens it: its id is then in `open`), pruned leaves drawn as such. Each treeitem
-// carries its node's step in data-step; `focusId` is the node that takes the tree's tab stop.
+// stands on expanded and marked, every other node collapsed (the Right arrow opens it: its id is
+// then in `open`), a node in `closed` collapsed even on the path (the Left arrow closed it),
+// pruned leaves drawn as such. Each treeitem carries its node's step in data-step; `focusId` is
+// the node that takes the tree's tab stop.
 // Returns the id of the node the search stands on.
-export function showTree(list, track, tree, index, open, focusId) {
+export function showTree(list, track, tree, index, open, closed, focusId) {
   const at = Math.min(index, track.events.length - 1);
   const here = at >= 0 ? tree.current[at] : 0;
   const path = new Set();
@@ -379,7 +385,7 @@ export function showTree(list, track, tree, index, open, focusId) {
     const label = document.createElement("span");
     label.className = "tree-label";
     const kids = node.children.filter(shown);
-    const expanded = path.has(id) || open.has(id);
+    const expanded = !closed.has(id) && (path.has(id) || open.has(id));
     let text;
     if (node.kind === "root") {
       text = "empty board";

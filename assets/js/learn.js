@@ -54,6 +54,8 @@ const state = {
   askedQuestion: null, // the question the address asked for, until the trace is there
   tree: null, // the main search's tree (buildTree), made when the tree is first shown
   treeOpen: new Set(), // the tree's nodes opened by the user, off the search's path
+  treeClosed: new Set(), // nodes the user closed (on the search's path too), until the search moves to another node
+  treeHere: null, // the tree's node the search stood on when the tree was last drawn
   treeFocus: null, // the tree's node that has (or last had) the keyboard's focus
 };
 
@@ -404,6 +406,8 @@ async function loadTrace() {
     state.other = other;
     state.tree = null;
     state.treeOpen.clear();
+    state.treeClosed.clear();
+    state.treeHere = null;
     state.treeFocus = null;
     state.compared = other ? compareTracks(main, other) : null;
     const note = $("learn-compare-note");
@@ -776,6 +780,10 @@ function showQuiz(n) {
   }
   const group = $("learn-quiz-verdict");
   group.hidden = !verdict;
+  // No question pending, or the queen being named: on a phone the answers (disabled) make way
+  // for the feedback or the longer question (style.css).
+  box.classList.toggle("answered", !k);
+  box.classList.toggle("naming", Boolean(k && quiz.naming));
   for (const button of group.querySelectorAll("button")) button.disabled = !k || Boolean(quiz.naming);
   $("learn-verdict-line").textContent = `Conflict: their ${lineKind()} (L)`;
   feedback.textContent = last ? last.text : "";
@@ -835,9 +843,15 @@ function showTreePanel() {
   if (!state.tree) state.tree = buildTree(track);
   const list = $("learn-tree");
   const hadFocus = list.contains(document.activeElement);
+  // A node closed with ← stays closed until the search stands on another node: then the path
+  // to that node is open again.
+  const at = Math.min(state.at, track.events.length - 1);
+  const here = at >= 0 ? state.tree.current[at] : 0;
+  if (here !== state.treeHere) state.treeClosed.clear();
+  state.treeHere = here;
   $("learn-tree-line").textContent = track.byColumn ? "column" : "row";
   $("learn-tree-levels").textContent = levelText(track, state.tree, state.at);
-  const { current } = showTree(list, track, state.tree, state.at, state.treeOpen, state.treeFocus);
+  const { current } = showTree(list, track, state.tree, state.at, state.treeOpen, state.treeClosed, state.treeFocus);
   const focus = state.treeFocus !== null && list.querySelector(`[data-node="${state.treeFocus}"]`);
   if (hadFocus && focus) focus.focus({ preventScroll: true });
   // Keep the node the search stands on in sight inside the panel (not by scrolling the page).
@@ -860,8 +874,10 @@ function jumpToNode(id) {
 }
 
 // The tree's keys (the WAI-ARIA tree pattern): ↓ ↑ the next and previous node shown, → opens a
-// node or goes to its first child, ← closes it or goes to its parent, Home and End the first and
-// last node, Enter or Space jumps to the node's step. The page's own keys stay out of it.
+// closed node or goes to the first child of an open one, ← closes an open node (one open
+// because it is on the search's path too) or goes to the parent of a closed one or a leaf, Home
+// and End the first and last node, Enter or Space jumps to the node's step. The page's own keys
+// stay out of it.
 function onTreeKey(event) {
   const li = event.target.closest && event.target.closest('[role="treeitem"]');
   if (!li || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -878,6 +894,7 @@ function onTreeKey(event) {
     case "End": to = items[items.length - 1]; break;
     case "ArrowRight":
       if (expanded === "false") {
+        state.treeClosed.delete(id);
         state.treeOpen.add(id);
         state.treeFocus = id;
         showTreePanel();
@@ -886,8 +903,9 @@ function onTreeKey(event) {
       }
       break;
     case "ArrowLeft":
-      if (expanded === "true" && state.treeOpen.has(id)) {
+      if (expanded === "true") {
         state.treeOpen.delete(id);
+        state.treeClosed.add(id);
         state.treeFocus = id;
         showTreePanel();
       } else {

@@ -266,3 +266,77 @@ async fn small_words_one_step_a_second_thousands_and_no_untried_row_left() {
     assert_eq!(spoken, json!("1 step a second"));
     finish(&page, "with the small words").await;
 }
+
+/// Wirth's table of a, b and c: the caption, then each row as [name, its values, the cells
+/// marked as read ("3") or read and false ("4!")], and the conflict test in words.
+const WIRTH_TABLE: &str = "const t = [...document.querySelectorAll('#learn-arrays table')].find((t) => t.caption.textContent.startsWith('a[j]'));
+  const rows = [...t.querySelectorAll('tr')];
+  return { caption: t.caption.textContent, indexes: rows[0].querySelectorAll('th').length - 1,
+           rows: rows.slice(1).map((tr) => [tr.querySelector('th').textContent,
+             [...tr.querySelectorAll('td')].map((td) => td.textContent).join(' '),
+             [...tr.querySelectorAll('td')].flatMap((td, i) => td.classList.contains('read-false') ? [i + '!'] : td.classList.contains('read') ? [String(i)] : [])]),
+           check: document.getElementById('learn-check').textContent };";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wirth_marks_the_entries_of_a_b_and_c_that_its_test_reads() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    // `queens trace 6 --algo wirth`: queens on (0, 0) and (1, 2); step 12 is the conflict of
+    // (2, 1) on the ↙ diagonal 3 of (1, 2), step 16 that of (2, 3) on the ↘ diagonal
+    // c[2 − 3 + 5] = c[4] of (1, 2), and step 18 places (2, 4).
+    let a = "F T F T T T";
+    let b = "F T T F T T T T T T T";
+    let c = "T T T T F F T T T T T";
+    let cases = [
+        // The test reads a[1] (true), then b[3] (false) and stops: c is not read.
+        (
+            12,
+            json!([["a", a, ["1"]], ["b", b, ["3!"]], ["c", c, []]]),
+            "At i = 2, j = 1 the test reads a[1] = T, b[3] = F and stops at the first F.",
+        ),
+        // a[3] and b[5] true, c[4] false.
+        (
+            16,
+            json!([["a", a, ["3"]], ["b", b, ["5"]], ["c", c, ["4!"]]]),
+            "At i = 2, j = 3 the test reads a[3] = T, b[5] = T, c[4] = F and stops at the first F.",
+        ),
+        // The try shows no read: the test runs at the step after it.
+        (
+            17,
+            json!([["a", a, []], ["b", b, []], ["c", c, []]]),
+            "",
+        ),
+        // A placement: a[4], b[6], c[2 − 4 + 5] = c[3] were read true and are now false.
+        (
+            18,
+            json!([
+                ["a", "F T F T F T", ["4"]],
+                ["b", "F T T F T T F T T T T", ["6"]],
+                ["c", "T T T F F F T T T T T", ["3"]]
+            ]),
+            "At i = 2, j = 4 the test reads a[4] = T, b[6] = T, c[3] = T: all true, so x[i] \u{2190} j and the three become F.",
+        ),
+    ];
+    for (step, rows, check) in cases {
+        open_learn(
+            &page,
+            &format!("n=6&algo=wirth&step={step}"),
+            &format!("Step {step} of"),
+        )
+        .await;
+        let table = js(client, WIRTH_TABLE).await;
+        assert_eq!(
+            table["caption"],
+            json!("a[j]: column j free; b[i+j]: diagonal \u{2199} free; c[i\u{2212}j+N\u{2212}1]: diagonal \u{2198} free"),
+            "step {step}: {table}"
+        );
+        assert_eq!(
+            table["indexes"],
+            json!(11),
+            "step {step}: 2N − 1 indexes: {table}"
+        );
+        assert_eq!(table["rows"], rows, "step {step}: {table}");
+        assert_eq!(table["check"], json!(check), "step {step}: {table}");
+    }
+    finish(&page, "with Wirth's arrays").await;
+}

@@ -343,3 +343,126 @@ async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
     }
     finish(&page, "in the verdict quiz").await;
 }
+
+/// Where the quiz's parts stand on the screen: each part's box `[left, top, right, bottom]` and
+/// whether the point at its centre is the part itself (not the play bar over it), the board's
+/// box, the top of the play bar fixed at the bottom, and how the feedback scrolls.
+const QUIZ_PARTS: &str = "const $ = (id) => document.getElementById(id);
+  const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const part = (id) => { const el = $(id); const b = el.getBoundingClientRect();
+    const hit = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+    return { box: box(el), hit: hit !== null && (hit === el || el.contains(hit)) }; };
+  const ids = ['learn-quiz-prompt', 'learn-quiz-score', 'learn-quiz-next'].concat(arguments[0]);
+  const f = $('learn-quiz-feedback');
+  return { width: innerWidth, height: innerHeight, bar: $('learn-play').closest('.learn-bar').getBoundingClientRect().top,
+           board: box(document.querySelector('#board svg')), parts: Object.fromEntries(ids.map((id) => [id, part(id)])),
+           feedback: { box: box(f), text: f.textContent, scroll: f.scrollHeight, client: f.clientHeight, overflow: getComputedStyle(f).overflowY } };";
+
+/// Fails unless the whole board, 300 pixels across or more, and every part measured by
+/// [`QUIZ_PARTS`] (with `more`) stand above the play bar, each part the element a tap at its
+/// centre reaches; and unless the feedback, when there is one, shows two lines or more above the
+/// bar and scrolls inside itself when it is longer.
+async fn assert_quiz_in_view(client: &fantoccini::Client, more: &[&str], when: &str) {
+    let seen = client
+        .execute(QUIZ_PARTS, vec![json!(more)])
+        .await
+        .expect("the quiz's boxes");
+    let num = |v: &serde_json::Value| v.as_f64().expect("a number");
+    let edges = |v: &serde_json::Value| -> Vec<f64> {
+        v.as_array().expect("a box").iter().map(num).collect()
+    };
+    let (width, bar) = (num(&seen["width"]), num(&seen["bar"]));
+    assert!(
+        bar < num(&seen["height"]),
+        "{when}: the play bar is at the bottom: {seen}"
+    );
+    let on_screen =
+        |b: &[f64]| b[0] >= 0.0 && b[2] <= width + 0.5 && b[1] >= 0.0 && b[3] <= bar + 0.5;
+    let board = edges(&seen["board"]);
+    assert!(
+        on_screen(&board),
+        "{when}: the whole board is on screen: {seen}"
+    );
+    assert!(
+        board[2] - board[0] >= 300.0,
+        "{when}: the board stays large: {seen}"
+    );
+    for part in ["learn-quiz-prompt", "learn-quiz-score", "learn-quiz-next"]
+        .iter()
+        .chain(more)
+    {
+        let b = edges(&seen["parts"][part]["box"]);
+        assert!(
+            b[3] - b[1] > 10.0 && on_screen(&b),
+            "{when}: #{part} is on screen above the play bar: {seen}"
+        );
+        assert_eq!(
+            seen["parts"][part]["hit"],
+            json!(true),
+            "{when}: #{part} is what a tap on it reaches: {seen}"
+        );
+    }
+    let feedback = &seen["feedback"];
+    if !feedback["text"].as_str().expect("text").is_empty() {
+        let b = edges(&feedback["box"]);
+        assert!(
+            on_screen(&b) && b[3] - b[1] >= 30.0,
+            "{when}: two lines of the feedback or more are on screen: {seen}"
+        );
+        if num(&feedback["scroll"]) > num(&feedback["client"]) + 1.0 {
+            assert_eq!(
+                feedback["overflow"],
+                json!("auto"),
+                "{when}: the rest of the feedback scrolls inside it: {seen}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_the_quiz_keeps_the_board_question_score_and_next_on_screen() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    super::learn_layout::set_viewport(client, 390, 844).await;
+    // Where: the question, then a wrong answer's long correction (question 11 of N = 5).
+    open_learn(&page, "n=5&algo=backtrack&quiz=where&q=11", "Step ").await;
+    wait_for_question(client, 11).await;
+    assert_quiz_in_view(client, &[], "where, question 11").await;
+    click_square(client, 4, 3).await;
+    wait_for_text(client, "learn-quiz-feedback", "Not row 4, column 3:").await;
+    assert_quiz_in_view(client, &[], "where, after a wrong answer").await;
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 12).await;
+
+    // The largest board Learn offers, N = 12.
+    open_learn(&page, "n=12&algo=backtrack&quiz=where&q=20", "Step ").await;
+    wait_for_question(client, 20).await;
+    assert_quiz_in_view(client, &[], "where at N = 12").await;
+    click_square(client, 11, 11).await;
+    wait_for_text(client, "learn-quiz-feedback", "Not row 11, column 11:").await;
+    assert_quiz_in_view(client, &[], "where at N = 12, after a wrong answer").await;
+
+    // Verdict: the four answers, naming the queen, then a wrong answer's correction.
+    let answers = [
+        "learn-verdict-place",
+        "learn-verdict-line",
+        "learn-verdict-diagonal",
+        "learn-verdict-back",
+    ];
+    open_learn(&page, "n=8&algo=backtrack&quiz=verdict&q=2", "Step ").await;
+    wait_for_question(client, 2).await;
+    assert_quiz_in_view(client, &answers, "verdict, question 2").await;
+    click(client, "learn-verdict-line").await;
+    wait_for_part(client, "learn-quiz-prompt", "which queen attacks").await;
+    // While the queen is named the answers, disabled, make way for the longer question.
+    assert_quiz_in_view(client, &[], "verdict, naming the queen").await;
+    press(client, "\u{E00C}").await;
+    wait_for_part(client, "learn-quiz-prompt", "What happens next?").await;
+    click(client, "learn-verdict-back").await;
+    wait_for_text(client, "learn-quiz-feedback", "Not back up:").await;
+    assert_quiz_in_view(client, &[], "verdict, after a wrong answer").await;
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 3).await;
+    assert_quiz_in_view(client, &answers, "verdict, question 3").await;
+    finish(&page, "with the quiz on a phone").await;
+}

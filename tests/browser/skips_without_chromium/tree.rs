@@ -174,3 +174,171 @@ async fn the_tree_of_876_tries_stays_legible_at_1280_by_800() {
     }
     finish(&page, "with the tree of 8x8").await;
 }
+
+/// The tree as drawn: each node shown as [node, aria-level, aria-expanded (or null), on the
+/// path], the node with the focus, the step label, and whether the panel shows.
+const TREE_NOW: &str = "const t = document.getElementById('learn-tree');
+  const a = document.activeElement;
+  return { items: [...t.querySelectorAll('[role=\"treeitem\"]')].map((li) => [li.dataset.node, li.getAttribute('aria-level'), li.getAttribute('aria-expanded'), li.classList.contains('on-path')]),
+           focus: t.contains(a) && a.dataset.node !== undefined ? a.dataset.node : null,
+           label: document.getElementById('learn-step-label').textContent,
+           hidden: document.getElementById('learn-tree-panel').hidden };";
+
+const ARROW_LEFT: &str = "\u{E012}";
+const HOME: &str = "\u{E011}";
+const END: &str = "\u{E010}";
+
+/// The node `id` as drawn in `tree` (a [`TREE_NOW`]): [node, level, expanded, on the path].
+fn node<'a>(tree: &'a Value, id: &str) -> &'a Value {
+    tree["items"]
+        .as_array()
+        .expect("the nodes")
+        .iter()
+        .find(|item| item[0] == json!(id))
+        .unwrap_or_else(|| panic!("node {id} is drawn: {tree}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tree_keys_open_close_and_move_and_its_box_turns_it_on_and_off() {
+    let page = page_or_skip!();
+    let client = &page.client;
+    // The box: off at first, on adds tree=1 to the address, off takes it away.
+    open_learn(&page, "n=6&algo=backtrack&step=end", "Step 393 of 393").await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(tree["hidden"], json!(true), "no tree unless asked: {tree}");
+    assert!(!address(client).await.contains("tree=1"));
+    click(client, "learn-tree-on").await;
+    wait_until(
+        client,
+        "return !document.getElementById('learn-tree-panel').hidden && document.querySelectorAll('#learn-tree [role=\"treeitem\"]').length > 1;",
+        "the box shows the tree",
+    )
+    .await;
+    assert!(address(client).await.contains("tree=1"));
+
+    // Tab reaches the tree's one tab stop: the node the search stands on.
+    js(
+        client,
+        "document.querySelector('#learn-tree [role=\"treeitem\"][tabindex=\"0\"]').focus(); return true;",
+    )
+    .await;
+    let tree = js(client, TREE_NOW).await;
+    let current = value_of(
+        client,
+        "document.querySelector('#learn-tree [aria-current=\"step\"]').dataset.node",
+    )
+    .await;
+    assert_eq!(
+        tree["focus"], current,
+        "the tab stop is the current node: {tree}"
+    );
+
+    // Home: the root; End: the last node shown.
+    press(client, HOME).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(tree["focus"], json!("0"), "Home: the empty board: {tree}");
+    press(client, END).await;
+    let tree = js(client, TREE_NOW).await;
+    let items = tree["items"].as_array().expect("the nodes");
+    let last = &items[items.len() - 1][0];
+    assert_eq!(&tree["focus"], last, "End: the last node shown: {tree}");
+
+    // Node 1, (0, 0) given up, is collapsed off the path: → opens it, the focus staying there;
+    // → again enters it; ← goes back up to it; ← closes it; ← goes to its parent, the root.
+    press(client, HOME).await;
+    press(client, ARROW_DOWN).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(tree["focus"], json!("1"), "↓ from the root: {tree}");
+    assert_eq!(
+        node(&tree, "1"),
+        &json!(["1", "2", "false", false]),
+        "{tree}"
+    );
+    let shown = items.len();
+    press(client, ARROW_RIGHT).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(
+        tree["focus"],
+        json!("1"),
+        "→ opens, the focus stays: {tree}"
+    );
+    assert_eq!(node(&tree, "1")[2], json!("true"), "→ opens it: {tree}");
+    let opened = tree["items"].as_array().expect("the nodes").len();
+    assert!(opened > shown, "its children are shown: {tree}");
+    press(client, ARROW_RIGHT).await;
+    let tree = js(client, TREE_NOW).await;
+    let child = tree["focus"]
+        .as_str()
+        .expect("a node has the focus")
+        .to_string();
+    assert_ne!(child, "1", "→ on an open node enters it: {tree}");
+    assert_eq!(
+        node(&tree, &child)[1],
+        json!("3"),
+        "its first child: {tree}"
+    );
+    press(client, ARROW_LEFT).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(
+        tree["focus"],
+        json!("1"),
+        "← on a closed child: its parent: {tree}"
+    );
+    press(client, ARROW_LEFT).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(node(&tree, "1")[2], json!("false"), "← closes it: {tree}");
+    assert_eq!(tree["focus"], json!("1"), "the focus stays: {tree}");
+    assert_eq!(
+        tree["items"].as_array().expect("the nodes").len(),
+        shown,
+        "{tree}"
+    );
+    press(client, ARROW_LEFT).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(
+        tree["focus"],
+        json!("0"),
+        "← on a closed node: its parent: {tree}"
+    );
+
+    // A node open because it is on the search's path closes too (WAI-ARIA: ← closes an open
+    // node), and → opens it again.
+    assert_eq!(node(&tree, "0")[2], json!("true"), "{tree}");
+    press(client, ARROW_LEFT).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(
+        tree["focus"],
+        json!("0"),
+        "the focus stays on the root: {tree}"
+    );
+    assert_eq!(
+        tree["items"],
+        json!([["0", "1", "false", true]]),
+        "← closes the root, on the path: {tree}"
+    );
+    press(client, ARROW_RIGHT).await;
+    let tree = js(client, TREE_NOW).await;
+    assert_eq!(
+        node(&tree, "0")[2],
+        json!("true"),
+        "→ opens it again: {tree}"
+    );
+    assert_eq!(
+        tree["items"].as_array().expect("the nodes").len(),
+        shown,
+        "{tree}"
+    );
+    // None of these keys moved the search.
+    assert_eq!(tree["label"], json!("Step 393 of 393"), "{tree}");
+
+    // The box again: the tree goes, and tree=1 leaves the address.
+    click(client, "learn-tree-on").await;
+    wait_until(
+        client,
+        "return document.getElementById('learn-tree-panel').hidden;",
+        "the box hides the tree",
+    )
+    .await;
+    assert!(!address(client).await.contains("tree=1"));
+    finish(&page, "with the tree's keys").await;
+}
