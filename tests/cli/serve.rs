@@ -394,15 +394,9 @@ fn ctrl_c_stops_the_server_even_with_a_half_open_connection() {
     assert!(took < Duration::from_secs(5), "stopping took {took:?}");
 }
 
-/// SIGTERM (how systemd, Docker and Kubernetes stop a service) used to end the server at once,
-/// cutting a 17 MB trace at 13 MB: the server stops accepting, the answer under way is sent
-/// whole, and the server ends with 143. The signal comes twice at once, as `timeout` sends it
-/// (to the program, then to its process group): that is one signal, not a second that would
-/// end the server without waiting.
-#[cfg(unix)]
-#[test]
-fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
-    let mut server = serve();
+/// Asks for a trace of over 10 MB (every step of N = 12's search) and reads its first 64 KiB:
+/// the connection, and what came.
+fn long_answer_started(server: &Server) -> (TcpStream, Vec<u8>) {
     let mut stream = TcpStream::connect(&server.address).expect("a connection");
     write!(
         stream,
@@ -415,6 +409,34 @@ fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
         .expect("a read timeout");
     let mut start = vec![0u8; 64 << 10];
     stream.read_exact(&mut start).expect("the answer starts");
+    (stream, start)
+}
+
+/// The head of an answer, the length it announces, and the body that came.
+fn announced_and_sent(answer: &str) -> (&str, usize, &str) {
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    let length = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length: ")?
+                .parse()
+                .ok()
+        })
+        .expect("a content-length");
+    (head, length, body)
+}
+
+/// SIGTERM (how systemd, Docker and Kubernetes stop a service) used to end the server at once,
+/// cutting a 17 MB trace at 13 MB: the server stops accepting, the answer under way is sent
+/// whole, and the server ends with 143. The signal comes twice at once, as `timeout` sends it
+/// (to the program, then to its process group): that is one signal, not a second that would
+/// end the server without waiting.
+#[cfg(unix)]
+#[test]
+fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
+    let mut server = serve();
+    let (mut stream, mut start) = long_answer_started(&server);
     send(&server, "TERM");
     send(&server, "TERM");
     // New connections are refused while the answer is being sent.
@@ -432,16 +454,7 @@ fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
         .expect("the rest of the answer");
     start.extend_from_slice(&rest);
     let answer = String::from_utf8(start).expect("UTF-8");
-    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
-    let length: usize = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length: ")?
-                .parse()
-                .ok()
-        })
-        .expect("a content-length");
+    let (head, length, body) = announced_and_sent(&answer);
     assert!(length > 10_000_000, "{head}");
     assert_eq!(body.len(), length, "the answer was cut: {head}");
     let trace: serde_json::Value = serde_json::from_str(body).expect("the whole JSON trace");
@@ -457,18 +470,7 @@ fn sigterm_lets_an_answer_under_way_finish_then_ends_with_143() {
 #[test]
 fn issue_40_shutdown_grace_bounds_the_wait_for_a_stalled_answer() {
     let mut server = serve_with(&["--shutdown-grace", "1"]);
-    let mut stream = TcpStream::connect(&server.address).expect("a connection");
-    write!(
-        stream,
-        "GET /api/trace?n=12&all=true&limit=100000 HTTP/1.0\r\nHost: {}\r\n\r\n",
-        server.address
-    )
-    .expect("a request");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .expect("a read timeout");
-    let mut start = vec![0u8; 64 << 10];
-    stream.read_exact(&mut start).expect("the answer starts");
+    let (mut stream, mut start) = long_answer_started(&server);
     // The client reads nothing more: the answer (over 10 MB) stalls in the socket's buffers.
     let (exit, took) = signal_and_wait(&mut server, "TERM", Duration::from_secs(9))
         .expect("the server ends before the default grace of 10 s could run out");
@@ -481,16 +483,7 @@ fn issue_40_shutdown_grace_bounds_the_wait_for_a_stalled_answer() {
     let _ = stream.read_to_end(&mut rest);
     start.extend_from_slice(&rest);
     let answer = String::from_utf8_lossy(&start);
-    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
-    let length: usize = head
-        .lines()
-        .find_map(|l| {
-            l.to_ascii_lowercase()
-                .strip_prefix("content-length: ")?
-                .parse()
-                .ok()
-        })
-        .expect("a content-length");
+    let (_, length, body) = announced_and_sent(&answer);
     assert!(
         body.len() < length,
         "the stalled answer was sent whole ({length} bytes) though the grace ran out"
