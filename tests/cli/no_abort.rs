@@ -180,23 +180,36 @@ fn the_recursive_solvers_run_deep_under_a_small_main_thread_stack() {
 fn sigint_in_the_first_moments_of_a_count_started_with_it_ignored_saves_and_ends() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("n24.ckpt");
-    let args = [
-        &words("count 24 --progress none")[..],
-        &["--checkpoint", ckpt.to_str().unwrap()],
-    ];
     // Past the program's start, and before the plan is ready.
     let after = Duration::from_millis(150);
     let (status, err) = interrupt_after(
-        limited(&args.concat(), &[], true),
+        limited(&count_24_args(&ckpt), &[], true),
         after,
         Duration::from_secs(60),
     );
+    assert_saved_and_ended_with_130(status, &err, &ckpt);
+}
+
+/// `count 24 --progress none --checkpoint CKPT`, the run the early-signal tests interrupt.
+fn count_24_args(ckpt: &std::path::Path) -> Vec<&str> {
+    let mut args = words("count 24 --progress none");
+    args.extend(["--checkpoint", ckpt.to_str().unwrap()]);
+    args
+}
+
+/// Checks that an interrupted `count 24` said so, saved its checkpoint `ckpt`, and ended with
+/// status 130.
+fn assert_saved_and_ended_with_130(
+    status: std::process::ExitStatus,
+    err: &str,
+    ckpt: &std::path::Path,
+) {
     assert_eq!(status.code(), Some(130), "{err}");
     assert!(
         err.contains("interrupted") && err.contains("saved in"),
         "{err}"
     );
-    let saved = std::fs::read_to_string(&ckpt).expect("the checkpoint is saved");
+    let saved = std::fs::read_to_string(ckpt).expect("the checkpoint is saved");
     assert!(
         saved.starts_with("queens-count-checkpoint 2\nn 24\n"),
         "{saved}"
@@ -258,11 +271,7 @@ fn at_the_command(mut command: Command) -> (bool, std::process::Child) {
 fn sigint_is_caught_before_the_command_starts_and_answered() {
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("n24.ckpt");
-    let args = [
-        &words("count 24 --progress none")[..],
-        &["--checkpoint", ckpt.to_str().unwrap()],
-    ];
-    let (caught, mut child) = at_the_command(limited(&args.concat(), &[], true));
+    let (caught, mut child) = at_the_command(limited(&count_24_args(&ckpt), &[], true));
     if !caught {
         let _ = child.kill();
         let _ = child.wait();
@@ -271,16 +280,7 @@ fn sigint_is_caught_before_the_command_starts_and_answered() {
     let status = interrupt(&mut child, Duration::from_secs(60));
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
-    assert_eq!(status.code(), Some(130), "{err}");
-    assert!(
-        err.contains("interrupted") && err.contains("saved in"),
-        "{err}"
-    );
-    let saved = std::fs::read_to_string(&ckpt).expect("the checkpoint is saved");
-    assert!(
-        saved.starts_with("queens-count-checkpoint 2\nn 24\n"),
-        "{saved}"
-    );
+    assert_saved_and_ended_with_130(status, &err, &ckpt);
 }
 
 /// The commands that do not stop gracefully get the default handling back once the arguments
