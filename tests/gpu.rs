@@ -71,6 +71,22 @@ fn json(device: Device, args: &[&str]) -> Result<serde_json::Value, Failed> {
     serde_json::from_str(&text).map_err(|e| format!("queens {args:?}: {e}: {text}").into())
 }
 
+/// The JSON result of `count N --engine ENGINE --checkpoint CKPT` on the twin: the run saved
+/// in `ckpt` resumed to its end.
+fn resumed(ckpt: &std::path::Path, n: &str, engine: &str) -> Result<serde_json::Value, Failed> {
+    let ckpt = ckpt.to_str().expect("a UTF-8 path");
+    let args = [
+        "count",
+        n,
+        "--engine",
+        engine,
+        "--json",
+        "--checkpoint",
+        ckpt,
+    ];
+    json(Device::Twin, &args)
+}
+
 /// `(total, unique)` of the reference table.
 fn known(n: usize) -> (u64, u64) {
     let known = queens_core::reference::known_for(n).expect("a reference count");
@@ -263,17 +279,7 @@ fn killed_on_one_engine_resumed_on_the_other(first: &str, then: &str) -> Outcome
     if !(saved > 0 && saved < all) {
         return Err(format!("killed mid-way: {saved} of {all}").into());
     }
-    let ckpt_arg = ckpt.to_str().expect("a UTF-8 path");
-    let args = [
-        "count",
-        "16",
-        "--engine",
-        then,
-        "--json",
-        "--checkpoint",
-        ckpt_arg,
-    ];
-    let got = json(Device::Twin, &args)?;
+    let got = resumed(&ckpt, "16", then)?;
     check("resumed", counts_of(&got), (Some(14772512), Some(1846955)))?;
     Ok(Completion::Completed)
 }
@@ -292,17 +298,7 @@ fn sigint_saves_and_the_same_command_resumes() -> Outcome {
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     check("the exit status", out.status.code(), Some(130))?;
     check("interrupted", stderr(&out).contains("interrupted"), true)?;
-    let ckpt_arg = ckpt.to_str().expect("a UTF-8 path");
-    let args = [
-        "count",
-        "17",
-        "--engine",
-        "gpu",
-        "--json",
-        "--checkpoint",
-        ckpt_arg,
-    ];
-    let got = json(Device::Twin, &args)?;
+    let got = resumed(&ckpt, "17", "gpu")?;
     check("resumed", counts_of(&got), (Some(95815104), Some(11977939)))?;
     Ok(Completion::Completed)
 }
