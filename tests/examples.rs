@@ -435,10 +435,28 @@ const ROOTS: [&str; 8] = [
     "src/", "crates/", "tests/", ".ci/", "scripts/", "fuzz/", "docs/", "assets/",
 ];
 
-/// Every source path a page names in backticks (`` `src/cli/` ``, `` `crates/.../plan.rs` ``)
-/// exists in the repository, so that moving a file cannot leave a page naming the old place
-/// (links are checked by [`links_resolve`]).
+/// The paths the pages name that are not in the repository, and say so: the fuzz corpus (not
+/// committed, development.md) and the generators of CSPLib's instances (huge-boards.md).
+const ELSEWHERE: [&str; 3] = [
+    "corpus/shard_results/",
+    "queens-gen-fast.py",
+    "queens-diag-transform.py",
+];
+
+/// Every source path a page names in backticks exists in the repository, so that moving a file
+/// cannot leave a page naming the old place (links are checked by [`links_resolve`]):
+/// - a path from the root (`` `src/cli/` ``, `` `crates/.../plan.rs` ``) exists as written;
+/// - a shorter one (`` `count/halves/` ``, `` `api.rs` ``, `` `learn.js` ``): a file or folder of
+///   the repository ends with it, a whole name at a time.
+///
+/// A short span counts as a path when it names a file of a kind the repository holds (`.rs`,
+/// `.js`, `.cu`, `.cpp`, `.html`, `.css`, `.md`, `.py`, `.toml`, `.json`, `.tsv`) or a folder
+/// (a name with a `/`, ending in one).
 fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
+    const KINDS: [&str; 11] = [
+        ".rs", ".js", ".cu", ".cpp", ".html", ".css", ".md", ".py", ".toml", ".json", ".tsv",
+    ];
+    let tree = repository_paths();
     let mut problems = Vec::new();
     let mut seen = 0;
     for (file, text) in pages {
@@ -446,15 +464,34 @@ fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
             // The odd pieces between backticks are the code spans.
             for span in line.split('`').skip(1).step_by(2) {
                 let path = span.strip_prefix("./").unwrap_or(span);
-                let is_path = ROOTS.iter().any(|r| path.starts_with(r))
+                let plain = !path.is_empty()
                     && path
                         .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c));
-                if !is_path {
+                        .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
+                    && !path.starts_with(['.', '/'])
+                    || path.starts_with(".ci/");
+                // What the pages name that is not the repository's: build outputs, and the
+                // files they say are elsewhere.
+                if path.starts_with("target/") || ELSEWHERE.contains(&path) {
+                    continue;
+                }
+                let from_root = ROOTS.iter().any(|r| path.starts_with(r));
+                let short = KINDS
+                    .iter()
+                    .any(|k| path.ends_with(k) && path.len() > k.len())
+                    || (path.ends_with('/') && path.len() > 1);
+                if !plain || !(from_root || short) {
                     continue;
                 }
                 seen += 1;
-                if !Path::new(ROOT).join(path).exists() {
+                let found = if from_root {
+                    Path::new(ROOT).join(path).exists()
+                } else {
+                    let tail = path.trim_end_matches('/');
+                    tree.iter()
+                        .any(|p| p == tail || p.ends_with(&format!("/{tail}")))
+                };
+                if !found {
                     problems.push(format!("{file}:{}: `{path}` does not exist", i + 1));
                 }
             }
@@ -468,6 +505,30 @@ fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     } else {
         Err(problems.join("\n").into())
     }
+}
+
+/// Every file and folder of the repository, as paths from its root with `/` between names;
+/// the build's and git's own folders are left out.
+fn repository_paths() -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut folders = vec![PathBuf::new()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = fs::read_dir(Path::new(ROOT).join(&folder)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if folder.as_os_str().is_empty() && matches!(name.as_str(), "target" | ".git") {
+                continue;
+            }
+            let path = folder.join(&name);
+            paths.push(path.to_string_lossy().replace('\\', "/"));
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                folders.push(path);
+            }
+        }
+    }
+    paths
 }
 
 /// The table of counting.md's half-board split, computed from the engine: for each N the
