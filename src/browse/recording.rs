@@ -3,8 +3,8 @@
 
 use std::ops::ControlFlow;
 
-use queens_core::trace::{self, Axis, Event, EventKind};
-use queens_core::{Algorithm, SearchOptions};
+use queens_core::trace::{Axis, Event, EventKind, Trace};
+use queens_core::Algorithm;
 
 use super::playback::{Frame, Mark, Playback};
 
@@ -17,18 +17,13 @@ pub const MAX_EVENTS: usize = 100_000;
 /// [`MAX_EVENTS`] events.
 pub fn record(n: usize, algorithm: Algorithm) -> Result<Playback, String> {
     let mut frames = Vec::new();
-    let outcome = trace::run(
-        n,
-        algorithm,
-        &SearchOptions::default(),
-        false,
-        Some(MAX_EVENTS),
-        &mut |event| {
+    let outcome = Trace::new(n, algorithm)
+        .limit(MAX_EVENTS)
+        .run(&mut |event| {
             frames.push(frame_of(event));
             ControlFlow::Continue(())
-        },
-    )
-    .map_err(|e| format!("cannot record the {algorithm} search: {e}"))?;
+        })
+        .map_err(|e| format!("cannot record the {algorithm} search: {e}"))?;
     if !outcome.cut && outcome.summary.solutions == 0 {
         // The search ran to its end without a solution (N = 2, 3): say so in a last frame
         // rather than stopping on its last step.

@@ -8,7 +8,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 
-use queens_core::trace::{self, Event};
+use queens_core::trace::{Event, Trace};
 
 use crate::cli::TraceArgs;
 use crate::format::trace::Traced;
@@ -20,7 +20,6 @@ use crate::status::Status;
 pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
     let algorithm = args.algo.algorithm();
-    let options = args.search.options();
     let traced = Traced {
         algorithm,
         n,
@@ -28,6 +27,10 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
     };
     let writer = args.format.writer();
     let limit = args.limit.map(|l| usize::try_from(l).unwrap_or(usize::MAX));
+    let trace = Trace::new(n, algorithm)
+        .all(args.all)
+        .limit(limit)
+        .options(args.search.options());
     let mut out = super::stdout();
     // Events printed on a terminal show the trace moving; otherwise a sign of life on stderr.
     let quiet = args.quiet || (!args.summary && io::stdout().is_terminal());
@@ -39,11 +42,10 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
         ControlFlow::Continue(())
     };
     let outcome = if args.summary {
-        trace::summarize_watched(n, algorithm, &options, args.all, limit, &mut report)
-            .map_err(budget_hint)?
+        trace.summarize_watched(&mut report).map_err(budget_hint)?
     } else {
         // The trace's own first checks, before the header is printed.
-        trace::check(n, algorithm, &options, true).map_err(budget_hint)?;
+        trace.check().map_err(budget_hint)?;
         writer.check_size(n)?;
         writer.header(&mut out, traced)?;
         let mut failure: Option<io::Error> = None;
@@ -54,16 +56,9 @@ pub fn run(args: &TraceArgs) -> anyhow::Result<Status> {
                 ControlFlow::Break(())
             }
         };
-        let outcome = trace::run_watched(
-            n,
-            algorithm,
-            &options,
-            args.all,
-            limit,
-            &mut on_event,
-            &mut report,
-        )
-        .map_err(budget_hint)?;
+        let outcome = trace
+            .run_watched(&mut on_event, &mut report)
+            .map_err(budget_hint)?;
         if let Some(e) = failure {
             return Err(e.into());
         }

@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::{Columns, PlacementFormat};
+use super::PlacementWriter;
 
 /// The widest board the algebraic format can name: one file letter per column.
 pub const MAX_ALGEBRAIC_N: usize = 26;
@@ -13,17 +13,24 @@ pub const MAX_ALGEBRAIC_N: usize = 26;
 /// The `algebraic` format.
 pub struct Algebraic;
 
-impl PlacementFormat for Algebraic {
-    const MAX_N: usize = MAX_ALGEBRAIC_N;
+impl PlacementWriter for Algebraic {
+    fn max_n(&self) -> usize {
+        MAX_ALGEBRAIC_N
+    }
 
-    fn too_wide(n: usize) -> String {
+    fn too_wide(&self, n: usize) -> String {
         format!(
             "the algebraic format names files a to z, so it handles N up to {MAX_ALGEBRAIC_N} \
              (got N = {n}); use --format positions"
         )
     }
 
-    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()> {
+    fn write_stream(
+        &self,
+        out: &mut dyn Write,
+        n: usize,
+        columns: &mut dyn Iterator<Item = usize>,
+    ) -> io::Result<()> {
         for (row, c) in columns.enumerate() {
             if row > 0 {
                 out.write_all(b" ")?;

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::{Columns, PlacementFormat};
+use super::PlacementWriter;
 
 /// The widest board the board format draws: N x (N + 1) characters, 100 MB at this size.
 pub const MAX_BOARD_N: usize = 10_000;
@@ -12,10 +12,12 @@ pub const MAX_BOARD_N: usize = 10_000;
 /// The `board` format.
 pub struct Board;
 
-impl PlacementFormat for Board {
-    const MAX_N: usize = MAX_BOARD_N;
+impl PlacementWriter for Board {
+    fn max_n(&self) -> usize {
+        MAX_BOARD_N
+    }
 
-    fn too_wide(n: usize) -> String {
+    fn too_wide(&self, n: usize) -> String {
         format!(
             "the board format would draw N x N = {} characters for N = {n}; it handles N up to \
              {MAX_BOARD_N}: use --format positions or --format json",
@@ -23,7 +25,12 @@ impl PlacementFormat for Board {
         )
     }
 
-    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()> {
+    fn write_stream(
+        &self,
+        out: &mut dyn Write,
+        n: usize,
+        columns: &mut dyn Iterator<Item = usize>,
+    ) -> io::Result<()> {
         let mut row = vec![b'.'; n + 1];
         row[n] = b'\n';
         for c in columns {

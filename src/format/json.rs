@@ -5,13 +5,18 @@
 
 use std::io::{self, Write};
 
-use super::{write_columns, Columns, PlacementFormat};
+use super::{write_columns, PlacementWriter};
 
 /// The `json` format.
 pub struct Json;
 
-impl PlacementFormat for Json {
-    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()> {
+impl PlacementWriter for Json {
+    fn write_stream(
+        &self,
+        out: &mut dyn Write,
+        n: usize,
+        columns: &mut dyn Iterator<Item = usize>,
+    ) -> io::Result<()> {
         write!(out, "{{\"n\":{n},\"queens\":[")?;
         write_columns(out, columns, b',')?;
         out.write_all(b"]}\n")

@@ -1,9 +1,10 @@
 //! The output formats of a placement: `positions`, `board`, `json`, `algebraic` and `svg`, one
-//! file each, every one a [`PlacementFormat`]: the columns of a placement, row 0 first, streamed
-//! into a writer (huge boards are written in O(1) memory). A new format is a file here with its
-//! `impl PlacementFormat`, a variant of [`Format`] and its arm in [`Format::check_size`] and
-//! [`Format::write_stream`] (the compiler asks for both). The formats of `queens trace` are in
-//! [`trace`].
+//! file each, every one a [`PlacementWriter`]: the columns of a placement, row 0 first, streamed
+//! into a writer (huge boards are written in O(1) memory). The formats of `queens trace` are in
+//! [`trace`], in the same design: one unit struct per file implementing the writer trait through
+//! `&self` and `&mut dyn Write`, and one table, the `--format` value's `writer()`, mapping each
+//! value to its writer. A new format is a file here with its `impl PlacementWriter`, a variant
+//! of [`Format`] and its line in [`Format::writer`].
 //!
 //! May call: [`crate::svg`] (the drawing) and the standard library.
 
@@ -40,38 +41,50 @@ pub trait Columns: Iterator<Item = usize> {}
 impl<I: Iterator<Item = usize>> Columns for I {}
 
 /// One output format of a placement.
-pub trait PlacementFormat {
+pub trait PlacementWriter: Sync {
     /// The widest board the format writes.
-    const MAX_N: usize = usize::MAX;
+    fn max_n(&self) -> usize {
+        usize::MAX
+    }
 
-    /// Why the format refuses a board of `n` wider than [`PlacementFormat::MAX_N`]: the message,
-    /// which names the formats to use instead.
-    fn too_wide(n: usize) -> String {
-        format!("N = {n} is above {}", Self::MAX_N)
+    /// Why the format refuses a board of `n` wider than [`PlacementWriter::max_n`]: the
+    /// message, which names the formats to use instead.
+    fn too_wide(&self, n: usize) -> String {
+        format!("N = {n} is above {}", self.max_n())
     }
 
     /// Refuses sizes the format cannot write, before anything is printed.
-    fn check_size(n: usize) -> anyhow::Result<()> {
-        if n > Self::MAX_N {
-            bail!(Self::too_wide(n));
+    fn check_size(&self, n: usize) -> anyhow::Result<()> {
+        if n > self.max_n() {
+            bail!(self.too_wide(n));
         }
         Ok(())
     }
 
     /// Writes one placement of the `n` x `n` board given as its `n` columns, row 0 first.
-    fn write_stream(out: &mut impl Write, n: usize, columns: impl Columns) -> io::Result<()>;
+    fn write_stream(
+        &self,
+        out: &mut dyn Write,
+        n: usize,
+        columns: &mut dyn Iterator<Item = usize>,
+    ) -> io::Result<()>;
 }
 
 impl Format {
+    /// The format's writer: the one table from a `--format` value to its file.
+    pub fn writer(self) -> &'static dyn PlacementWriter {
+        match self {
+            Format::Board => &board::Board,
+            Format::Positions => &positions::Positions,
+            Format::Json => &json::Json,
+            Format::Algebraic => &algebraic::Algebraic,
+            Format::Svg => &svg::Svg,
+        }
+    }
+
     /// Refuses sizes the format cannot write, before anything is printed.
     pub fn check_size(self, n: usize) -> anyhow::Result<()> {
-        match self {
-            Format::Board => board::Board::check_size(n),
-            Format::Positions => positions::Positions::check_size(n),
-            Format::Json => json::Json::check_size(n),
-            Format::Algebraic => algebraic::Algebraic::check_size(n),
-            Format::Svg => svg::Svg::check_size(n),
-        }
+        self.writer().check_size(n)
     }
 
     /// Writes one placement.
@@ -85,15 +98,9 @@ impl Format {
         self,
         out: &mut impl Write,
         n: usize,
-        columns: impl Columns,
+        mut columns: impl Columns,
     ) -> io::Result<()> {
-        match self {
-            Format::Board => board::Board::write_stream(out, n, columns),
-            Format::Positions => positions::Positions::write_stream(out, n, columns),
-            Format::Json => json::Json::write_stream(out, n, columns),
-            Format::Algebraic => algebraic::Algebraic::write_stream(out, n, columns),
-            Format::Svg => svg::Svg::write_stream(out, n, columns),
-        }
+        self.writer().write_stream(out, n, &mut columns)
     }
 }
 
@@ -108,17 +115,31 @@ pub fn write_stream(
 }
 
 /// Writes `columns` in decimal, `sep` between two of them: the body of `positions` and of the
-/// JSON array.
-fn write_columns(out: &mut impl Write, columns: impl Columns, sep: u8) -> io::Result<()> {
+/// JSON array. The digits are gathered in a buffer of a few KiB and written a buffer at a time,
+/// so that a writer behind `dyn Write` is called once per line of an ordinary board, not once
+/// per column.
+fn write_columns(
+    out: &mut dyn Write,
+    columns: &mut dyn Iterator<Item = usize>,
+    sep: u8,
+) -> io::Result<()> {
+    let mut line = [0u8; 4096];
+    let mut len = 0;
     let mut buf = [0u8; 21];
     for (i, c) in columns.enumerate() {
         let start = if i == 0 { 1 } else { 0 };
         let digits = decimal(c, &mut buf[1..]);
         let first = buf.len() - digits - 1;
         buf[first] = sep;
-        out.write_all(&buf[first + start..])?;
+        let piece = &buf[first + start..];
+        if len + piece.len() > line.len() {
+            out.write_all(&line[..len])?;
+            len = 0;
+        }
+        line[len..len + piece.len()].copy_from_slice(piece);
+        len += piece.len();
     }
-    Ok(())
+    out.write_all(&line[..len])
 }
 
 /// Writes `value` in decimal at the end of `buf`; returns how many digits it took.

@@ -4,13 +4,18 @@
 
 use std::io::{self, Write};
 
-use super::{write_columns, Columns, PlacementFormat};
+use super::{write_columns, PlacementWriter};
 
 /// The `positions` format.
 pub struct Positions;
 
-impl PlacementFormat for Positions {
-    fn write_stream(out: &mut impl Write, _n: usize, columns: impl Columns) -> io::Result<()> {
+impl PlacementWriter for Positions {
+    fn write_stream(
+        &self,
+        out: &mut dyn Write,
+        _n: usize,
+        columns: &mut dyn Iterator<Item = usize>,
+    ) -> io::Result<()> {
         write_columns(out, columns, b' ')?;
         out.write_all(b"\n")
     }

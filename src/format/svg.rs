@@ -4,22 +4,29 @@
 
 use std::io::{self, Write};
 
-use super::{Columns, PlacementFormat};
+use super::PlacementWriter;
 
 /// The `svg` format.
 pub struct Svg;
 
-impl PlacementFormat for Svg {
-    const MAX_N: usize = crate::svg::MAX_N;
+impl PlacementWriter for Svg {
+    fn max_n(&self) -> usize {
+        crate::svg::MAX_N
+    }
 
-    fn too_wide(n: usize) -> String {
+    fn too_wide(&self, n: usize) -> String {
         format!(
             "the svg format draws boards up to N = {} (got N = {n}); use --format positions",
             crate::svg::MAX_N
         )
     }
 
-    fn write_stream(out: &mut impl Write, _n: usize, columns: impl Columns) -> io::Result<()> {
-        crate::svg::write_svg(out, &columns.collect::<Vec<_>>())
+    fn write_stream(
+        &self,
+        mut out: &mut dyn Write,
+        _n: usize,
+        columns: &mut dyn Iterator<Item = usize>,
+    ) -> io::Result<()> {
+        crate::svg::write_svg(&mut out, &columns.collect::<Vec<_>>())
     }
 }

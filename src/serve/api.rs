@@ -550,13 +550,10 @@ pub(super) fn trace_bytes(
     let mut out = b"[".to_vec();
     let mut full = false;
     let mut error = None;
-    let outcome = tracing::run(
-        n,
-        algorithm,
-        &SearchOptions::default(),
-        all,
-        Some(limit),
-        &mut |event| {
+    let outcome = tracing::Trace::new(n, algorithm)
+        .all(all)
+        .limit(limit)
+        .run(&mut |event| {
             if out.len() > 1 {
                 out.push(b',');
             }
@@ -569,9 +566,8 @@ pub(super) fn trace_bytes(
                 return ControlFlow::Break(());
             }
             ControlFlow::Continue(())
-        },
-    )
-    .map_err(|e| ApiError::too_much_work(e.to_string()))?;
+        })
+        .map_err(|e| ApiError::too_much_work(e.to_string()))?;
     if let Some(e) = error {
         return Err(failed(e));
     }

@@ -181,7 +181,9 @@ pub async fn summary(State(state): State<AppState>, RawQuery(query): RawQuery) -
     let all = params.flag("all")?;
     let _slot = admit(&state, Work::Walk { n }, "a whole counted trace")?;
     tokio::task::spawn_blocking(move || {
-        let outcome = tracing::summarize(n, algorithm, &SearchOptions::default(), all, None)
+        let outcome = tracing::Trace::new(n, algorithm)
+            .all(all)
+            .summarize()
             .map_err(|e| ApiError::too_much_work(e.to_string()))?;
         Ok(Json(summary_json(algorithm, n, all, &outcome.summary)))
     })

@@ -5,18 +5,13 @@
 
 use std::ops::ControlFlow;
 
-use queens_core::trace;
-use queens_core::{Algorithm, SearchOptions};
+use queens_core::trace::Trace;
+use queens_core::Algorithm;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = SearchOptions::default();
-    let outcome = trace::run(
-        4,
-        Algorithm::Backtrack,
-        &options,
-        false,
-        Some(12),
-        &mut |e| {
+    let outcome = Trace::new(4, Algorithm::Backtrack)
+        .limit(12)
+        .run(&mut |e| {
             println!(
                 "{:3} {:9} {:?} {:?}",
                 e.step,
@@ -25,10 +20,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 e.positions
             );
             ControlFlow::Continue(())
-        },
-    )?;
+        })?;
     println!("cut after 12 events: {}", outcome.cut);
-    let first = trace::summarize(8, Algorithm::Recursive, &options, false, None)?;
+    let first = Trace::new(8, Algorithm::Recursive).summarize()?;
     println!(
         "recursive, 8x8, to the first solution: {} tries, {} placements",
         first.summary.tries, first.summary.placements

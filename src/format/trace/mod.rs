@@ -1,7 +1,10 @@
 //! The formats of `queens trace`: `text`, `json` and `board`, one file each, every one a
-//! [`TraceWriter`]: the lines before the first event, one event, and the summary at the end. A
-//! new format is a file here with its `impl TraceWriter`, a variant of [`TraceFormat`] and its
-//! arm in [`TraceFormat::writer`].
+//! [`TraceWriter`]: the lines before the first event, one event, and the summary at the end.
+//! The same design as the placement formats of [`super`] (their [`super::PlacementWriter`]):
+//! a unit struct per file, the trait through `&self` and `&mut dyn Write`, and one table,
+//! [`TraceFormat::writer`], from a `--format` value to its writer. A new format is a file here
+//! with its `impl TraceWriter`, a variant of [`TraceFormat`] and its line in
+//! [`TraceFormat::writer`].
 //!
 //! May call: [`crate::json`] (the JSON encodings the server shares) and the engine's trace types.
 
@@ -61,7 +64,7 @@ pub trait TraceWriter: Sync {
 }
 
 impl TraceFormat {
-    /// The format's writer.
+    /// The format's writer: the one table from a `--format` value to its file.
     pub fn writer(self) -> &'static dyn TraceWriter {
         match self {
             TraceFormat::Text => &text::Text,

@@ -172,13 +172,11 @@ mod tests {
     use super::*;
     use crate::json::event_json;
     use queens_core::trace::ConflictLine;
-    use queens_core::{SearchOptions, Square};
+    use queens_core::Square;
     use serde_json::{json, Value};
 
     fn first_events(algorithm: Algorithm, n: usize) -> Vec<Event> {
-        trace::record(n, algorithm, &SearchOptions::default(), false, None)
-            .unwrap()
-            .events
+        trace::Trace::new(n, algorithm).record().unwrap().events
     }
 
     #[test]

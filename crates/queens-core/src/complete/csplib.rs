@@ -9,7 +9,7 @@
 
 use thiserror::Error;
 
-use super::Instance;
+use super::instance::{Instance, DEFAULT_BUDGET, MAX_N};
 use crate::board::Square;
 use crate::parse::{CompactEntry, EntryReader, ReadError};
 
@@ -57,7 +57,7 @@ pub enum InstanceParseError {
 
 /// Reads an instance: a CSPLib problem 79 parameter file when the text has a `letting`,
 /// otherwise one drawn board (`Q` for the given queens, `.` elsewhere), within the default
-/// memory budget ([`super::DEFAULT_BUDGET`]; see [`parse_instance_within`]).
+/// memory budget ([`DEFAULT_BUDGET`]; see [`parse_instance_within`]).
 ///
 /// The CSPLib format is Essence' parameter syntax: `letting n = 8` (or `be`), and
 /// `letting init = [[r, c], ...]`, a list of row, column pairs, 0-based as written by the
@@ -74,7 +74,7 @@ pub enum InstanceParseError {
 /// assert_eq!((b.n, b.fixed[0].col), (4, 3));
 /// ```
 pub fn parse_instance(text: &str) -> Result<Instance, InstanceParseError> {
-    parse_instance_within(text, super::DEFAULT_BUDGET)
+    parse_instance_within(text, DEFAULT_BUDGET)
 }
 
 /// [`parse_instance`] within a memory budget of `budget` bytes: beyond the text itself, the
@@ -240,7 +240,7 @@ fn number(text: &str, line: usize) -> Result<i128, InstanceParseError> {
                     "{} ({} digits) is too large: sizes, rows and columns are at most {}",
                     shorten(text),
                     text.len() - usize::from(text.starts_with('-')),
-                    super::MAX_N
+                    MAX_N
                 )
             } else {
                 format!("'{text}' is not a whole number")
@@ -349,7 +349,7 @@ fn read_init(lx: &mut Lexer, budget: u64) -> Result<Given, InstanceParseError> {
         if given.squares.len() as u64 >= max {
             return Err(InstanceParseError::TooManyQueens { line, max, budget });
         }
-        let fits = |v: i128| usize::try_from(v).ok().filter(|&v| v <= super::MAX_N);
+        let fits = |v: i128| usize::try_from(v).ok().filter(|&v| v <= MAX_N);
         let square = match (fits(r), fits(c)) {
             (Some(row), Some(col)) => Square { row, col },
             _ => {
@@ -428,13 +428,13 @@ fn parse_csplib(text: &str, budget: u64) -> Result<Instance, InstanceParseError>
         }
     }
     let (n_line, n) = n.ok_or(InstanceParseError::MissingSize)?;
-    if n > super::MAX_N as i128 {
+    if n > MAX_N as i128 {
         return Err(Lexer::malformed(
             n_line,
             format!(
                 "n = {} is too large: at most {}",
                 shorten(&n.to_string()),
-                super::MAX_N
+                MAX_N
             ),
         ));
     }

@@ -13,7 +13,7 @@
 //! Memory: two counters of `u32` per diagonal (16 bytes per row of the board) and three `u32`
 //! per free row; see [`memory_needed`].
 
-use super::Instance;
+use super::instance::Instance;
 use crate::random::Rng;
 use crate::solve::min_conflicts::Swaps;
 

@@ -12,7 +12,7 @@
 //! - `halves/`: the half-board engine (from N = 12 to 24 by default).
 //! - `control.rs`: what a run and its engines share: the [`Tally`] of the subproblems counted
 //!   and the cancel flag ([`Control`]).
-//! - `shard.rs` and `checkpoint.rs`: one [`Shard`] of the plan, and the saved state of a run.
+//! - `shard.rs` and `checkpoint/`: one [`Shard`] of the plan, and the saved state of a run.
 //! - `invariants.rs`: what every complete count obeys (an even total, classes between an
 //!   eighth and a half of it), checked on merge and resume whatever the checksums say.
 //! - `split.rs`: the typed [`Split`] of a board into subproblems, and its names.

@@ -485,7 +485,9 @@ mod tests {
                 })
                 .unwrap();
             assert_eq!(watched, 14_200, "{algo}");
-            let expected = crate::trace::summarize(12, algo, &SearchOptions::default(), true, None)
+            let expected = crate::trace::Trace::new(12, algo)
+                .all(true)
+                .summarize()
                 .unwrap()
                 .summary
                 .events;

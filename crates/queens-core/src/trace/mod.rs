@@ -4,7 +4,7 @@
 //! The solvers report their steps through [`Tracer`](crate::search::Tracer) (see
 //! [`search::tracer`](crate::search) for what each event means); this module numbers them, copies
 //! the solver's board into an [`Event`], counts them in a [`Summary`] and stops at a limit.
-//! Cost: O(N) per event handed out; [`summarize`] counts without building events.
+//! Cost: O(N) per event handed out; [`Trace::summarize`] counts without building events.
 
 use std::ops::ControlFlow;
 
@@ -141,10 +141,10 @@ pub struct Recording {
     pub cut: bool,
 }
 
-/// Where [`run`] hands each event.
+/// Where [`Trace::run`] hands each event.
 type Sink<'f> = &'f mut dyn FnMut(&Event) -> ControlFlow<()>;
 
-/// The tracer behind [`run`]: numbers the steps, counts them, enforces the limit and hands
+/// The tracer behind [`Trace`]: numbers the steps, counts them, enforces the limit and hands
 /// each one, as an [`Event`], to the sink.
 struct Runner<'f> {
     limit: Option<usize>,
@@ -191,60 +191,208 @@ impl Tracer for Runner<'_> {
     }
 }
 
-fn run_with<'f>(
+/// A trace to run: the board, the algorithm, whether to go on past the first solution, a limit
+/// on the events and the search's settings, set one by one, then run in one of three ways:
+/// events handed out one by one ([`Trace::run`]), kept in memory ([`Trace::record`]) or only
+/// counted ([`Trace::summarize`]).
+///
+/// By default a trace stops after the first solution, has no limit and takes
+/// [`SearchOptions::default`].
+///
+/// # Example
+/// ```
+/// use queens_core::trace::Trace;
+/// use queens_core::Algorithm;
+/// use std::ops::ControlFlow;
+/// let mut names = Vec::new();
+/// let outcome = Trace::new(4, Algorithm::Backtrack)
+///     .limit(3)
+///     .run(&mut |e| {
+///         names.push(e.kind.name());
+///         ControlFlow::Continue(())
+///     })
+///     .unwrap();
+/// assert_eq!(names, ["try", "place", "try"]);
+/// assert!(outcome.cut);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
+pub struct Trace {
     n: usize,
     algorithm: Algorithm,
-    options: &SearchOptions,
+    options: SearchOptions,
     all: bool,
     limit: Option<usize>,
-    sink: Option<Sink<'f>>,
-    watch: Option<Watch<'f>>,
-) -> Result<Outcome, Error> {
-    check(n, algorithm, options, sink.is_some())?;
-    let mut runner = Runner {
-        limit,
-        outcome: Outcome {
-            summary: Summary::default(),
-            cut: false,
-        },
-        event: Event {
-            step: 0,
-            kind: EventKind::Try,
-            row: None,
-            col: None,
-            positions: Vec::with_capacity(n),
-            positions_by: Axis::of(algorithm),
-            untried: None,
-        },
-        sink,
-        watch,
-        axis: Axis::of(algorithm),
-    };
-    let _ = algorithm.for_each_solution_traced(n, options, &mut runner, &mut |_| {
-        if all {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    })?;
-    Ok(runner.outcome)
 }
 
-/// Refuses a trace of `algorithm` on the `n` x `n` board (with its `events` built, or only
-/// counted) that the algorithm cannot take or that would outgrow the memory budget of
-/// `options`, before anything runs: the checks every trace makes first, for a caller that
-/// prints a header before the first event.
-pub fn check(
-    n: usize,
-    algorithm: Algorithm,
-    options: &SearchOptions,
-    events: bool,
-) -> Result<(), Error> {
-    algorithm.check_size(n)?;
-    let needed = memory_needed(n, algorithm, events);
-    Error::check_budget(needed, options.max_memory, || {
-        format!("the trace of the {} algorithm on N = {n}", algorithm.name())
-    })
+impl Trace {
+    /// A trace of `algorithm` on the `n` x `n` board, up to its first solution, unlimited,
+    /// with the default settings. Nothing is checked until it runs (or [`Trace::check`]).
+    pub fn new(n: usize, algorithm: Algorithm) -> Trace {
+        Trace {
+            n,
+            algorithm,
+            options: SearchOptions::default(),
+            all: false,
+            limit: None,
+        }
+    }
+
+    /// Whether the search goes on past the first solution to its end.
+    pub fn all(mut self, all: bool) -> Trace {
+        self.all = all;
+        self
+    }
+
+    /// Stops after `limit` events (a number, or `None` for no limit); the outcome then says the
+    /// trace was cut.
+    pub fn limit(mut self, limit: impl Into<Option<usize>>) -> Trace {
+        self.limit = limit.into();
+        self
+    }
+
+    /// The search's settings (its memory budget).
+    pub fn options(mut self, options: SearchOptions) -> Trace {
+        self.options = options;
+        self
+    }
+
+    /// Refuses, before anything runs, a trace whose events the algorithm cannot take on this
+    /// board or that would outgrow the memory budget: the checks [`Trace::run`] makes first,
+    /// for a caller that prints a header before the first event.
+    pub fn check(&self) -> Result<(), Error> {
+        self.check_for(true)
+    }
+
+    /// The checks of a trace with its `events` built, or only counted.
+    fn check_for(&self, events: bool) -> Result<(), Error> {
+        let (n, algorithm) = (self.n, self.algorithm);
+        algorithm.check_size(n)?;
+        let needed = memory_needed(n, algorithm, events);
+        Error::check_budget(needed, self.options.max_memory, || {
+            format!("the trace of the {} algorithm on N = {n}", algorithm.name())
+        })
+    }
+
+    /// Runs the trace, handing each event to `on_event` as it happens (the same `Event` value
+    /// is reused, so copy what must be kept). The search stops after the first solution unless
+    /// [`Trace::all`], after the [`Trace::limit`] if one is set (the outcome then says the
+    /// trace was cut), or when `on_event` breaks.
+    pub fn run(
+        &self,
+        on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
+    ) -> Result<Outcome, Error> {
+        self.run_with(Some(on_event), None)
+    }
+
+    /// [`Trace::run`], also handing `report` a [`Progress`] every [`WATCH_EVERY`] events: a
+    /// sign of life for long traces.
+    pub fn run_watched(
+        &self,
+        on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
+        report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<Outcome, Error> {
+        self.run_with(Some(on_event), Some(report))
+    }
+
+    /// Counts the events of the trace without building them: `queens trace --summary`.
+    ///
+    /// # Example
+    /// ```
+    /// use queens_core::trace::Trace;
+    /// use queens_core::Algorithm;
+    /// let first = Trace::new(8, Algorithm::Recursive).summarize().unwrap();
+    /// assert_eq!((first.summary.tries, first.summary.placements), (876, 113));
+    /// ```
+    pub fn summarize(&self) -> Result<Outcome, Error> {
+        self.run_with(None, None)
+    }
+
+    /// [`Trace::summarize`], also handing `report` a [`Progress`] every [`WATCH_EVERY`] events.
+    pub fn summarize_watched(
+        &self,
+        report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<Outcome, Error> {
+        self.run_with(None, Some(report))
+    }
+
+    /// Runs the trace and keeps every event in memory: the call for viewers. Every event holds
+    /// a copy of the board, so set a [`Trace::limit`] unless the search is small (the whole
+    /// 12x12 search takes about 22 million events). The events held count against the memory
+    /// budget of the [`Trace::options`]: a recording that would outgrow it stops with
+    /// [`Error::OverBudget`].
+    pub fn record(&self) -> Result<Recording, Error> {
+        let (n, algorithm) = (self.n, self.algorithm);
+        let budget = self.options.max_memory;
+        let mut events = Vec::new();
+        // What each kept event holds: the event itself and its copies of the arrays.
+        let per_event = (std::mem::size_of::<Event>() as u64)
+            .saturating_add(memory_needed(n, algorithm, true) - algorithm.memory_needed(n));
+        let mut held = memory_needed(n, algorithm, true);
+        let mut over = false;
+        let outcome = self.run(&mut |event| {
+            held = held.saturating_add(per_event);
+            if held > budget {
+                over = true;
+                return ControlFlow::Break(());
+            }
+            events.push(event.clone());
+            ControlFlow::Continue(())
+        })?;
+        if over {
+            return Err(Error::OverBudget {
+                what: format!(
+                    "a recording of more than {} events of the {} algorithm on N = {n}",
+                    events.len(),
+                    algorithm.name()
+                ),
+                needed: held,
+                budget,
+            });
+        }
+        Ok(Recording {
+            events,
+            summary: outcome.summary,
+            cut: outcome.cut,
+        })
+    }
+
+    /// The one runner behind every way to run a trace.
+    fn run_with<'f>(
+        &self,
+        sink: Option<Sink<'f>>,
+        watch: Option<Watch<'f>>,
+    ) -> Result<Outcome, Error> {
+        let (n, algorithm, all) = (self.n, self.algorithm, self.all);
+        self.check_for(sink.is_some())?;
+        let mut runner = Runner {
+            limit: self.limit,
+            outcome: Outcome {
+                summary: Summary::default(),
+                cut: false,
+            },
+            event: Event {
+                step: 0,
+                kind: EventKind::Try,
+                row: None,
+                col: None,
+                positions: Vec::with_capacity(n),
+                positions_by: Axis::of(algorithm),
+                untried: None,
+            },
+            sink,
+            watch,
+            axis: Axis::of(algorithm),
+        };
+        let _ = algorithm.for_each_solution_traced(n, &self.options, &mut runner, &mut |_| {
+            if all {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })?;
+        Ok(runner.outcome)
+    }
 }
 
 /// The bytes a trace of `algorithm` on the `n` x `n` board allocates before its first step:
@@ -258,133 +406,6 @@ pub fn memory_needed(n: usize, algorithm: Algorithm, events: bool) -> u64 {
         (true, _) => word * n as u64,
     };
     algorithm.memory_needed(n).saturating_add(snapshot)
-}
-
-/// Traces `algorithm` on the `n` x `n` board, handing each event to `on_event` as it happens
-/// (the same `Event` value is reused, so copy what must be kept). The search stops after the
-/// first solution unless `all`, after `limit` events if given (the outcome then says the trace
-/// was cut), or when `on_event` breaks.
-///
-/// # Example
-/// ```
-/// use queens_core::trace;
-/// use queens_core::{Algorithm, SearchOptions};
-/// use std::ops::ControlFlow;
-/// let mut names = Vec::new();
-/// let outcome = trace::run(4, Algorithm::Backtrack, &SearchOptions::default(), false, Some(3), &mut |e| {
-///     names.push(e.kind.name());
-///     ControlFlow::Continue(())
-/// })
-/// .unwrap();
-/// assert_eq!(names, ["try", "place", "try"]);
-/// assert!(outcome.cut);
-/// ```
-pub fn run(
-    n: usize,
-    algorithm: Algorithm,
-    options: &SearchOptions,
-    all: bool,
-    limit: Option<usize>,
-    on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
-) -> Result<Outcome, Error> {
-    run_with(n, algorithm, options, all, limit, Some(on_event), None)
-}
-
-/// [`run`], also handing `report` a [`Progress`] every [`WATCH_EVERY`] events: a sign of life
-/// for long traces.
-pub fn run_watched(
-    n: usize,
-    algorithm: Algorithm,
-    options: &SearchOptions,
-    all: bool,
-    limit: Option<usize>,
-    on_event: &mut dyn FnMut(&Event) -> ControlFlow<()>,
-    report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
-) -> Result<Outcome, Error> {
-    run_with(
-        n,
-        algorithm,
-        options,
-        all,
-        limit,
-        Some(on_event),
-        Some(report),
-    )
-}
-
-/// [`summarize`], also handing `report` a [`Progress`] every [`WATCH_EVERY`] events.
-pub fn summarize_watched(
-    n: usize,
-    algorithm: Algorithm,
-    options: &SearchOptions,
-    all: bool,
-    limit: Option<usize>,
-    report: &mut dyn FnMut(Progress) -> ControlFlow<()>,
-) -> Result<Outcome, Error> {
-    run_with(n, algorithm, options, all, limit, None, Some(report))
-}
-
-/// Counts the events of a trace without building them: `queens trace --summary`.
-///
-/// # Example
-/// ```
-/// use queens_core::trace;
-/// use queens_core::{Algorithm, SearchOptions};
-/// let first = trace::summarize(8, Algorithm::Recursive, &SearchOptions::default(), false, None).unwrap();
-/// assert_eq!((first.summary.tries, first.summary.placements), (876, 113));
-/// ```
-pub fn summarize(
-    n: usize,
-    algorithm: Algorithm,
-    options: &SearchOptions,
-    all: bool,
-    limit: Option<usize>,
-) -> Result<Outcome, Error> {
-    run_with(n, algorithm, options, all, limit, None, None)
-}
-
-/// Traces a search and keeps every event in memory: the call for viewers. Every event holds a
-/// copy of the board, so pass a `limit` unless the search is small (the whole 12x12 search
-/// takes about 22 million events). The events held count against the memory budget of
-/// `options`: a recording that would outgrow it stops with [`Error::OverBudget`].
-pub fn record(
-    n: usize,
-    algorithm: Algorithm,
-    options: &SearchOptions,
-    all: bool,
-    limit: Option<usize>,
-) -> Result<Recording, Error> {
-    let mut events = Vec::new();
-    // What each kept event holds: the event itself and its copies of the arrays.
-    let per_event = (std::mem::size_of::<Event>() as u64)
-        .saturating_add(memory_needed(n, algorithm, true) - algorithm.memory_needed(n));
-    let mut held = memory_needed(n, algorithm, true);
-    let mut over = false;
-    let outcome = run(n, algorithm, options, all, limit, &mut |event| {
-        held = held.saturating_add(per_event);
-        if held > options.max_memory {
-            over = true;
-            return ControlFlow::Break(());
-        }
-        events.push(event.clone());
-        ControlFlow::Continue(())
-    })?;
-    if over {
-        return Err(Error::OverBudget {
-            what: format!(
-                "a recording of more than {} events of the {} algorithm on N = {n}",
-                events.len(),
-                algorithm.name()
-            ),
-            needed: held,
-            budget: options.max_memory,
-        });
-    }
-    Ok(Recording {
-        events,
-        summary: outcome.summary,
-        cut: outcome.cut,
-    })
 }
 
 #[cfg(test)]
@@ -406,7 +427,7 @@ mod tests {
     }
 
     fn counts(n: usize, algorithm: Algorithm, all: bool) -> Summary {
-        let outcome = summarize(n, algorithm, &options(), all, None).unwrap();
+        let outcome = Trace::new(n, algorithm).all(all).summarize().unwrap();
         assert!(!outcome.cut);
         outcome.summary
     }
@@ -591,7 +612,7 @@ mod tests {
         for algorithm in Algorithm::ALL {
             for n in 1..=6 {
                 for all in [false, true] {
-                    let rec = record(n, algorithm, &options(), all, None).unwrap();
+                    let rec = Trace::new(n, algorithm).all(all).record().unwrap();
                     let finished = all || rec.summary.solutions == 0;
                     check_trace(n, algorithm, &rec.events, finished);
                 }
@@ -602,7 +623,7 @@ mod tests {
     #[test]
     fn the_first_eight_queens_trace_replays_consistently() {
         for algorithm in Algorithm::ALL {
-            let rec = record(8, algorithm, &options(), false, None).unwrap();
+            let rec = Trace::new(8, algorithm).record().unwrap();
             check_trace(8, algorithm, &rec.events, false);
         }
     }
@@ -610,9 +631,12 @@ mod tests {
     #[test]
     fn row_wise_solvers_report_the_same_events() {
         for n in 1..=7 {
-            let base = record(n, Algorithm::Recursive, &options(), true, None).unwrap();
+            let base = Trace::new(n, Algorithm::Recursive)
+                .all(true)
+                .record()
+                .unwrap();
             for algorithm in [Algorithm::Iterative, Algorithm::Wirth] {
-                let other = record(n, algorithm, &options(), true, None).unwrap();
+                let other = Trace::new(n, algorithm).all(true).record().unwrap();
                 assert_eq!(other.events, base.events, "{algorithm} n={n}");
             }
         }
@@ -644,8 +668,14 @@ mod tests {
             }
         };
         for n in 1..=7 {
-            let rows = record(n, Algorithm::Recursive, &options(), true, None).unwrap();
-            let cols = record(n, Algorithm::Backtrack, &options(), true, None).unwrap();
+            let rows = Trace::new(n, Algorithm::Recursive)
+                .all(true)
+                .record()
+                .unwrap();
+            let cols = Trace::new(n, Algorithm::Backtrack)
+                .all(true)
+                .record()
+                .unwrap();
             let transposed: Vec<Event> = cols.events.iter().map(transpose).collect();
             assert_eq!(transposed, rows.events, "n={n}");
         }
@@ -653,12 +683,18 @@ mod tests {
 
     #[test]
     fn a_limit_cuts_the_trace_only_when_steps_remain() {
-        let full = record(4, Algorithm::Backtrack, &options(), false, None).unwrap();
+        let full = Trace::new(4, Algorithm::Backtrack).record().unwrap();
         let total = full.events.len();
-        let exact = record(4, Algorithm::Backtrack, &options(), false, Some(total)).unwrap();
+        let exact = Trace::new(4, Algorithm::Backtrack)
+            .limit(total)
+            .record()
+            .unwrap();
         assert!(!exact.cut);
         assert_eq!(exact, full);
-        let short = record(4, Algorithm::Backtrack, &options(), false, Some(total - 1)).unwrap();
+        let short = Trace::new(4, Algorithm::Backtrack)
+            .limit(total - 1)
+            .record()
+            .unwrap();
         assert!(short.cut);
         assert_eq!(short.events[..], full.events[..total - 1]);
         assert_eq!(short.summary.events, total as u64 - 1);
@@ -667,7 +703,7 @@ mod tests {
     #[test]
     fn traced_runs_refuse_bad_sizes() {
         assert_eq!(
-            summarize(0, Algorithm::Wirth, &options(), false, None),
+            Trace::new(0, Algorithm::Wirth).summarize(),
             Err(Error::Size(crate::SizeError {
                 n: 0,
                 what: "the wirth algorithm (one stack frame per row)",
@@ -675,7 +711,7 @@ mod tests {
             }))
         );
         assert!(matches!(
-            record(65, Algorithm::Bitboard, &options(), false, None),
+            Trace::new(65, Algorithm::Bitboard).record(),
             Err(Error::Size(_))
         ));
     }
@@ -686,7 +722,10 @@ mod tests {
     #[test]
     fn the_first_untried_array_follows_the_comp_333_rules() {
         for n in [4, 5, 6] {
-            let recording = record(n, Algorithm::Backtrack, &options(), true, None).unwrap();
+            let recording = Trace::new(n, Algorithm::Backtrack)
+                .all(true)
+                .record()
+                .unwrap();
             let mut current = 0usize;
             for e in &recording.events {
                 let untried = e.untried.as_ref().expect("the backtrack solver's array");
@@ -718,15 +757,10 @@ mod tests {
     #[test]
     fn traces_and_recordings_stay_within_the_memory_budget() {
         let n = u32::MAX as usize;
-        let err = run(
-            n,
-            Algorithm::Backtrack,
-            &options(),
-            false,
-            Some(1),
-            &mut |_| ControlFlow::Continue(()),
-        )
-        .unwrap_err();
+        let err = Trace::new(n, Algorithm::Backtrack)
+            .limit(1)
+            .run(&mut |_| ControlFlow::Continue(()))
+            .unwrap_err();
         assert!(
             matches!(err, Error::OverBudget { needed, .. } if needed == memory_needed(n, Algorithm::Backtrack, true)),
             "{err}"
@@ -735,9 +769,13 @@ mod tests {
         let tight = SearchOptions {
             max_memory: 64 << 10,
         };
-        let err = record(8, Algorithm::Wirth, &tight, true, None).unwrap_err();
+        let err = Trace::new(8, Algorithm::Wirth)
+            .all(true)
+            .options(tight)
+            .record()
+            .unwrap_err();
         assert!(matches!(err, Error::OverBudget { .. }), "{err}");
-        assert!(record(8, Algorithm::Wirth, &options(), true, None).is_ok());
+        assert!(Trace::new(8, Algorithm::Wirth).all(true).record().is_ok());
     }
 
     fn untraced(n: usize, algorithm: Algorithm) -> Vec<Vec<usize>> {
@@ -792,7 +830,7 @@ mod tests {
             prop_assert_eq!(&snapshots, &expected);
             prop_assert_eq!(summary.solutions as usize, expected.len());
             // A limited trace is a prefix of the whole one.
-            let cut = record(n, algorithm, &options(), true, Some(limit)).unwrap();
+            let cut = Trace::new(n, algorithm).all(true).limit(limit).record().unwrap();
             let keep = limit.min(recorded.len());
             prop_assert_eq!(&cut.events[..], &recorded[..keep]);
             prop_assert_eq!(cut.cut, recorded.len() > limit);

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{shorten, Checkpoint, MAGIC, VERSION};
+use super::state::{shorten, Checkpoint, MAGIC, VERSION};
 use crate::count::split::Split;
 use crate::count::types::CountError;
 
