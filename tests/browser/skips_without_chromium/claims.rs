@@ -5,9 +5,10 @@
 //! the queen named as an attacker stands there and attacks along the line named, the untried row
 //! said to exist exists and is the one tried next, the step said to come next comes next, the
 //! squares of a line given up are attacked (or safe) as marked, the seed's figure marks just the
-//! squares its test checks, and the lines that write an array entry are among the running ones
-//! (for BFS: the board taken off the queue, the board queued, the queue's length), BFS's board
-//! table marking as changed just the entries written.
+//! squares its test checks, with `CC` over the current column only (and no `CC` at any other
+//! step), and the lines that write an array entry are among the running ones (for BFS: the board
+//! taken off the queue, the board queued, the queue's length), BFS's board table marking as
+//! changed just the entries written.
 //! The checks are written here, apart from the page's code, with their own attack test.
 
 use serde_json::{json, Value};
@@ -49,6 +50,22 @@ const [n, algo, all, done] = arguments;
     vars: document.getElementById("learn-vars").textContent,
     tags: [...document.querySelectorAll("#board .tag")].map((g) => ({ row: +g.dataset.row, col: +g.dataset.col, text: g.textContent })),
     queue: (document.querySelector("#learn-arrays .queue") || { textContent: "" }).textContent,
+    // The seed's CC: the column numbers, and the columns under each "CC" number and each
+    // frame of the current column, found by where they stand over the first row's squares.
+    cc: (() => {
+      const squares = [...document.querySelectorAll('#board rect.square[data-row="0"]')].map((r) => r.getBoundingClientRect());
+      const over = (e) => {
+        const b = e.getBoundingClientRect();
+        const x = (b.left + b.right) / 2;
+        return squares.findIndex((q) => q.left <= x && x < q.right);
+      };
+      const numbers = [...document.querySelectorAll("#board .col-number")];
+      return {
+        numbers: numbers.map((t) => t.textContent),
+        marked: numbers.filter((t) => /CC/.test(t.textContent)).map(over),
+        frames: [...document.querySelectorAll("#board .current-column")].map(over),
+      };
+    })(),
     // The entries each array table marks as just changed: [caption, [index, ...]].
     changed: [...document.querySelectorAll("#learn-arrays table.array")].map((t) => [
       t.caption ? t.caption.textContent : "",
@@ -244,6 +261,13 @@ const [n, algo, all, done] = arguments;
       const key = (t) => `${t.row},${t.col},${t.text}`;
       const got = shown.tags.map(key).sort();
       claim("seed figure", JSON.stringify(got) === JSON.stringify(want.map(key).sort()), `marks ${got} instead of ${want.map(key).sort()}`);
+      // CC over the current column only: its number reads "CC c", and one frame outlines it.
+      const cc = shown.cc;
+      claim("CC", same(cc.numbers.filter((t) => /CC/.test(t)), [`CC ${ev.col}`]) && same(cc.marked, [ev.col]) && same(cc.frames, [ev.col]),
+        `column numbers ${JSON.stringify(cc.numbers)}, CC over columns ${JSON.stringify(cc.marked)}, frames over ${JSON.stringify(cc.frames)}, not column ${ev.col} alone`);
+    } else {
+      // No conflict test, no CC.
+      claim("no CC", !shown.cc.numbers.some((t) => /CC/.test(t)) && shown.cc.frames.length === 0, `CC at a ${ev.event}: ${JSON.stringify(shown.cc)}`);
     }
     if (algo === "bfs" && /being filled/.test(shown.queue)) {
       const m = shown.queue.match(/Queue: ([\d,]+) boards? waiting: ([\d,]+) with .* filled, ([\d,]+) with/);
@@ -325,7 +349,7 @@ async fn every_claim_of_every_step_holds_for_every_algorithm_from_4_to_8() {
         }
         // Each algorithm's kinds of claim were all met (a checker that matched nothing would pass
         // vacuously).
-        let mut expected = vec!["vars", "safe"];
+        let mut expected = vec!["vars", "safe", "no CC"];
         // Every search that backs up: the claims of a line given up and of what comes next.
         let backs_up = [
             "writes",
@@ -345,6 +369,7 @@ async fn every_claim_of_every_step_holds_for_every_algorithm_from_4_to_8() {
                 "none safe",
                 "were safe",
                 "seed figure",
+                "CC",
             ])),
             "bfs" => expected.extend(["queue", "writes", "changed cells", "queued caption"]),
             "bitboard" => expected.extend(backs_up.iter().chain(&[
