@@ -144,6 +144,15 @@ function eventAt(track, index) {
   return index >= 0 ? track.events[Math.min(index, track.events.length - 1)] : null;
 }
 
+// BFS's board as of step `index` (-1: before the first): the last one taken off the queue, or
+// the empty board.
+function boardTakenOut(track, index, n) {
+  for (let i = Math.min(index, track.events.length - 1); i >= 0; i--) {
+    if (track.events[i].event === "dequeue") return track.events[i].positions;
+  }
+  return new Array(n).fill(-1);
+}
+
 // The arrays of `track` at step `index` into the element `holder`.
 export function showArrays(holder, track, index, n) {
   holder.replaceChildren();
@@ -160,6 +169,14 @@ export function showArrays(holder, track, index, n) {
       { name: "positions", values: positions, changed: diff(positions, before) },
       { name: "untried", values: untried, changed: diff(untried, was) },
     ]));
+  } else if (track.algo === "bfs") {
+    // BFS's `board` is the one taken off the queue: a dequeue writes it (line 2), and a board
+    // queued is it and one queen more (line 7), so each step is compared with the board before
+    // it, not with the board the step before showed (a try after an enqueue writes nothing).
+    const board = ev ? boardTakenOut(track, index - 1, n) : null;
+    const queued = ev && ev.event === "enqueue" && ev.row !== null;
+    const name = queued ? `queued: board + queen at (${ev.row}, ${ev.col}) (positions[row] = column)` : POSITIONS.bfs;
+    holder.appendChild(arrayTable(name, positions, diff(positions, board)));
   } else {
     holder.appendChild(arrayTable(POSITIONS[track.algo] || "positions[row] = column", positions, diff(positions, before)));
   }

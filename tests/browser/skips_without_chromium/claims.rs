@@ -5,7 +5,10 @@
 //! the queen named as an attacker stands there and attacks along the line named, the untried row
 //! said to exist exists and is the one tried next, the step said to come next comes next, the
 //! squares of a line given up are attacked (or safe) as marked, the seed's figure marks just the
-//! squares its test checks, and the lines that write an array entry are among the running ones.
+//! squares its test checks, with `CC` over the current column only (and no `CC` at any other
+//! step), and the lines that write an array entry are among the running ones (for BFS: the board
+//! taken off the queue, the board queued, the queue's length), BFS's board table marking as
+//! changed just the entries written.
 //! The checks are written here, apart from the page's code, with their own attack test.
 
 use serde_json::{json, Value};
@@ -47,6 +50,27 @@ const [n, algo, all, done] = arguments;
     vars: document.getElementById("learn-vars").textContent,
     tags: [...document.querySelectorAll("#board .tag")].map((g) => ({ row: +g.dataset.row, col: +g.dataset.col, text: g.textContent })),
     queue: (document.querySelector("#learn-arrays .queue") || { textContent: "" }).textContent,
+    // The seed's CC: the column numbers, and the columns under each "CC" number and each
+    // frame of the current column, found by where they stand over the first row's squares.
+    cc: (() => {
+      const squares = [...document.querySelectorAll('#board rect.square[data-row="0"]')].map((r) => r.getBoundingClientRect());
+      const over = (e) => {
+        const b = e.getBoundingClientRect();
+        const x = (b.left + b.right) / 2;
+        return squares.findIndex((q) => q.left <= x && x < q.right);
+      };
+      const numbers = [...document.querySelectorAll("#board .col-number")];
+      return {
+        numbers: numbers.map((t) => t.textContent),
+        marked: numbers.filter((t) => /CC/.test(t.textContent)).map(over),
+        frames: [...document.querySelectorAll("#board .current-column")].map(over),
+      };
+    })(),
+    // The entries each array table marks as just changed: [caption, [index, ...]].
+    changed: [...document.querySelectorAll("#learn-arrays table.array")].map((t) => [
+      t.caption ? t.caption.textContent : "",
+      [...t.querySelectorAll("td.changed")].map((td) => td.cellIndex - 1),
+    ]),
   });
   // The lines of each listing that write the board's array (and, for backtrack, untried).
   const WRITES = {
@@ -56,6 +80,9 @@ const [n, algo, all, done] = arguments;
     // Wirth's listing never clears x[i]: taking a queen back is resetting a, b and c (line 7).
     wirth: { positions: /^x\[i\] \u2190|^a\[j\] \u2190/ },
     bitboard: { positions: /^queen\[k\] \u2190/ },
+    // BFS's board is the one taken off the queue (line 2); a board queued is that board and one
+    // queen more (line 7, or line 0 for the empty board); both lines change the queue.
+    bfs: { board: /^board \u2190 dequeue\(\)/, queued: /^enqueue\(|^queue \u2190 \[/, queue: /^queue \u2190 \[|^board \u2190 dequeue\(\)|^enqueue\(/ },
   };
   // The loop variables a try shows.
   const TRY_VARS = {
@@ -69,6 +96,11 @@ const [n, algo, all, done] = arguments;
   const sq = (text) => [...text.matchAll(/row (\d+), column (\d+)/g)].map((m) => ({ row: +m[1], col: +m[2] }));
   const numbers = (text) => (text.match(/\d+/g) || []).map(Number);
 
+  // BFS's state before the step being checked: the board taken off the queue (the empty board
+  // at first) and the queue's length.
+  let bfsBoard = new Array(n).fill(-1);
+  let bfsQueue = 0;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const check = (i, shown) => {
     const ev = events[i];
     const prev = i > 0 ? events[i - 1] : null;
@@ -77,7 +109,28 @@ const [n, algo, all, done] = arguments;
     at = `step ${i + 1} (${ev.event})`;
     // The running lines write what changed.
     const writes = WRITES[algo];
-    if (writes && prev) {
+    if (algo === "bfs") {
+      // What the step writes, from the trace: the board (a dequeue), the board queued (the
+      // event's board, the board and one queen more), the queue's length.
+      const board = ev.event === "dequeue" ? ev.positions : bfsBoard;
+      const changed = [];
+      if (!same(board, bfsBoard)) changed.push("board");
+      if (!same(ev.positions, board)) changed.push("queued");
+      if (typeof ev.queue === "number" && ev.queue !== bfsQueue) changed.push("queue");
+      for (const what of changed) {
+        claim("writes", shown.lines.some((l) => writes[what].test(l)), `${what} changed but the running lines ${JSON.stringify(shown.lines)} do not write it`);
+      }
+      // The board's table marks as changed just the entries the step wrote: those of the board
+      // taken out that differ from the board before, or the queen a queued board adds.
+      const want = ev.positions.map((p, k) => (p !== bfsBoard[k] ? k : null)).filter((k) => k !== null);
+      const table = shown.changed[0] || ["", []];
+      claim("changed cells", same(table[1], want), `the table "${table[0]}" marks ${JSON.stringify(table[1])} changed, not ${JSON.stringify(want)} (${changed})`);
+      if (ev.event === "enqueue" && ev.row !== null) {
+        claim("queued caption", table[0].startsWith(`queued: board + queen at (${ev.row}, ${ev.col})`), `the table "${table[0]}" holds the board queued`);
+      }
+      bfsBoard = board;
+      if (typeof ev.queue === "number") bfsQueue = ev.queue;
+    } else if (writes && prev) {
       const changed = [];
       if (JSON.stringify(prev.positions) !== JSON.stringify(ev.positions)) changed.push("positions");
       if (prev.untried && JSON.stringify(prev.untried) !== JSON.stringify(ev.untried)) changed.push("untried");
@@ -208,6 +261,13 @@ const [n, algo, all, done] = arguments;
       const key = (t) => `${t.row},${t.col},${t.text}`;
       const got = shown.tags.map(key).sort();
       claim("seed figure", JSON.stringify(got) === JSON.stringify(want.map(key).sort()), `marks ${got} instead of ${want.map(key).sort()}`);
+      // CC over the current column only: its number reads "CC c", and one frame outlines it.
+      const cc = shown.cc;
+      claim("CC", same(cc.numbers.filter((t) => /CC/.test(t)), [`CC ${ev.col}`]) && same(cc.marked, [ev.col]) && same(cc.frames, [ev.col]),
+        `column numbers ${JSON.stringify(cc.numbers)}, CC over columns ${JSON.stringify(cc.marked)}, frames over ${JSON.stringify(cc.frames)}, not column ${ev.col} alone`);
+    } else {
+      // No conflict test, no CC.
+      claim("no CC", !shown.cc.numbers.some((t) => /CC/.test(t)) && shown.cc.frames.length === 0, `CC at a ${ev.event}: ${JSON.stringify(shown.cc)}`);
     }
     if (algo === "bfs" && /being filled/.test(shown.queue)) {
       const m = shown.queue.match(/Queue: ([\d,]+) boards? waiting: ([\d,]+) with .* filled, ([\d,]+) with/);
@@ -289,7 +349,7 @@ async fn every_claim_of_every_step_holds_for_every_algorithm_from_4_to_8() {
         }
         // Each algorithm's kinds of claim were all met (a checker that matched nothing would pass
         // vacuously).
-        let mut expected = vec!["vars", "safe"];
+        let mut expected = vec!["vars", "safe", "no CC"];
         // Every search that backs up: the claims of a line given up and of what comes next.
         let backs_up = [
             "writes",
@@ -309,8 +369,9 @@ async fn every_claim_of_every_step_holds_for_every_algorithm_from_4_to_8() {
                 "none safe",
                 "were safe",
                 "seed figure",
+                "CC",
             ])),
-            "bfs" => expected.push("queue"),
+            "bfs" => expected.extend(["queue", "writes", "changed cells", "queued caption"]),
             "bitboard" => expected.extend(backs_up.iter().chain(&[
                 "further",
                 "none safe",
