@@ -18,11 +18,14 @@ pub struct VerifyArgs {
     /// some are not).
     #[arg(long, short)]
     pub quiet: bool,
-    /// How to print the verdicts: text (`line 3: 8x8: solution`) or json, one object per
-    /// placement read: line, n, valid, and for one that is not a solution its flaw: "attack"
-    /// with along (row, column, diagonal or anti-diagonal) and the two queens ([{"row":R,
-    /// "col":C}, ...]), or "empty-row" with its row.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ResultFormat::Text)]
+    /// How to print the verdicts: text (`line 3: 8x8: solution`) or json (one object per
+    /// placement read) [default: text].
+    ///
+    /// Each JSON object has line, n and valid, and for a placement that is not a solution its
+    /// flaw: "attack" with along (row, column, diagonal or anti-diagonal) and the two queens
+    /// ([{"row":R,"col":C}, ...], in reading order), or "empty-row" with its row.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ResultFormat::Text,
+          hide_default_value = true)]
     pub format: ResultFormat,
     #[command(flatten)]
     pub search: SearchArgs,
