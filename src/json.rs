@@ -1,6 +1,8 @@
 //! The JSON encodings that several commands and the web server share, in one place so that a
-//! trace line of `queens trace --format json` and an event of `/api/trace` can never drift apart.
+//! trace line of `queens trace --format json` and an event of `/api/trace` can never drift apart
+//! (and the verdicts of `queens verify --format json`).
 
+use queens_core::board::Flaw;
 use queens_core::trace::{Event, EventKind, Summary};
 use queens_core::Algorithm;
 use serde_json::{json, Map, Value};
@@ -67,4 +69,39 @@ pub fn summary_json(algorithm: Algorithm, n: usize, all: bool, s: &Summary) -> V
 /// Seconds to the millisecond, for readable JSON (`count --json`, `merge --json`).
 pub fn round_ms(seconds: f64) -> f64 {
     (seconds * 1000.0).round() / 1000.0
+}
+
+/// The JSON encoding of one verdict of `queens verify --format json`: `{"line":3,"n":8,
+/// "valid":true}` for a solution; for a placement that is not one, `"valid":false` and the flaw
+/// the text names: `"flaw":"attack"` with `"along"` (`row`, `column`, `diagonal` or
+/// `anti-diagonal`) and the two `"queens"` (`[{"row":2,"col":7},{"row":6,"col":3}]`, in
+/// reading order), or `"flaw":"empty-row"` with its `"row"`.
+pub fn verdict_json(line: usize, n: usize, flaw: Option<&Flaw>) -> Value {
+    let mut fields = Map::new();
+    fields.insert("line".into(), json!(line));
+    fields.insert("n".into(), json!(n));
+    fields.insert("valid".into(), json!(flaw.is_none()));
+    match flaw {
+        None => {}
+        Some(Flaw::Attack {
+            first,
+            second,
+            line,
+        }) => {
+            fields.insert("flaw".into(), json!("attack"));
+            fields.insert("along".into(), json!(line.name()));
+            fields.insert(
+                "queens".into(),
+                json!([
+                    {"row": first.row, "col": first.col},
+                    {"row": second.row, "col": second.col},
+                ]),
+            );
+        }
+        Some(Flaw::EmptyRow(row)) => {
+            fields.insert("flaw".into(), json!("empty-row"));
+            fields.insert("row".into(), json!(row));
+        }
+    }
+    Value::Object(fields)
 }

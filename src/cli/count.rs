@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::parse::parse_interval;
-use super::shared::{AlgoArg, SearchArgs, Size};
+use super::shared::{AlgoArg, ResultFormat, SearchArgs, Size};
 
 /// The most worker threads `count --threads` takes: more only add stacks, never speed.
 pub const MAX_THREADS: u64 = 1024;
@@ -42,10 +42,18 @@ pub struct CountArgs {
     /// Print the number of solutions distinct under rotations and reflections instead.
     #[arg(long)]
     pub unique: bool,
-    /// Print one JSON object: n, total, unique, seconds, split (how the board was cut),
-    /// subproblems, checksum (fnv1a64 of the other fields); with --shard also shard and shards.
-    /// In a shard of the half-board engine (split halvesK-v1), unique holds eighths of classes
-    /// (8 per class), which `queens merge` divides by 8.
+    /// How to print the count: text (one integer line, the total or with --unique the classes)
+    /// or json (one JSON object: n, total, unique, seconds, split (how the board was cut),
+    /// subproblems, unique_unit, checksum; with --shard also shard and shards) [default: text].
+    ///
+    /// unique_unit says what unique holds: classes, or eighths (8 per class, which `queens
+    /// merge` divides by 8 once summed) in a shard of several of the half-board engine (split
+    /// halvesK-v1) or of --pieces (frame1-rowsD-v1). checksum is the fnv1a64 of the fields
+    /// before unique_unit (which follows from split and shards), as is the mac written when
+    /// QUEENS_KEY is set. Not with --algo, which prints the total only.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<ResultFormat>,
+    /// The same as --format json (kept for older scripts; refused with --format text).
     #[arg(long)]
     pub json: bool,
     /// Worker threads, 0 to 1024; 0 means one per core.
@@ -102,6 +110,21 @@ pub struct CountArgs {
     #[arg(long, value_name = "D", conflicts_with_all = ["algo", "estimate"],
           value_parser = clap::value_parser!(u64).range(0..=12))]
     pub pieces: Option<u64>,
+}
+
+impl CountArgs {
+    /// Whether the count is printed as JSON: `--format json` or its synonym `--json` (see
+    /// [`ResultFormat::resolve`]); refused with `--algo`, which prints only the total.
+    pub fn json(&self) -> anyhow::Result<bool> {
+        let json = ResultFormat::resolve(self.format, self.json)? == ResultFormat::Json;
+        if json && self.algo.is_some() {
+            anyhow::bail!(
+                "--format json cannot be used with --algo: counting by listing prints only the \
+                 total, one integer line"
+            );
+        }
+        Ok(json)
+    }
 }
 
 /// The choices of `queens count --engine`.

@@ -39,6 +39,7 @@ Examples:
   queens solve 8                                  the first solution, drawn as a board
   queens solve 1000000 --format positions | wc -c   one solution of a million queens
   queens solve 50 --algo min-conflicts --seed 7   a random solution, reproducible by its seed
+  queens solve 50 --algo min-conflicts --format json   the solution with its seed, as JSON
 
 Exit status: 0 a solution was printed, 1 the board has none (N = 2, 3), 2 bad usage or error.";
 
@@ -57,7 +58,7 @@ algorithm's own limit).
 Examples:
   queens count 14                              365596
   queens count 12 --unique                     1787 symmetry classes
-  queens count 20 --shard 3/8 --json           one part of eight, for `queens merge`
+  queens count 20 --shard 3/8 --format json    one part of eight, for `queens merge`
   queens count 18 --checkpoint n18.ckpt        resumable: run it again after an interruption
 
 Exit status: 0 success, 1 --recount found a subproblem that disagrees with its checkpoint, 2 bad
@@ -69,6 +70,7 @@ Examples:
   queens list 8 | queens verify                  every line is a solution
   echo '0 4 7 5 2 6 3 1' | queens verify         names the two queens that attack each other
   queens verify boards.txt                       positions lines and drawn boards, mixed
+  queens list 8 | queens verify --format json    one JSON object per placement read
 
 Exit status: 0 every placement is a solution, 1 at least one is not, 2 unreadable input or error.";
 
@@ -98,6 +100,7 @@ Examples:
   queens merge part-*.json                 the total of all the parts
   cat parts/*.json > all.json && queens merge --unique all.json
   queens merge --recount 2 part-*.json     recount 2 random parts first, by the plain search
+  queens merge --format json part-*.json   the sum as one JSON object (--json is the same)
 
 The sum must be a possible count (an even total, classes between an eighth and a half of it),
 whatever the checksums say. The parts may come from machines with any number of cores.

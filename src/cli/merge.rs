@@ -1,10 +1,12 @@
 //! The arguments of `queens merge`.
 //!
-//! May call: nothing of the crate.
+//! May call: [`super::shared`].
 
 use std::path::PathBuf;
 
 use clap::Args;
+
+use super::shared::ResultFormat;
 
 /// The most threads `--threads` takes, as `queens count`'s.
 const MAX_THREADS: u64 = 1024;
@@ -12,13 +14,19 @@ const MAX_THREADS: u64 = 1024;
 /// `queens merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The shard results (the JSON printed by `queens count --shard I/M --json`), one per file.
+    /// The shard results (the JSON printed by `queens count --shard I/M --format json`), one or
+    /// more per file; `-` is standard input.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
     /// Print the number of symmetry classes instead of the total.
     #[arg(long)]
     pub unique: bool,
-    /// Print one JSON object: n, total, unique, shards, and seconds (the sum over the shards).
+    /// How to print the sum: text (one integer line, the total or with --unique the classes)
+    /// or json (one JSON object: n, total, unique, unique_unit (always classes here), seconds
+    /// (the sum over the shards), shards, split, subproblems) [default: text].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<ResultFormat>,
+    /// The same as --format json (kept for older scripts; refused with --format text).
     #[arg(long)]
     pub json: bool,
     /// Before printing, recount K of the shard results chosen at random (or P% of them, rounded
@@ -31,6 +39,14 @@ pub struct MergeArgs {
     #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
     pub threads: usize,
+}
+
+impl MergeArgs {
+    /// Whether the sum is printed as JSON: `--format json` or its synonym `--json` (see
+    /// [`ResultFormat::resolve`]).
+    pub fn json(&self) -> anyhow::Result<bool> {
+        Ok(ResultFormat::resolve(self.format, self.json)? == ResultFormat::Json)
+    }
 }
 
 /// How many parts `merge --recount` recounts.

@@ -25,7 +25,7 @@ pub use list::ListArgs;
 pub use merge::{MergeArgs, Recount};
 pub use parse::{shorten, too_large};
 pub use serve::{ServeArgs, ServeLimits};
-pub use shared::SearchArgs;
+pub use shared::{ResultFormat, SearchArgs};
 pub use solve::SolveArgs;
 pub use trace::TraceArgs;
 pub use verify::VerifyArgs;
@@ -80,7 +80,7 @@ pub enum Command {
     /// Show every step of a search: squares tried, conflicts, placements, backtracks.
     #[command(after_help = TRACE_HELP)]
     Trace(TraceArgs),
-    /// Sum the results of `queens count --shard I/M --json`, refusing incomplete sets.
+    /// Sum the results of `queens count --shard I/M --format json`, refusing incomplete sets.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
     /// Complete a partly filled board: one solution containing the given queens, or how many.

@@ -130,3 +130,30 @@ impl Args for SearchArgs {
         SearchArgs::augment_args(cmd)
     }
 }
+
+/// How `count`, `merge` and `verify` print their results (`--format`): `text`, their lines for
+/// people and shells, or `json`, one JSON object per line. `count` and `merge` also take
+/// `--json`, a synonym of `--format json` kept from before issue 39.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ResultFormat {
+    /// Plain lines: an integer for count and merge, a verdict per placement for verify.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+impl ResultFormat {
+    /// The format that `--format` (`None`: not given) and `--json` ask for together: text by
+    /// default, json when either asks for it; `--json --format text` is refused (status 2),
+    /// as the two ask for different things.
+    pub fn resolve(format: Option<ResultFormat>, json: bool) -> anyhow::Result<ResultFormat> {
+        match (format, json) {
+            (Some(ResultFormat::Text), true) => anyhow::bail!(
+                "--json is a synonym of --format json: it cannot be used with --format text \
+                 (leave out one of the two)"
+            ),
+            (_, true) => Ok(ResultFormat::Json),
+            (format, false) => Ok(format.unwrap_or(ResultFormat::Text)),
+        }
+    }
+}

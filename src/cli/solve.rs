@@ -18,7 +18,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, verbatim_doc_comment)]
     pub algo: Option<SolveAlgo>,
     /// The seed of --algo min-conflicts (the same seed gives the same solution); random when
-    /// absent, and then printed on standard error.
+    /// absent, and then printed on standard error. --format json prints it either way, as
+    /// "seed" after "n".
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// How to print the solution (board only up to N = 10000).

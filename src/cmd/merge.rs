@@ -14,7 +14,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use queens_core::count::shard_result::{Parser, ShardResult, MAX_LINE};
+use queens_core::count::shard_result::{Parser, ShardResult, UniqueUnit, MAX_LINE};
 use queens_core::count::{self, Run, MAX_SHARDS};
 use serde::Serialize;
 
@@ -22,12 +22,14 @@ use crate::cli::{MergeArgs, Recount};
 use crate::json::round_ms;
 use crate::status::Status;
 
-/// The merged result, as `--json` prints it.
+/// The merged result, as `--format json` (`--json`) prints it.
 #[derive(Debug, Serialize)]
 struct MergedJson {
     n: usize,
     total: u128,
     unique: u128,
+    /// Always `classes`: the eighths of the shards are divided by 8 once summed.
+    unique_unit: &'static str,
     seconds: f64,
     shards: u64,
     split: String,
@@ -39,6 +41,7 @@ const MAX_PARTS: usize = MAX_SHARDS as usize;
 
 /// Runs `queens merge`.
 pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
+    let json = args.json()?;
     let mut parts: Vec<(String, ShardResult)> = Vec::new();
     let mut parser = Parser::new();
     for path in &args.files {
@@ -51,11 +54,12 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
         }
     }
     let mut out = super::stdout();
-    if args.json {
+    if json {
         let json = MergedJson {
             n: merged.n,
             total: merged.counts.total,
             unique: merged.counts.unique,
+            unique_unit: UniqueUnit::Classes.name(),
             seconds: round_ms(merged.seconds),
             shards: merged.shards,
             split: merged.split.to_string(),

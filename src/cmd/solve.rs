@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use queens_core::Algorithm;
 
 use crate::cli::SolveArgs;
-use crate::format::{write_stream, Format};
+use crate::format::{write_json_answer, write_stream, Format};
 use crate::hint::budget_hint;
 use crate::output::SignOfLife;
 use crate::status::Status;
@@ -24,10 +24,15 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     if args.seed.is_some() && !method.takes_seed() {
         anyhow::bail!("--seed only applies to --algo min-conflicts");
     }
+    let answer = Answer {
+        format: args.format,
+        n,
+        seed: None,
+    };
     match method {
         Method::Construct => match construct::columns(n)? {
-            Some(cols) => write_solution(args.format, n, cols),
-            None => no_solution(args.format, n),
+            Some(cols) => answer.solution(cols),
+            None => answer.none(),
         },
         Method::MinConflicts => {
             min_conflicts::check_request(n, args.search.max_memory).map_err(budget_hint)?;
@@ -36,27 +41,60 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
                 eprintln!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
                 seed
             });
+            // The seed, given or drawn, is in the JSON too (issue 39).
+            let answer = Answer {
+                seed: Some(seed),
+                ..answer
+            };
             match min_conflicts::solve(n, seed)? {
-                Some(queens) => write_solution(args.format, n, queens.iter().map(|&c| c as usize)),
-                None => no_solution(args.format, n),
+                Some(queens) => answer.solution(queens.iter().map(|&c| c as usize)),
+                None => answer.none(),
             }
         }
         Method::First(algorithm) => match first_solution(algorithm, args)? {
-            Some(queens) => write_solution(args.format, n, queens.into_iter()),
-            None => no_solution(args.format, n),
+            Some(queens) => answer.solution(queens.into_iter()),
+            None => answer.none(),
         },
     }
 }
 
-fn write_solution(
+/// How the answer of one `solve` is printed: its format, its board, and the seed of a seeded
+/// method (which `--format json` prints).
+#[derive(Debug, Clone, Copy)]
+struct Answer {
     format: Format,
     n: usize,
-    columns: impl Iterator<Item = usize>,
-) -> anyhow::Result<Status> {
-    let mut out = super::stdout();
-    write_stream(format, &mut out, n, columns)?;
-    out.flush().context("writing the solution")?;
-    Ok(Status::Success)
+    seed: Option<u64>,
+}
+
+impl Answer {
+    /// Prints the solution (status 0).
+    fn solution(self, columns: impl Iterator<Item = usize>) -> anyhow::Result<Status> {
+        let mut out = super::stdout();
+        match (self.format, self.seed) {
+            (Format::Json, Some(_)) => {
+                write_json_answer(&mut out, self.n, self.seed, Some(columns))?
+            }
+            (format, _) => write_stream(format, &mut out, self.n, columns)?,
+        }
+        out.flush().context("writing the solution")?;
+        Ok(Status::Success)
+    }
+
+    /// The answer "no" (status 1): the message on standard error, and with `--format json` the
+    /// JSON value of a board without a solution, `{"n":3,"queens":null}` (with its seed when
+    /// seeded), on standard output, so that a script reading JSON gets a value for every N
+    /// (issue 39).
+    fn none(self) -> anyhow::Result<Status> {
+        let n = self.n;
+        if self.format == Format::Json {
+            let mut out = super::stdout();
+            write_json_answer(&mut out, n, self.seed, None::<std::iter::Empty<usize>>)?;
+            out.flush().context("writing the answer")?;
+        }
+        eprintln!("queens: no solution: the {n}x{n} board has none");
+        Ok(Status::No)
+    }
 }
 
 /// The first solution by `algorithm`, with a sign of life on a terminal when it takes long.
@@ -84,17 +122,4 @@ fn first_solution(algorithm: Algorithm, args: &SolveArgs) -> anyhow::Result<Opti
         )
         .map_err(budget_hint)?;
     Ok(found)
-}
-
-/// The answer "no" (status 1): the message on standard error, and with `--format json` the
-/// JSON value of a board without a solution, `{"n":3,"queens":null}`, on standard output, so
-/// that a script reading JSON gets a value for every N (issue 39).
-fn no_solution(format: Format, n: usize) -> anyhow::Result<Status> {
-    if format == Format::Json {
-        let mut out = super::stdout();
-        writeln!(out, "{{\"n\":{n},\"queens\":null}}")?;
-        out.flush().context("writing the answer")?;
-    }
-    eprintln!("queens: no solution: the {n}x{n} board has none");
-    Ok(Status::No)
 }

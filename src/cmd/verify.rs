@@ -4,7 +4,8 @@
 //! before the next is read. A positions line is held as one `u32` per queen (4 bytes) plus the
 //! checker's 5 bits per queen, so a 10^8-queen line needs about 460 MB however long its text.
 //! An entry that would outgrow the memory budget (`--max-memory`) is refused at its line, and a
-//! board block ends after its N rows.
+//! board block ends after its N rows. `--format json` prints each verdict as one JSON object
+//! ([`verdict_json`]) instead of a line of text: the same facts, the same exit statuses.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
@@ -14,7 +15,8 @@ use queens_core::board::{find_flaw_in_columns, find_flaw_in_squares};
 use queens_core::parse::{CompactEntry, EntryReader};
 use queens_core::text::escape;
 
-use crate::cli::VerifyArgs;
+use crate::cli::{ResultFormat, VerifyArgs};
+use crate::json::verdict_json;
 use crate::status::Status;
 
 /// Runs `queens verify`.
@@ -52,9 +54,15 @@ fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<
             continue;
         }
         let n = entry.size();
-        match flaw {
-            None => writeln!(out, "line {line}: {n}x{n}: solution")?,
-            Some(flaw) => writeln!(out, "line {line}: {n}x{n}: not a solution: {flaw}")?,
+        match (args.format, flaw) {
+            (ResultFormat::Json, flaw) => {
+                serde_json::to_writer(&mut out, &verdict_json(line, n, flaw.as_ref()))?;
+                writeln!(out)?;
+            }
+            (ResultFormat::Text, None) => writeln!(out, "line {line}: {n}x{n}: solution")?,
+            (ResultFormat::Text, Some(flaw)) => {
+                writeln!(out, "line {line}: {n}x{n}: not a solution: {flaw}")?
+            }
         }
         // A verdict on a large board is worth seeing at once; small ones go out in batches.
         if n >= 4096 {

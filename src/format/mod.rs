@@ -114,6 +114,21 @@ pub fn write_stream(
     format.write_stream(out, n, columns)
 }
 
+/// Writes the `json` object of one answer of `solve`: with the `seed` of a seeded method, and
+/// `"queens":null` when `columns` is `None` (no solution), as [`json::write_object`] says.
+pub fn write_json_answer(
+    out: &mut impl Write,
+    n: usize,
+    seed: Option<u64>,
+    columns: Option<impl Columns>,
+) -> io::Result<()> {
+    let mut columns = columns;
+    let columns = columns
+        .as_mut()
+        .map(|c| c as &mut dyn Iterator<Item = usize>);
+    json::write_object(out, n, seed, columns)
+}
+
 /// Writes `columns` in decimal, `sep` between two of them: the body of `positions` and of the
 /// JSON array. The digits are gathered in a buffer of a few KiB and written a buffer at a time,
 /// so that a writer behind `dyn Write` is called once per line of an ordinary board, not once
@@ -187,6 +202,19 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["n"], 8);
         assert_eq!(v["queens"], serde_json::json!(FIRST));
+    }
+
+    #[test]
+    fn issue_39_a_seeded_answer_names_its_seed_and_no_solution_is_null() {
+        let mut out = Vec::new();
+        write_json_answer(&mut out, 4, Some(7), Some([1, 3, 0, 2].into_iter())).unwrap();
+        write_json_answer(&mut out, 3, Some(7), None::<std::iter::Empty<usize>>).unwrap();
+        write_json_answer(&mut out, 3, None, None::<std::iter::Empty<usize>>).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"n\":4,\"seed\":7,\"queens\":[1,3,0,2]}\n{\"n\":3,\"seed\":7,\"queens\":null}\n\
+             {\"n\":3,\"queens\":null}\n"
+        );
     }
 
     #[test]

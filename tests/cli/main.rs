@@ -11,6 +11,7 @@ mod counting;
 mod edges;
 mod help;
 mod huge;
+mod json;
 mod limits;
 mod no_abort;
 mod reliability;

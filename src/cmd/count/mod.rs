@@ -82,6 +82,8 @@ fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> any
 /// Runs `queens count`.
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
+    // `--json` and `--format` agree, and not with `--algo`: refused before any work.
+    args.json()?;
     if let Some(algo) = args.algo {
         let algorithm = algo.algorithm();
         let options = args.search.options();
@@ -243,7 +245,8 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Prints the counts of a complete run: one integer line, or the JSON result line.
+/// Prints the counts of a complete run: one integer line, or the JSON result line
+/// (`--format json`, or `--json`).
 fn print_counts(
     args: &CountArgs,
     run: &Run,
@@ -251,7 +254,7 @@ fn print_counts(
     started: Instant,
 ) -> anyhow::Result<()> {
     let mut out = super::stdout();
-    if args.json {
+    if args.json()? {
         // With --shard, total and unique are the shard's share, which `queens merge` adds up;
         // the checksum covers every other field.
         let seconds = round_ms(started.elapsed().as_secs_f64());

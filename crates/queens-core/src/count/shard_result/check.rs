@@ -4,7 +4,7 @@
 
 use super::error::{cut, ShardResultError};
 use super::json::fields;
-use super::write::{result_canonical, ShardResult};
+use super::write::{result_canonical, ShardResult, UniqueUnit};
 use crate::count::checksum::checksum;
 use crate::count::mac;
 use crate::count::shard::{Shard, MAX_SHARDS};
@@ -49,7 +49,8 @@ impl Parser {
     }
 
     /// Reads one line (surrounding whitespace allowed) and checks it, in this order: its
-    /// syntax, its checksum, its N, classes against solutions, its time, its shard, its split.
+    /// syntax, its checksum, its N, classes against solutions, its time, its shard, its split
+    /// (and the unit of `unique` it implies, when the line names one).
     pub fn parse(&mut self, name: &str, line: &str) -> Result<ShardResult, ShardResultError> {
         let f = fields(line).map_err(|syntax| ShardResultError::Malformed {
             name: name.to_string(),
@@ -135,6 +136,16 @@ impl Parser {
             n: f.n,
         };
         let split = split.ok_or_else(unknown)?;
+        // `unique_unit` follows from the split and the shard (the checksum does not cover it):
+        // absent, as before issue 39, or the one they give.
+        let unit = UniqueUnit::of(&f.split, Some(shard));
+        if let Some(claimed) = f.unique_unit.as_deref().filter(|c| *c != unit.name()) {
+            return Err(ShardResultError::UniqueUnit {
+                name: name(),
+                claimed: cut(claimed),
+                unit,
+            });
+        }
         let plan = self.plan(f.n, split).ok_or_else(unknown)?;
         if plan != f.subproblems {
             return Err(ShardResultError::Plan {

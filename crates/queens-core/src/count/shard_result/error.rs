@@ -7,6 +7,8 @@ use crate::count::shard::MAX_SHARDS;
 use crate::count::split::{Split, SPLIT};
 use crate::count::types::MAX_N;
 
+use super::write::UniqueUnit;
+
 /// The longest result line read, in bytes (a real one has about 200).
 pub const MAX_LINE: usize = 4096;
 
@@ -133,6 +135,19 @@ pub enum ShardResultError {
         split: String,
         /// The board size.
         n: usize,
+    },
+    /// A `unique_unit` other than the one the split and the shard give (issue 39).
+    #[error(
+        "{name} says its unique_unit is {claimed}, but its split and shard make it {unit}: the \
+         result was damaged or edited"
+    )]
+    UniqueUnit {
+        /// The line's name.
+        name: String,
+        /// The unit it claims (cut short).
+        claimed: String,
+        /// The unit its split and shard give.
+        unit: UniqueUnit,
     },
     /// A known split, but of another number of subproblems than this binary makes.
     #[error(

@@ -1,4 +1,4 @@
-//! The strict reader of a result's text: a flat JSON object of the nine known fields, numbers,
+//! The strict reader of a result's text: a flat JSON object of the eleven known fields, numbers,
 //! strings and `null` only, by RFC 8259's grammar; nothing is checked for meaning here. It
 //! calls only `error.rs`.
 
@@ -16,10 +16,11 @@ pub(super) struct Fields {
     pub(super) subproblems: usize,
     pub(super) checksum: Option<String>,
     pub(super) mac: Option<String>,
+    pub(super) unique_unit: Option<String>,
 }
 
 /// The names of the fields, in the order written.
-const NAMES: [&str; 10] = [
+const NAMES: [&str; 11] = [
     "n",
     "total",
     "unique",
@@ -30,6 +31,7 @@ const NAMES: [&str; 10] = [
     "subproblems",
     "checksum",
     "mac",
+    "unique_unit",
 ];
 
 /// A value as read: a number's text, a string, or `null`.
@@ -56,6 +58,7 @@ pub(super) fn fields(line: &str) -> Result<Fields, Syntax> {
         subproblems: 0,
         checksum: None,
         mac: None,
+        unique_unit: None,
     };
     let mut seen = [false; NAMES.len()];
     r.skip_space();
@@ -91,7 +94,8 @@ pub(super) fn fields(line: &str) -> Result<Fields, Syntax> {
                 6 => f.split = text(field, value)?,
                 7 => f.subproblems = whole(field, value)?,
                 8 => f.checksum = optional(value, |v| text(field, v))?,
-                _ => f.mac = optional(value, |v| text(field, v))?,
+                9 => f.mac = optional(value, |v| text(field, v))?,
+                _ => f.unique_unit = optional(value, |v| text(field, v))?,
             }
             r.skip_space();
             match r.peek() {
@@ -108,9 +112,15 @@ pub(super) fn fields(line: &str) -> Result<Fields, Syntax> {
     if r.pos < line.len() {
         return Err(Syntax::Trailing { at: r.pos + 1 });
     }
-    // `shard`, `shards`, `checksum` and `mac` may be absent: the checks say why that is wrong.
+    // `shard`, `shards`, `checksum` and `mac` may be absent: the checks say why that is wrong;
+    // `unique_unit` too, as in the lines written before issue 39.
     for (k, &name) in NAMES.iter().enumerate() {
-        if !seen[k] && !matches!(name, "shard" | "shards" | "checksum" | "mac") {
+        if !seen[k]
+            && !matches!(
+                name,
+                "shard" | "shards" | "checksum" | "mac" | "unique_unit"
+            )
+        {
             return Err(Syntax::MissingField(name));
         }
     }

@@ -250,3 +250,55 @@ fn a_half_board_shard_whose_eighths_no_shard_can_have_is_refused() {
         );
     }
 }
+
+/// Issue 39: `unique_unit` says what `unique` holds: eighths in a shard of several of a split
+/// that sums classes in eighths, classes otherwise (a whole count, shard 0/1, the frames).
+#[test]
+fn issue_39_the_line_says_whether_unique_holds_classes_or_eighths() {
+    let plan = Split::Halves { columns: 4 }.subproblems(12).unwrap();
+    let counts = Counts {
+        total: 4000,
+        unique: 4000,
+    };
+    let halves = |shard| result_line(12, counts, 1.0, shard, "halves4-v1", plan);
+    assert!(halves(Shard::new(1, 3).ok()).contains(",\"unique_unit\":\"eighths\","));
+    assert!(halves(Some(Shard::WHOLE)).contains(",\"unique_unit\":\"classes\","));
+    assert!(halves(None).contains(",\"unique_unit\":\"classes\","));
+    assert!(good(1, 3).contains(",\"unique_unit\":\"classes\","));
+    let part = ShardResult::parse("p", &halves(Shard::new(1, 3).ok())).unwrap();
+    assert_eq!(part.unique_unit(), UniqueUnit::Eighths);
+    assert_eq!(
+        UniqueUnit::of("frame1-rows2-v1", Shard::new(0, 2).ok()),
+        UniqueUnit::Eighths
+    );
+}
+
+/// Issue 39: a line written before `unique_unit` existed (the same checksum: the field is not
+/// in the canonical line) still reads as the same result; a wrong unit is refused.
+#[test]
+fn issue_39_a_line_without_unique_unit_still_reads_and_a_wrong_one_is_refused() {
+    for line in [good(0, 2), good(1, 2)] {
+        let old = line.replace(",\"unique_unit\":\"classes\"", "");
+        assert_ne!(old, line);
+        assert_eq!(
+            ShardResult::parse("p", &old).unwrap(),
+            ShardResult::parse("p", &line).unwrap()
+        );
+        let wrong = line.replace("\"classes\"", "\"eighths\"");
+        let err = refusal(&wrong);
+        assert!(matches!(err, ShardResultError::UniqueUnit { .. }), "{err}");
+        assert!(
+            err.to_string().contains("its unique_unit is eighths"),
+            "{err}"
+        );
+        let other = line.replace("\"classes\"", "\"halves\"");
+        assert!(matches!(
+            refusal(&other),
+            ShardResultError::UniqueUnit { .. }
+        ));
+        let number = line.replace("\"classes\"", "8");
+        assert!(refusal(&number)
+            .to_string()
+            .contains("`unique_unit` must be a string"));
+    }
+}

@@ -28,6 +28,46 @@ pub struct ShardResult {
     pub subproblems: usize,
 }
 
+/// What a result's `unique` holds, written in its `unique_unit` field: whole symmetry classes,
+/// or eighths of them (the shards of more than one of a split that sums classes in eighths,
+/// [`Split::unique_in_eighths`], which `queens merge` divides by 8 once summed). It follows
+/// from the split and the shard, so the checksum does not cover it: a reader checks it against
+/// them instead (and a line without it, as written before issue 39, is read as before).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UniqueUnit {
+    /// `"classes"`: the number of classes under the 8 rotations and reflections.
+    Classes,
+    /// `"eighths"`: eighths of classes (8 per class), summed over the shards before dividing.
+    Eighths,
+}
+
+impl UniqueUnit {
+    /// What `unique` holds in the result of `shard` (`None`: a whole count) by `split`; a split
+    /// this binary does not know is taken to count classes.
+    pub fn of(split: &str, shard: Option<Shard>) -> UniqueUnit {
+        let in_eighths = split.parse::<Split>().is_ok_and(Split::unique_in_eighths);
+        if in_eighths && shard.is_some_and(|s| s.count > 1) {
+            UniqueUnit::Eighths
+        } else {
+            UniqueUnit::Classes
+        }
+    }
+
+    /// The name written in the JSON: `classes` or `eighths`.
+    pub fn name(self) -> &'static str {
+        match self {
+            UniqueUnit::Classes => "classes",
+            UniqueUnit::Eighths => "eighths",
+        }
+    }
+}
+
+impl fmt::Display for UniqueUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The canonical line of a result's content, which its checksum and its MAC cover (see the
 /// module's documentation): `shard` and `shards` as written, `None` when absent.
 pub fn result_canonical(
@@ -66,7 +106,8 @@ pub fn result_checksum(
 
 /// The JSON line of a count's result, with its checksum and without a newline: what
 /// `queens count --json` prints, `shard` `None` for a whole count (whose line has no `shard`
-/// nor `shards`).
+/// nor `shards`). After `subproblems` comes `unique_unit` ([`UniqueUnit`]), which the checksum
+/// does not cover.
 pub fn result_line(
     n: usize,
     counts: Counts,
@@ -89,8 +130,9 @@ pub fn result_line(
     }
     let _ = write!(
         line,
-        ",\"split\":{},\"subproblems\":{subproblems},\"checksum\":{}",
+        ",\"split\":{},\"subproblems\":{subproblems},\"unique_unit\":\"{}\",\"checksum\":{}",
         JsonString(split),
+        UniqueUnit::of(split, shard),
         JsonString(&sum)
     );
     // Under a key, the MAC of the same canonical line (`mac.rs`).
@@ -106,6 +148,11 @@ pub fn result_line(
 }
 
 impl ShardResult {
+    /// What this result's `unique` holds.
+    pub fn unique_unit(&self) -> UniqueUnit {
+        UniqueUnit::of(&self.split.to_string(), Some(self.shard))
+    }
+
     /// This result's line (see [`result_line`]).
     pub fn to_line(&self) -> String {
         result_line(
