@@ -25,8 +25,11 @@ pub(crate) trait Counter: fmt::Debug + Send + Sync {
 
     /// The bytes one subproblem may hold while it is counted, by the engine's memory model:
     /// the run counts at most as many at once as fit in its budget. `None` when that memory is
-    /// small whatever N (the run then takes every thread asked for).
-    fn subproblem_bytes(&self) -> Option<u64>;
+    /// small whatever N (the run then takes every thread asked for), as it is unless an engine
+    /// says otherwise.
+    fn subproblem_bytes(&self) -> Option<u64> {
+        None
+    }
 
     /// Counts the subproblems `todo` (of `shard`, those of the tally not yet done) on
     /// `threads` threads (1: the calling thread; 0: one per core), recording each in

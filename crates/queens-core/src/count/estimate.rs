@@ -431,6 +431,19 @@ pub(crate) fn exact_plan_nodes(n: usize, plan: &[Subproblem]) -> f64 {
         .sum()
 }
 
+/// A thread clock for tests that says one second has passed at each reading (its count is the
+/// calling thread's own).
+#[cfg(test)]
+pub(crate) fn one_second_per_reading() -> Option<Duration> {
+    thread_local! {
+        static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+    Some(Duration::from_secs(TICKS.with(|t| {
+        t.set(t.get() + 1);
+        t.get()
+    })))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,19 +475,6 @@ mod tests {
         assert_eq!(e.calibrated_on, 12);
         assert!(!e.processor_time && !e.bound_reached, "{e:?}");
         assert!(estimate(33, Shard::WHOLE, &sampling).is_err());
-    }
-
-    thread_local! {
-        /// The fake clock of the tests: one second more at each reading.
-        static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    }
-
-    /// A thread clock that says one second has passed at each reading.
-    fn one_second_per_reading() -> Option<Duration> {
-        Some(Duration::from_secs(TICKS.with(|t| {
-            t.set(t.get() + 1);
-            t.get()
-        })))
     }
 
     /// Issue 36: the time per node comes from the thread clock of the `Sampling` when it has

@@ -92,10 +92,6 @@ impl Counter for Plan {
         self.frames.len()
     }
 
-    fn subproblem_bytes(&self) -> Option<u64> {
-        None
-    }
-
     fn count(
         &self,
         todo: &[usize],

@@ -506,15 +506,7 @@ mod tests {
     /// a second per draw), not by the wall clock: a busy machine does not inflate them.
     #[test]
     fn the_draws_are_timed_by_the_thread_clock_given() {
-        thread_local! {
-            static TICKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-        }
-        fn one_second_per_reading() -> Option<Duration> {
-            Some(Duration::from_secs(TICKS.with(|t| {
-                t.set(t.get() + 1);
-                t.get()
-            })))
-        }
+        use crate::count::estimate::one_second_per_reading;
         let plan = Plan::new(14, 6);
         let todo: Vec<usize> = (0..plan.len()).collect();
         let sampling = Sampling::new(Duration::ZERO, Duration::from_secs(600))
