@@ -125,16 +125,12 @@ pub(super) fn admit(
 /// refused before any search: with the default budget, 125,000 classes.
 pub const UNIQUE_STEPS_PER_CLASS: u64 = 2_400;
 
-/// The largest board `/api/solve` hands to each enumerating algorithm: up to there the first
-/// solution comes within about two seconds (measured; N = 30 and 32 take ten times longer than
-/// N = 29 and 31 for the array-based solvers, and breadth-first search holds whole levels in
-/// memory).
+/// The largest board `/api/solve` hands to each enumerating algorithm: its file's
+/// [`Algorithm::quick_max_n`], up to where the first solution comes within about two seconds
+/// (measured; N = 30 and 32 take ten times longer than N = 29 and 31 for the array-based
+/// solvers, and breadth-first search holds whole levels in memory).
 pub fn solve_max_n(algorithm: Algorithm) -> usize {
-    match algorithm {
-        Algorithm::Bitboard => 32,
-        Algorithm::Wirth | Algorithm::Recursive | Algorithm::Backtrack | Algorithm::Iterative => 29,
-        Algorithm::Bfs => 12,
-    }
+    algorithm.quick_max_n()
 }
 
 /// The largest board `/api/solve` builds with `construct` or `min-conflicts`: the page still
@@ -142,17 +138,17 @@ pub fn solve_max_n(algorithm: Algorithm) -> usize {
 pub const SOLVE_BIG_MAX_N: usize = 10_000;
 
 /// Every method `/api/solve` takes, in the order the page offers them: the two that build boards
-/// of any size, then the enumerating algorithms, fastest first.
-pub const SOLVE_OFFERED: [Method; 8] = [
-    Method::Construct,
-    Method::MinConflicts,
-    Method::First(Algorithm::Bitboard),
-    Method::First(Algorithm::Wirth),
-    Method::First(Algorithm::Recursive),
-    Method::First(Algorithm::Backtrack),
-    Method::First(Algorithm::Iterative),
-    Method::First(Algorithm::Bfs),
-];
+/// of any size, then the enumerating algorithms, fastest first ([`Algorithm::FASTEST_FIRST`]).
+pub const SOLVE_OFFERED: [Method; Method::COUNT] = {
+    let mut offered = [Method::Construct; Method::COUNT];
+    offered[1] = Method::MinConflicts;
+    let mut i = 0;
+    while i < Algorithm::COUNT {
+        offered[i + 2] = Method::First(Algorithm::FASTEST_FIRST[i]);
+        i += 1;
+    }
+    offered
+};
 
 /// The largest board `/api/solve` hands to each method: [`solve_max_n`] for the enumerating
 /// ones, [`SOLVE_BIG_MAX_N`] for the construction and min-conflicts.

@@ -394,6 +394,37 @@ async fn the_config_reports_the_limits_the_router_was_built_with() {
         .map(|&s| serde_json::json!({ "name": s.name(), "max_n": api::solve_method_max_n(s) }))
         .collect();
     assert_eq!(body["solve"]["algorithms"], Value::Array(offered));
+    // The page's menus, as they were when the page named the solvers itself.
+    assert_eq!(
+        body["learn"]["labels"],
+        serde_json::json!({
+            "backtrack": "backtrack (column-wise, COMP 333)",
+            "iterative": "iterative (textbook loop)",
+            "recursive": "recursive (Horowitz-Sahni)",
+            "wirth": "wirth (boolean arrays)",
+            "bfs": "bfs (breadth-first)",
+            "bitboard": "bitboard (bitmasks)",
+        })
+    );
+    let names_and_limits: Vec<(&str, u64)> = body["solve"]["algorithms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap(), a["max_n"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        names_and_limits,
+        [
+            ("construct", 10_000),
+            ("min-conflicts", 10_000),
+            ("bitboard", 32),
+            ("wirth", 29),
+            ("recursive", 29),
+            ("backtrack", 29),
+            ("iterative", 29),
+            ("bfs", 12),
+        ]
+    );
     let auto = &body["solve"]["automatic"];
     assert_eq!(auto["up_to"], queens_core::solve::FAST_FIRST_N);
     assert_eq!(
