@@ -266,10 +266,14 @@ fn a_seventh_solver_is_its_file_one_table_line_and_its_code_panel() {
     let search = "crates/queens-core/src/search/";
     assert_eq!(
         solver_places(),
-        [search, "crates/queens-core/src/search/mod.rs", "assets/code.json"]
-            .map(str::to_string)
-            .into_iter()
-            .collect::<BTreeSet<_>>(),
+        [
+            search,
+            "crates/queens-core/src/search/mod.rs",
+            "assets/code.json"
+        ]
+        .map(str::to_string)
+        .into_iter()
+        .collect::<BTreeSet<_>>(),
         "the places docs/architecture.md lists for a seventh solver"
     );
     let table = solver_table();
@@ -282,12 +286,18 @@ fn a_seventh_solver_is_its_file_one_table_line_and_its_code_panel() {
         .map(|(_, module)| format!("{search}{module}.rs"))
         .collect();
     assert!(table.len() >= 6, "{table:?}");
-    assert_eq!(tabled, solver_files, "the table's lines and the solvers' files");
+    assert_eq!(
+        tabled, solver_files,
+        "the table's lines and the solvers' files"
+    );
 
     let table_file = code_of(&format!("{search}mod.rs"));
     for (variant, _) in &table {
         let named = word_count(&table_file, variant);
-        assert_eq!(named, 1, "search/mod.rs names {variant} outside its table line");
+        assert_eq!(
+            named, 1,
+            "search/mod.rs names {variant} outside its table line"
+        );
     }
 
     let files: Vec<String> = ["crates/queens-core/src", "crates/queens-core/benches"]

@@ -17,10 +17,10 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use super::solver::{SolverInfo, UNBOUNDED, Visit};
+use super::solver::{SolverInfo, Visit, UNBOUNDED};
 use super::tracer::{Axis, Board, ConflictLine, EventKind, Snapshot, Tracer};
-use crate::error::Error;
 use crate::board::Square;
+use crate::error::Error;
 
 /// This solver's facts, for the table in `search/mod.rs`.
 pub(crate) const INFO: SolverInfo = SolverInfo {

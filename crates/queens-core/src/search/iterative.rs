@@ -9,7 +9,7 @@
 
 use std::ops::ControlFlow;
 
-use super::solver::{SolverInfo, UNBOUNDED, Visit};
+use super::solver::{SolverInfo, Visit, UNBOUNDED};
 use super::tracer::{first_attacker, Axis, Board, EventKind, Snapshot, Tracer};
 use crate::error::Error;
 

@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use super::solver::{MAX_RECURSION_DEPTH, SolverInfo, Visit};
+use super::solver::{SolverInfo, Visit, MAX_RECURSION_DEPTH};
 use super::tracer::{emit, first_attacker, leave_row, Axis, Board, EventKind, Tracer};
 use crate::error::Error;
 
