@@ -1,7 +1,7 @@
 //! Tests that keep every list of algorithms made from the engine's one table of solvers
 //! ([`Algorithm::ALL`], generated in `search/mod.rs` from each solver's file): the ways to find
 //! one solution ([`Method::ALL`]), the methods `/api/solve` offers
-//! ([`super::api::SOLVE_OFFERED`], in the page's order), and the page, which takes the
+//! ([`super::limits::SOLVE_OFFERED`], in the page's order), and the page, which takes the
 //! algorithms and their labels from `/api/config` and names none itself. The one list made by
 //! hand is the code listings of `assets/code.json`: a seventh solver fails here until it has its
 //! panel.
@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use queens_core::solve::Method;
 use queens_core::Algorithm;
 
-use super::api::{solve_max_n, SOLVE_OFFERED};
+use super::limits::{solve_max_n, SOLVE_OFFERED};
 
 fn algorithm_names() -> BTreeSet<String> {
     Algorithm::ALL
@@ -88,7 +88,14 @@ fn names_word(script: &str, word: &str) -> bool {
 
 /// The kinds of trace events, which the page names as such (`backtrack` is one, and a solver).
 const EVENT_KINDS: [&str; 8] = [
-    "try", "conflict", "place", "remove", "backtrack", "solution", "enqueue", "dequeue",
+    "try",
+    "conflict",
+    "place",
+    "remove",
+    "backtrack",
+    "solution",
+    "enqueue",
+    "dequeue",
 ];
 
 #[test]
@@ -125,7 +132,11 @@ fn the_server_offers_each_algorithm_once_fastest_first_up_to_its_quick_limit() {
         .collect();
     assert_eq!(enumerating, Algorithm::FASTEST_FIRST);
     for algorithm in Algorithm::ALL {
-        assert_eq!(solve_max_n(algorithm), algorithm.quick_max_n(), "{algorithm}");
+        assert_eq!(
+            solve_max_n(algorithm),
+            algorithm.quick_max_n(),
+            "{algorithm}"
+        );
         assert!(algorithm.quick_max_n() <= algorithm.max_n(), "{algorithm}");
     }
 }

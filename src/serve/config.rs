@@ -29,7 +29,7 @@ use serde_json::{json, Map, Value};
 
 use queens_core::solve::{Method, FAST_FIRST_N};
 
-use super::api::{
+use super::limits::{
     solve_method_max_n, COUNT_MAX_N, PAGE_MAX, SOLUTIONS_MAX_N, SOLVE_BIG_MAX_N,
     TRACE_EVENTS_DEFAULT, TRACE_EVENTS_MAX, TRACE_MAX_N, UNIQUE_MAX_N,
 };
@@ -38,7 +38,7 @@ use super::AppState;
 /// `GET /api/config`: the limits and the algorithm lists, as JSON (see the module's doc).
 pub async fn config(State(state): State<AppState>) -> Json<Value> {
     let cut = FAST_FIRST_N;
-    let algorithms: Vec<Value> = super::api::SOLVE_OFFERED
+    let algorithms: Vec<Value> = super::limits::SOLVE_OFFERED
         .iter()
         .map(|&s| json!({ "name": s.name(), "max_n": solve_method_max_n(s) }))
         .collect();
