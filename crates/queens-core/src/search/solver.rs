@@ -21,8 +21,8 @@ pub(crate) type Visit<'a> = &'a mut dyn FnMut(&[usize]) -> ControlFlow<()>;
 /// lexicographically first solution of such a board is out of reach of these searches anyway.
 pub const MAX_RECURSION_DEPTH: usize = 5_000;
 
-/// The largest board of the solvers whose arrays hold a row or column number in a `u32`-sized
-/// range: every solver without a tighter limit of its own.
+/// The largest board a solver takes when nothing in it sets a tighter limit (`backtrack`,
+/// `iterative`): far beyond any board whose arrays fit in the memory budget.
 pub(crate) const UNBOUNDED: usize = u32::MAX as usize;
 
 /// The facts of one solver, each read by one method of [`super::Algorithm`].
