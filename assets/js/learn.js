@@ -17,23 +17,14 @@ import { exhaustedLine, seedFigure } from "./learn-why.js";
 import { checkText, levelText, showArrays, showCode, showTree, varsText } from "./learn-state.js";
 import { JUMPS, buildTree, compareText, compareTracks, countsText, describeSummary, eventQueens, explain, makeTrack, verdictFeedback, verdictOf, whereFeedback } from "./learn-track.js";
 
-// What the algorithm select says of each algorithm the server traces (any other: its name).
-const DESCRIPTIONS = {
-  backtrack: "backtrack (column-wise, COMP 333)",
-  iterative: "iterative (textbook loop)",
-  recursive: "recursive (Horowitz-Sahni)",
-  wirth: "wirth (boolean arrays)",
-  bfs: "bfs (breadth-first)",
-  bitboard: "bitboard (bitmasks)",
-};
-
 // The board size shown first, unless the address asks for another.
 const DEFAULT_N = 6;
 
 // Speeds the slider offers, in steps a second.
 const SPEEDS = [1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120, 200, 400];
 
-// The server's limits for this view (config.learn): max_n, events_default, events_max, algorithms.
+// The server's limits for this view (config.learn): max_n, events_default, events_max,
+// algorithms, and the label the algorithm menus show for each (labels; any other: its name).
 let limits = null;
 let changed = () => {};
 
@@ -472,7 +463,8 @@ export function init(config, url, onChange) {
   if (mine && url.n && url.n > limits.max_n) state.tooLarge = url.n;
   const asked = mine && url.n && url.n <= limits.max_n;
   fillSizes($("learn-size"), limits.max_n, asked ? url.n : Math.min(DEFAULT_N, limits.max_n));
-  const names = limits.algorithms.map((name) => [name, DESCRIPTIONS[name] || name]);
+  const labels = limits.labels || {};
+  const names = limits.algorithms.map((name) => [name, labels[name] || name]);
   fillOptions($("learn-algo"), names);
   fillOptions($("learn-compare"), [["", "nothing"], ...names]);
   if (mine && offers($("learn-algo"), url.algo)) $("learn-algo").value = url.algo;

@@ -1,15 +1,17 @@
-//! Tests that keep every list of algorithms in step with the engine's one list,
-//! [`Algorithm::ALL`]: the ways to find one solution ([`Method::ALL`]), the methods `/api/solve`
-//! offers ([`super::api::SOLVE_OFFERED`], in the page's order), the code listings of
-//! `assets/code.json` and the names the page describes (`assets/js/learn.js`, `solve.js`). A
-//! seventh solver added to the engine fails here until each list has it.
+//! Tests that keep every list of algorithms made from the engine's one table of solvers
+//! ([`Algorithm::ALL`], generated in `search/mod.rs` from each solver's file): the ways to find
+//! one solution ([`Method::ALL`]), the methods `/api/solve` offers
+//! ([`super::limits::SOLVE_OFFERED`], in the page's order), and the page, which takes the
+//! algorithms and their labels from `/api/config` and names none itself. The one list made by
+//! hand is the code listings of `assets/code.json`: a seventh solver fails here until it has its
+//! panel.
 
 use std::collections::BTreeSet;
 
 use queens_core::solve::Method;
 use queens_core::Algorithm;
 
-use super::api::SOLVE_OFFERED;
+use super::limits::{solve_max_n, SOLVE_OFFERED};
 
 fn algorithm_names() -> BTreeSet<String> {
     Algorithm::ALL
@@ -74,10 +76,75 @@ fn descriptions(script: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// Whether `script` names `word` as a word of its own (a quoted string or a key).
+fn names_word(script: &str, word: &str) -> bool {
+    script.match_indices(word).any(|(at, _)| {
+        let before = script[..at].chars().next_back();
+        let after = script[at + word.len()..].chars().next();
+        let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        !part(before) && !part(after)
+    })
+}
+
+/// The kinds of trace events, which the page names as such (`backtrack` is one, and a solver).
+const EVENT_KINDS: [&str; 8] = [
+    "try",
+    "conflict",
+    "place",
+    "remove",
+    "backtrack",
+    "solution",
+    "enqueue",
+    "dequeue",
+];
+
 #[test]
-fn the_learn_page_describes_every_algorithm_it_may_be_offered() {
-    let described = descriptions(include_str!("../../assets/js/learn.js"));
-    assert_eq!(described, algorithm_names());
+fn the_learn_page_names_no_algorithm_and_takes_their_labels_from_the_config() {
+    let script: String = include_str!("../../assets/js/learn.js")
+        .lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(!script.contains("DESCRIPTIONS"), "learn.js lists labels");
+    for algorithm in Algorithm::ALL {
+        let name = algorithm.name();
+        assert!(
+            EVENT_KINDS.contains(&name) || !names_word(&script, name),
+            "learn.js names {name}: its menus take the algorithms from /api/config"
+        );
+        // Each label is the algorithm's name and, in brackets, what sets it apart.
+        let label = algorithm.label();
+        assert!(
+            label.starts_with(&format!("{name} (")) && label.ends_with(')'),
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn the_server_offers_each_algorithm_once_fastest_first_up_to_its_quick_limit() {
+    let enumerating: Vec<Algorithm> = SOLVE_OFFERED
+        .iter()
+        .filter_map(|m| match m {
+            Method::First(algorithm) => Some(*algorithm),
+            Method::Construct | Method::MinConflicts => None,
+        })
+        .collect();
+    assert_eq!(enumerating, Algorithm::FASTEST_FIRST);
+    for algorithm in Algorithm::ALL {
+        assert_eq!(
+            solve_max_n(algorithm),
+            algorithm.quick_max_n(),
+            "{algorithm}"
+        );
+        assert!(algorithm.quick_max_n() <= algorithm.max_n(), "{algorithm}");
+    }
+}
+
+#[test]
+fn the_word_finder_finds_whole_words_only() {
+    assert!(names_word("a \"wirth\" b", "wirth"));
+    assert!(!names_word("wirthy", "wirth"));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The page's slower questions, answered apart from the request that asks them:
 //!
 //! - `GET /api/total?n=N`: the number of solutions of a board too large to count within one
-//!   request (N above [`super::api::COUNT_MAX_N`], up to [`TOTAL_MAX_N`]). The first request
+//!   request (N above [`super::limits::COUNT_MAX_N`], up to [`TOTAL_MAX_N`]). The first request
 //!   starts the counting engine on one background thread; every request answers at once with
 //!   `{ "n", "done", "counting", "max_n", "progress" }` (`progress`: the share of the engine's
 //!   subproblems counted, 0 to 1), and with `"total"` and `"unique"` once it is done. For a board
@@ -10,7 +10,7 @@
 //! - `GET /api/index?n=N&queens=C0,C1,...&unique=BOOL`: the 0-based index of a solution in the
 //!   lexicographic list of every solution, or, with `unique=true`, of the symmetry classes'
 //!   representatives (the page asks it for the representative of the board it shows, so the
-//!   unique toggle keeps that board's class in view). Up to [`super::api::UNIQUE_MAX_N`].
+//!   unique toggle keeps that board's class in view). Up to [`super::limits::UNIQUE_MAX_N`].
 //! - `GET /api/summary?n=N&algo=A&all=BOOL`: the counts of a whole trace up to the first
 //!   solution (or of the whole search with `all=true`), without its events, for a trace
 //!   `/api/trace` had to cut (`queens trace --summary [--all]`).
@@ -26,8 +26,10 @@ use queens_core::count::{self, Run};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde_json::json;
 
-use super::api::{admit, Params, Work, SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
+use super::admission::{admit, Work};
 use super::error::{ApiError, JsonAnswer};
+use super::limits::{SOLUTIONS_MAX_N, TRACE_MAX_N, UNIQUE_MAX_N};
+use super::query::Params;
 use super::AppState;
 use crate::json::summary_json;
 
@@ -162,7 +164,7 @@ pub async fn index(State(state): State<AppState>, RawQuery(query): RawQuery) -> 
         Some(index) => Ok(Json(json!({ "n": n, "unique": unique, "index": index }))),
         None => Err(ApiError::not_found(format!(
             "{} is not {} of the {n}x{n} board",
-            super::api::shorten(&text),
+            super::query::shorten(&text),
             if unique {
                 "a representative of the classes"
             } else {

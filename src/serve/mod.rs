@@ -5,15 +5,18 @@
 //! the binary and needs no network; it reads its limits and algorithm lists from `/api/config`.
 //! Every API handler checks its parameters into plain values first (a 400 naming the bad one),
 //! then runs the search on the blocking pool with a step budget, so one request cannot hold a
-//! core for minutes. A request that may take real work (see `api.rs`) needs one of
+//! core for minutes. A request that may take real work (see `admission.rs`) needs one of
 //! [`Limits::heavy`] slots, or is answered 503 at once; the connections themselves are bounded
 //! by [`listen`]. Every bound and its default is listed in `docs/server-limits.md`.
 
+mod admission;
 mod api;
 mod background;
 mod config;
 mod error;
+mod limits;
 pub mod listen;
+mod query;
 
 #[cfg(test)]
 mod algorithm_lists;
@@ -37,7 +40,7 @@ pub use error::ApiError;
 pub struct Limits {
     /// The most search steps (nodes of the search tree) one request may take.
     pub steps: u64,
-    /// The most heavy requests (see `api.rs`) worked on at once; the others get a 503.
+    /// The most heavy requests (see `admission.rs`) worked on at once; the others get a 503.
     pub heavy: usize,
 }
 
@@ -180,7 +183,7 @@ async fn module(Path(name): Path<String>) -> Response {
     }
     match MODULES.iter().find(|(known, _)| *known == name) {
         Some((_, body)) => asset(JAVASCRIPT, body).into_response(),
-        None => ApiError::not_found(format!("there is no module /js/{}", api::shorten(&name)))
+        None => ApiError::not_found(format!("there is no module /js/{}", query::shorten(&name)))
             .into_response(),
     }
 }
@@ -200,13 +203,16 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 }
 
 async fn not_found(uri: Uri) -> ApiError {
-    ApiError::not_found(format!("there is nothing at {}", api::shorten(uri.path())))
+    ApiError::not_found(format!(
+        "there is nothing at {}",
+        query::shorten(uri.path())
+    ))
 }
 
 async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
     ApiError::method_not_allowed(format!(
         "{} answers only GET and HEAD, not {}",
-        api::shorten(uri.path()),
-        api::shorten(method.as_str())
+        query::shorten(uri.path()),
+        query::shorten(method.as_str())
     ))
 }

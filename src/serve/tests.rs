@@ -8,7 +8,7 @@ use tower::ServiceExt;
 
 use queens_core::Algorithm;
 
-use super::{api, app, app_with, Limits};
+use super::{admission, api, app, app_with, limits, Limits};
 
 async fn get(uri: &str) -> (StatusCode, Value) {
     get_from(app(), uri).await
@@ -379,21 +379,55 @@ async fn the_config_reports_the_limits_the_router_was_built_with() {
     let (_, body) = get("/api/config").await;
     assert_eq!(body["steps"], Limits::default().steps);
 
-    assert_eq!(body["browse"]["max_n"], api::SOLUTIONS_MAX_N);
-    assert_eq!(body["browse"]["page_max"], api::PAGE_MAX);
-    assert_eq!(body["browse"]["unique_max_n"], api::UNIQUE_MAX_N);
-    assert_eq!(body["browse"]["count_max_n"], api::COUNT_MAX_N);
-    assert_eq!(body["learn"]["max_n"], api::TRACE_MAX_N);
-    assert_eq!(body["learn"]["events_default"], api::TRACE_EVENTS_DEFAULT);
-    assert_eq!(body["learn"]["events_max"], api::TRACE_EVENTS_MAX);
+    assert_eq!(body["browse"]["max_n"], limits::SOLUTIONS_MAX_N);
+    assert_eq!(body["browse"]["page_max"], limits::PAGE_MAX);
+    assert_eq!(body["browse"]["unique_max_n"], limits::UNIQUE_MAX_N);
+    assert_eq!(body["browse"]["count_max_n"], limits::COUNT_MAX_N);
+    assert_eq!(body["learn"]["max_n"], limits::TRACE_MAX_N);
+    assert_eq!(
+        body["learn"]["events_default"],
+        limits::TRACE_EVENTS_DEFAULT
+    );
+    assert_eq!(body["learn"]["events_max"], limits::TRACE_EVENTS_MAX);
     let traced: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     assert_eq!(body["learn"]["algorithms"], serde_json::json!(traced));
-    assert_eq!(body["solve"]["max_n"], api::SOLVE_BIG_MAX_N);
-    let offered: Vec<Value> = api::SOLVE_OFFERED
+    assert_eq!(body["solve"]["max_n"], limits::SOLVE_BIG_MAX_N);
+    let offered: Vec<Value> = limits::SOLVE_OFFERED
         .iter()
-        .map(|&s| serde_json::json!({ "name": s.name(), "max_n": api::solve_method_max_n(s) }))
+        .map(|&s| serde_json::json!({ "name": s.name(), "max_n": limits::solve_method_max_n(s) }))
         .collect();
     assert_eq!(body["solve"]["algorithms"], Value::Array(offered));
+    // The page's menus, as they were when the page named the solvers itself.
+    assert_eq!(
+        body["learn"]["labels"],
+        serde_json::json!({
+            "backtrack": "backtrack (column-wise, COMP 333)",
+            "iterative": "iterative (textbook loop)",
+            "recursive": "recursive (Horowitz-Sahni)",
+            "wirth": "wirth (boolean arrays)",
+            "bfs": "bfs (breadth-first)",
+            "bitboard": "bitboard (bitmasks)",
+        })
+    );
+    let names_and_limits: Vec<(&str, u64)> = body["solve"]["algorithms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap(), a["max_n"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        names_and_limits,
+        [
+            ("construct", 10_000),
+            ("min-conflicts", 10_000),
+            ("bitboard", 32),
+            ("wirth", 29),
+            ("recursive", 29),
+            ("backtrack", 29),
+            ("iterative", 29),
+            ("bfs", 12),
+        ]
+    );
     let auto = &body["solve"]["automatic"];
     assert_eq!(auto["up_to"], queens_core::solve::FAST_FIRST_N);
     assert_eq!(
@@ -628,7 +662,7 @@ async fn a_deep_unique_offset_is_refused_by_the_step_budget_without_a_search() {
     // A count, not a time: the refusal is the arithmetic made before any listing (the classes
     // passed, here all 285,053 of N = 15, times the steps each takes, against the budget),
     // which names both numbers.
-    let needed = 285_053 * api::UNIQUE_STEPS_PER_CLASS;
+    let needed = 285_053 * limits::UNIQUE_STEPS_PER_CLASS;
     assert!(
         message.contains("too deep")
             && message.contains(&format!("about {needed} search steps"))
@@ -679,7 +713,7 @@ async fn heavy_requests_beyond_the_slots_are_busy_with_retry_after() {
 
 #[test]
 fn small_boards_and_the_construction_are_cheap_and_large_work_is_heavy() {
-    use api::{is_heavy, Work};
+    use admission::{is_heavy, Work};
     use queens_core::solve::Method;
     assert!(!is_heavy(Work::Solutions { n: 12 }));
     assert!(is_heavy(Work::Solutions { n: 13 }));

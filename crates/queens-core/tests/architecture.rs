@@ -199,3 +199,126 @@ fn a_new_counting_engine_touches_only_the_places_the_architecture_page_lists() {
         "outside the places docs/architecture.md lists for a new counting engine: {stray:?}"
     );
 }
+
+/// The paths in backticks in the page's entry "A seventh solver" (under "Where a new piece
+/// goes"): the places a new solver touches.
+fn solver_places() -> BTreeSet<String> {
+    let page = std::fs::read_to_string(root().join("docs/architecture.md")).unwrap();
+    let entry = page
+        .split("\n- **A seventh solver**")
+        .nth(1)
+        .expect("docs/architecture.md has an entry \"A seventh solver\"");
+    let entry = entry.split("\n- **").next().unwrap();
+    entry
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| {
+            ["crates/", "src/", "assets/"]
+                .iter()
+                .any(|r| p.starts_with(r))
+        })
+        .filter(|p| !p.starts_with("crates/queens-core/tests/"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The lines `Variant = module,` of the table of solvers in `search/mod.rs`.
+fn solver_table() -> Vec<(String, String)> {
+    let code = code_of("crates/queens-core/src/search/mod.rs");
+    let table = code
+        .split("\nsolvers! {")
+        .nth(1)
+        .expect("search/mod.rs has the table `solvers! { ... }`");
+    let table = &table[..table.find("\n}").unwrap()];
+    table
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let (variant, module) = l
+                .trim_end_matches(',')
+                .split_once(" = ")
+                .unwrap_or_else(|| panic!("a line of the table of solvers: {l}"));
+            (variant.trim().to_string(), module.trim().to_string())
+        })
+        .collect()
+}
+
+/// How many times `code` names `word` as a whole word.
+fn word_count(code: &str, word: &str) -> usize {
+    code.match_indices(word)
+        .filter(|(at, _)| {
+            let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !part(code[..*at].chars().next_back()) && !part(code[at + word.len()..].chars().next())
+        })
+        .count()
+}
+
+/// A seventh solver is its file, one line in the table of `search/mod.rs` and its code panel
+/// in `assets/code.json`, as the page's entry "A seventh solver" says: the table's lines are the
+/// solvers' files (each with its facts in one `INFO`), the table is the only place in
+/// `search/mod.rs` that names a solver, and outside the solvers' files no code of the engine,
+/// its benchmarks and examples or the binary names every solver (a list, or a `match` with an
+/// arm for each, that a new solver would have to join).
+#[test]
+fn a_seventh_solver_is_its_file_one_table_line_and_its_code_panel() {
+    let search = "crates/queens-core/src/search/";
+    assert_eq!(
+        solver_places(),
+        [
+            search,
+            "crates/queens-core/src/search/mod.rs",
+            "assets/code.json"
+        ]
+        .map(str::to_string)
+        .into_iter()
+        .collect::<BTreeSet<_>>(),
+        "the places docs/architecture.md lists for a seventh solver"
+    );
+    let table = solver_table();
+    let solver_files: BTreeSet<String> = module_files(search)
+        .into_iter()
+        .filter(|f| code_of(f).contains("pub(crate) const INFO: SolverInfo"))
+        .collect();
+    let tabled: BTreeSet<String> = table
+        .iter()
+        .map(|(_, module)| format!("{search}{module}.rs"))
+        .collect();
+    assert!(table.len() >= 6, "{table:?}");
+    assert_eq!(
+        tabled, solver_files,
+        "the table's lines and the solvers' files"
+    );
+
+    let table_file = code_of(&format!("{search}mod.rs"));
+    for (variant, _) in &table {
+        let named = word_count(&table_file, variant);
+        assert_eq!(
+            named, 1,
+            "search/mod.rs names {variant} outside its table line"
+        );
+    }
+
+    let files: Vec<String> = ["crates/queens-core/src", "crates/queens-core/benches"]
+        .into_iter()
+        .chain(["crates/queens-core/examples", "src"])
+        .flat_map(module_files)
+        .filter(|f| !solver_files.contains(f))
+        .collect();
+    let mut lists = Vec::new();
+    for file in &files {
+        let code = code_of(file);
+        let all = table
+            .iter()
+            .all(|(variant, _)| word_count(&code, &format!("Algorithm::{variant}")) > 0);
+        if all {
+            lists.push(file.clone());
+        }
+    }
+    assert!(
+        lists.is_empty(),
+        "these files name every solver, so a new one would have to be added there too: \
+         {lists:?}; make the list from Algorithm::ALL (or the solver's INFO) instead"
+    );
+}

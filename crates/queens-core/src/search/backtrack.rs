@@ -17,8 +17,37 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use super::tracer::{Board, ConflictLine, EventKind, Snapshot, Tracer};
+use super::solver::{SolverInfo, Visit, UNBOUNDED};
+use super::tracer::{Axis, Board, ConflictLine, EventKind, Snapshot, Tracer};
 use crate::board::Square;
+use crate::error::Error;
+
+/// This solver's facts, for the table in `search/mod.rs`.
+pub(crate) const INFO: SolverInfo = SolverInfo {
+    name: "backtrack",
+    summary: "Column-by-column backtracking with explicit state (COMP 333)",
+    label: "backtrack (column-wise, COMP 333)",
+    source: "the COMP 333 \"Eight Queens\" project",
+    what: "the backtrack algorithm",
+    max_n: UNBOUNDED,
+    axis: Axis::Column,
+    // positions, untried, solution
+    row_words: 3,
+    row_bytes: 0,
+    snapshot_words: 2,
+    quick_max_n: 29,
+    speed_rank: 40,
+};
+
+/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
+pub(crate) fn search<T: Tracer>(
+    n: usize,
+    _budget: u64,
+    tracer: &mut T,
+    visit: Visit<'_>,
+) -> Result<ControlFlow<()>, Error> {
+    Ok(for_each_solution_traced(n, tracer, visit))
+}
 
 /// The explicit state of the column-by-column search.
 #[derive(Debug, Clone, PartialEq, Eq)]

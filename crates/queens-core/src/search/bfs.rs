@@ -13,11 +13,39 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{emit, Board, EventKind, Tracer};
+use super::solver::{SolverInfo, Visit};
+use super::tracer::{emit, Axis, Board, EventKind, Tracer};
 use crate::error::Error;
 
 /// The widest board: a state's free columns are computed as a `u64` mask.
 pub const MAX_N: usize = 64;
+
+/// This solver's facts, for the table in `search/mod.rs`.
+pub(crate) const INFO: SolverInfo = SolverInfo {
+    name: "bfs",
+    summary: "Breadth-first search over partial boards (bounded by the memory budget)",
+    label: "bfs (breadth-first)",
+    source: "the classic article that lists all solutions with a queue of partial boards",
+    what: "the bfs algorithm",
+    max_n: MAX_N,
+    axis: Axis::Row,
+    // the solution handed out (its levels are checked against the budget as they are built)
+    row_words: 1,
+    row_bytes: 0,
+    snapshot_words: 1,
+    quick_max_n: 12,
+    speed_rank: 60,
+};
+
+/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
+pub(crate) fn search<T: Tracer>(
+    n: usize,
+    budget: u64,
+    tracer: &mut T,
+    visit: Visit<'_>,
+) -> Result<ControlFlow<()>, Error> {
+    for_each_solution_traced(n, budget, tracer, visit)
+}
 
 /// The columns of row `state.len()` that no queen of `state` attacks, as a bit mask.
 fn free_columns(n: usize, state: &[u8]) -> u64 {

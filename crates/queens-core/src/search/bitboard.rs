@@ -10,10 +10,39 @@
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 
-use super::tracer::{emit, leave_row, Board, EventKind, NoTrace, Tracer};
+use super::solver::{SolverInfo, Visit};
+use super::tracer::{emit, leave_row, Axis, Board, EventKind, NoTrace, Tracer};
+use crate::error::Error;
 
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;
+
+/// This solver's facts, for the table in `search/mod.rs`.
+pub(crate) const INFO: SolverInfo = SolverInfo {
+    name: "bitboard",
+    summary: "Depth-first search on bitmasks (fast; N up to 64)",
+    label: "bitboard (bitmasks)",
+    source: "Martin Richards' bitwise method (BCPL, 1997)",
+    what: "the bitboard algorithm",
+    max_n: MAX_N,
+    axis: Axis::Row,
+    // queens
+    row_words: 1,
+    row_bytes: 0,
+    snapshot_words: 1,
+    quick_max_n: 32,
+    speed_rank: 10,
+};
+
+/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
+pub(crate) fn search<T: Tracer>(
+    n: usize,
+    _budget: u64,
+    tracer: &mut T,
+    visit: Visit<'_>,
+) -> Result<ControlFlow<()>, Error> {
+    Ok(for_each_solution_traced(n, tracer, visit))
+}
 
 /// The bits of the `n` columns of a board.
 pub(crate) fn full_mask(n: usize) -> u64 {

@@ -9,7 +9,36 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{first_attacker, Board, EventKind, Snapshot, Tracer};
+use super::solver::{SolverInfo, Visit, UNBOUNDED};
+use super::tracer::{first_attacker, Axis, Board, EventKind, Snapshot, Tracer};
+use crate::error::Error;
+
+/// This solver's facts, for the table in `search/mod.rs`.
+pub(crate) const INFO: SolverInfo = SolverInfo {
+    name: "iterative",
+    summary: "The textbook loop with find_position / is_valid",
+    label: "iterative (textbook loop)",
+    source: "Liang, Introduction to Java Programming",
+    what: "the iterative algorithm",
+    max_n: UNBOUNDED,
+    axis: Axis::Row,
+    // queens, solution
+    row_words: 2,
+    row_bytes: 0,
+    snapshot_words: 1,
+    quick_max_n: 29,
+    speed_rank: 50,
+};
+
+/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
+pub(crate) fn search<T: Tracer>(
+    n: usize,
+    _budget: u64,
+    tracer: &mut T,
+    visit: Visit<'_>,
+) -> Result<ControlFlow<()>, Error> {
+    Ok(for_each_solution_traced(n, tracer, visit))
+}
 
 /// The state of the textbook loop.
 struct Search {

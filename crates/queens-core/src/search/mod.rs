@@ -4,7 +4,9 @@
 //! Every solver is one file opening with its idea, source and cost. Each has a
 //! `for_each_solution_traced` generic over a [`Tracer`]; [`Algorithm::for_each_solution_traced`]
 //! is the one dispatch over them, and the untraced search is that dispatch with [`NoTrace`].
-//! A new solver is one file here, one variant of [`Algorithm`] and one match arm.
+//! Each solver's file also carries its facts in one value (its `INFO`: name, summary, source,
+//! largest board, memory), and one table here makes [`Algorithm`], [`Algorithm::ALL`] and the
+//! dispatch from them: a new solver is one file here and one line of that table.
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -18,113 +20,148 @@ pub(crate) mod bitboard;
 pub(crate) mod iterative;
 pub mod rank;
 pub(crate) mod recursive;
+pub(crate) mod solver;
 pub(crate) mod tracer;
 pub(crate) mod wirth;
 
 pub use backtrack::Backtracker;
+pub use solver::MAX_RECURSION_DEPTH;
 pub use tracer::{Axis, Board, ConflictLine, EventKind, NoTrace, Step, Tracer};
 
-/// The depth-first and breadth-first solvers that enumerate every solution.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// Column-by-column backtracking with explicit state (the COMP 333 project).
-    Backtrack,
-    /// The textbook loop with `find_position` and `is_valid`.
-    Iterative,
-    /// Recursive backtracking (Horowitz and Sahni).
-    Recursive,
-    /// Recursive backtracking with O(1) tests on boolean arrays (Wirth).
-    Wirth,
-    /// Breadth-first search over partial boards, level by level.
-    Bfs,
-    /// Depth-first search on bitmasks: the fast default.
-    Bitboard,
+use solver::{SolverInfo, Visit};
+
+/// Makes [`Algorithm`] from the table of solvers: its variants, [`Algorithm::ALL`], the lookup
+/// of each solver's facts (the `INFO` of its file) and the one dispatch to its `search`.
+macro_rules! solvers {
+    ($($variant:ident = $module:ident,)+) => {
+        /// The depth-first and breadth-first solvers that enumerate every solution: one per
+        /// line of the table in `search/mod.rs`, each described by its file.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Algorithm {
+            $(
+                #[doc = concat!(
+                    "The `", stringify!($module), "` solver (its file `search/",
+                    stringify!($module), ".rs` says the idea, the source and the cost; ",
+                    "[`Algorithm::summary`] says it in one line)."
+                )]
+                $variant,
+            )+
+        }
+
+        impl Algorithm {
+            /// How many algorithms there are.
+            pub const COUNT: usize = [$(stringify!($variant)),+].len();
+
+            /// Every algorithm, in the order the documentation lists them.
+            pub const ALL: [Algorithm; Algorithm::COUNT] = [$(Algorithm::$variant),+];
+
+            /// The facts the algorithm's file carries.
+            pub(crate) const fn info(self) -> &'static SolverInfo {
+                match self {
+                    $(Algorithm::$variant => &$module::INFO,)+
+                }
+            }
+
+            /// The algorithm's search, with no check: see [`Algorithm::for_each_solution_traced`].
+            fn dispatch<T: Tracer>(
+                self,
+                n: usize,
+                budget: u64,
+                tracer: &mut T,
+                visit: Visit<'_>,
+            ) -> Result<ControlFlow<()>, Error> {
+                match self {
+                    $(Algorithm::$variant => $module::search(n, budget, tracer, visit),)+
+                }
+            }
+        }
+    };
+}
+
+// The table of solvers, in the order the documentation lists them: a new solver is its file
+// (with its `INFO` and its `search`) and one line here.
+solvers! {
+    Backtrack = backtrack,
+    Iterative = iterative,
+    Recursive = recursive,
+    Wirth = wirth,
+    Bfs = bfs,
+    Bitboard = bitboard,
 }
 
 impl Algorithm {
-    /// Every algorithm, in the order the documentation lists them.
-    pub const ALL: [Algorithm; 6] = [
-        Algorithm::Backtrack,
-        Algorithm::Iterative,
-        Algorithm::Recursive,
-        Algorithm::Wirth,
-        Algorithm::Bfs,
-        Algorithm::Bitboard,
-    ];
+    /// Every algorithm, fastest first to find one solution: the order menus offer them in.
+    pub const FASTEST_FIRST: [Algorithm; Algorithm::COUNT] = {
+        let mut all = Algorithm::ALL;
+        // An insertion sort, by the files' speed ranks (a stable sort: ties keep their order).
+        let mut i = 1;
+        while i < all.len() {
+            let mut j = i;
+            while j > 0 && all[j - 1].info().speed_rank > all[j].info().speed_rank {
+                let earlier = all[j - 1];
+                all[j - 1] = all[j];
+                all[j] = earlier;
+                j -= 1;
+            }
+            i += 1;
+        }
+        all
+    };
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Backtrack => "backtrack",
-            Algorithm::Iterative => "iterative",
-            Algorithm::Recursive => "recursive",
-            Algorithm::Wirth => "wirth",
-            Algorithm::Bfs => "bfs",
-            Algorithm::Bitboard => "bitboard",
-        }
+        self.info().name
     }
 
     /// One line on what the algorithm is and where it comes from, for help texts and menus.
     pub fn summary(self) -> &'static str {
-        match self {
-            Algorithm::Backtrack => "Column-by-column backtracking with explicit state (COMP 333)",
-            Algorithm::Iterative => "The textbook loop with find_position / is_valid",
-            Algorithm::Recursive => "Recursive backtracking (Horowitz-Sahni)",
-            Algorithm::Wirth => "Recursive backtracking with O(1) boolean-array tests (Wirth)",
-            Algorithm::Bfs => {
-                "Breadth-first search over partial boards (bounded by the memory budget)"
-            }
-            Algorithm::Bitboard => "Depth-first search on bitmasks (fast; N up to 64)",
-        }
+        self.info().summary
+    }
+
+    /// The short label the web page's menus show: the name and, in brackets, what sets the
+    /// algorithm apart (`wirth (boolean arrays)`).
+    pub fn label(self) -> &'static str {
+        self.info().label
+    }
+
+    /// Where the algorithm comes from: a book, a paper or a course.
+    pub fn source(self) -> &'static str {
+        self.info().source
     }
 
     /// The names of [`Algorithm::ALL`], in order: the one list the command line and the server
     /// offer.
-    pub fn names() -> [&'static str; 6] {
+    pub fn names() -> [&'static str; Algorithm::COUNT] {
         Algorithm::ALL.map(Algorithm::name)
     }
 
     /// The largest board the algorithm accepts. The recursive solvers (`recursive`, `wirth`)
     /// take one stack frame per row, so they stop at [`MAX_RECURSION_DEPTH`].
     pub fn max_n(self) -> usize {
-        match self {
-            Algorithm::Bitboard => bitboard::MAX_N,
-            Algorithm::Bfs => bfs::MAX_N,
-            Algorithm::Recursive | Algorithm::Wirth => MAX_RECURSION_DEPTH,
-            _ => u32::MAX as usize,
-        }
+        self.info().max_n
+    }
+
+    /// The largest board whose first solution the algorithm finds within about two seconds
+    /// (measured in a release build): the largest board the web server hands it for one
+    /// solution.
+    pub fn quick_max_n(self) -> usize {
+        self.info().quick_max_n
     }
 
     /// The bytes the search of the `n` x `n` board allocates before its first step: its arrays,
     /// plus one copy of a solution for the caller. The breadth-first search's levels are not
     /// counted here: it checks them against the budget level by level.
     pub fn memory_needed(self, n: usize) -> u64 {
-        let n = n as u64;
         let word = std::mem::size_of::<usize>() as u64;
-        let arrays = match self {
-            // positions, untried, solution
-            Algorithm::Backtrack => 3 * word * n,
-            // queens, solution
-            Algorithm::Iterative => 2 * word * n,
-            // x
-            Algorithm::Recursive => word * n,
-            // x, then three boolean arrays (n + 2 (2n - 1))
-            Algorithm::Wirth => word * n + 5 * n,
-            Algorithm::Bfs | Algorithm::Bitboard => word * n,
-        };
-        arrays.saturating_add(word * n)
+        let info = self.info();
+        // The arrays, and the copy of a solution handed to the caller.
+        let per_row = (info.row_words + 1) * word + info.row_bytes;
+        per_row.saturating_mul(n as u64)
     }
 
     /// What the algorithm is called in messages: "the wirth algorithm".
     fn what(self) -> &'static str {
-        match self {
-            Algorithm::Backtrack => "the backtrack algorithm",
-            Algorithm::Iterative => "the iterative algorithm",
-            Algorithm::Recursive => "the recursive algorithm (one stack frame per row)",
-            Algorithm::Wirth => "the wirth algorithm (one stack frame per row)",
-            Algorithm::Bfs => "the bfs algorithm",
-            Algorithm::Bitboard => "the bitboard algorithm",
-        }
+        self.info().what
     }
 
     /// Checks that `n` is a board size this algorithm can search.
@@ -187,14 +224,7 @@ impl Algorithm {
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> Result<ControlFlow<()>, Error> {
         self.check_request(n, options)?;
-        Ok(match self {
-            Algorithm::Backtrack => backtrack::for_each_solution_traced(n, tracer, visit),
-            Algorithm::Iterative => iterative::for_each_solution_traced(n, tracer, visit),
-            Algorithm::Recursive => recursive::for_each_solution_traced(n, tracer, visit),
-            Algorithm::Wirth => wirth::for_each_solution_traced(n, tracer, visit),
-            Algorithm::Bfs => bfs::for_each_solution_traced(n, options.max_memory, tracer, visit)?,
-            Algorithm::Bitboard => bitboard::for_each_solution_traced(n, tracer, visit),
-        })
+        self.dispatch(n, options.max_memory, tracer, visit)
     }
 
     /// [`Algorithm::for_each_solution`] that also hands `report` a [`Progress`] every
@@ -355,14 +385,6 @@ impl Tracer for Watch<'_> {
         ControlFlow::Continue(())
     }
 }
-
-/// The deepest recursion of the recursive solvers (`recursive`, `wirth`), which keep the
-/// textbook shape of one call per row: the largest N they accept. A row takes 80 bytes of stack
-/// untraced and up to about 210 with a tracer (measured; the test
-/// `the_recursive_solvers_fit_their_deepest_board_in_a_spawned_threads_stack` checks it), so
-/// 5,000 rows take at most about 1 MB, half of the 2 MiB Rust gives a spawned thread. The
-/// lexicographically first solution of such a board is out of reach of these searches anyway.
-pub const MAX_RECURSION_DEPTH: usize = 5_000;
 
 /// Settings shared by the searches.
 #[derive(Debug, Clone, PartialEq, Eq)]

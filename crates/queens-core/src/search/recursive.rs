@@ -8,7 +8,36 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{emit, first_attacker, leave_row, Board, EventKind, Tracer};
+use super::solver::{SolverInfo, Visit, MAX_RECURSION_DEPTH};
+use super::tracer::{emit, first_attacker, leave_row, Axis, Board, EventKind, Tracer};
+use crate::error::Error;
+
+/// This solver's facts, for the table in `search/mod.rs`.
+pub(crate) const INFO: SolverInfo = SolverInfo {
+    name: "recursive",
+    summary: "Recursive backtracking (Horowitz-Sahni)",
+    label: "recursive (Horowitz-Sahni)",
+    source: "Horowitz and Sahni, Fundamentals of Computer Algorithms (1978)",
+    what: "the recursive algorithm (one stack frame per row)",
+    max_n: MAX_RECURSION_DEPTH,
+    axis: Axis::Row,
+    // x
+    row_words: 1,
+    row_bytes: 0,
+    snapshot_words: 1,
+    quick_max_n: 29,
+    speed_rank: 30,
+};
+
+/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
+pub(crate) fn search<T: Tracer>(
+    n: usize,
+    _budget: u64,
+    tracer: &mut T,
+    visit: Visit<'_>,
+) -> Result<ControlFlow<()>, Error> {
+    Ok(for_each_solution_traced(n, tracer, visit))
+}
 
 /// Whether row `k` may hold a queen in column `i`, given the columns `x[..k]` of earlier rows.
 pub fn place(x: &[usize], k: usize, i: usize) -> bool {

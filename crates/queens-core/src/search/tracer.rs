@@ -115,10 +115,7 @@ pub enum Axis {
 impl Axis {
     /// How `algorithm` indexes its positions array.
     pub fn of(algorithm: Algorithm) -> Axis {
-        match algorithm {
-            Algorithm::Backtrack => Axis::Column,
-            _ => Axis::Row,
-        }
+        algorithm.info().axis
     }
 
     /// `row` or `column`.

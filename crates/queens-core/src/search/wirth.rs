@@ -9,7 +9,36 @@
 
 use std::ops::ControlFlow;
 
-use super::tracer::{self, first_attacker, leave_row, EventKind, Tracer};
+use super::solver::{SolverInfo, Visit, MAX_RECURSION_DEPTH};
+use super::tracer::{self, first_attacker, leave_row, Axis, EventKind, Tracer};
+use crate::error::Error;
+
+/// This solver's facts, for the table in `search/mod.rs`.
+pub(crate) const INFO: SolverInfo = SolverInfo {
+    name: "wirth",
+    summary: "Recursive backtracking with O(1) boolean-array tests (Wirth)",
+    label: "wirth (boolean arrays)",
+    source: "Wirth, Algorithms + Data Structures = Programs (1976)",
+    what: "the wirth algorithm (one stack frame per row)",
+    max_n: MAX_RECURSION_DEPTH,
+    axis: Axis::Row,
+    // x, then three boolean arrays (n + 2 (2n - 1) bytes, under 5n)
+    row_words: 1,
+    row_bytes: 5,
+    snapshot_words: 1,
+    quick_max_n: 29,
+    speed_rank: 20,
+};
+
+/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
+pub(crate) fn search<T: Tracer>(
+    n: usize,
+    _budget: u64,
+    tracer: &mut T,
+    visit: Visit<'_>,
+) -> Result<ControlFlow<()>, Error> {
+    Ok(for_each_solution_traced(n, tracer, visit))
+}
 
 struct Board {
     x: Vec<usize>,

@@ -31,18 +31,22 @@ pub enum Method {
 }
 
 impl Method {
-    /// Every method, in the order the documentation lists them: the six enumerating algorithms,
-    /// then the construction and min-conflicts.
-    pub const ALL: [Method; 8] = [
-        Method::First(Algorithm::Backtrack),
-        Method::First(Algorithm::Iterative),
-        Method::First(Algorithm::Recursive),
-        Method::First(Algorithm::Wirth),
-        Method::First(Algorithm::Bfs),
-        Method::First(Algorithm::Bitboard),
-        Method::Construct,
-        Method::MinConflicts,
-    ];
+    /// Every method, in the order the documentation lists them: the enumerating algorithms
+    /// ([`Algorithm::ALL`]), then the construction and min-conflicts.
+    pub const ALL: [Method; Method::COUNT] = {
+        let mut all = [Method::Construct; Method::COUNT];
+        let mut i = 0;
+        while i < Algorithm::COUNT {
+            all[i] = Method::First(Algorithm::ALL[i]);
+            i += 1;
+        }
+        all[i] = Method::Construct;
+        all[i + 1] = Method::MinConflicts;
+        all
+    };
+
+    /// How many methods there are: one per algorithm, and two more.
+    pub const COUNT: usize = Algorithm::COUNT + 2;
 
     /// The name used on the command line and in the API: an algorithm's name, `construct` or
     /// `min-conflicts`.
@@ -68,7 +72,7 @@ impl Method {
     }
 
     /// The names of [`Method::ALL`], in order.
-    pub fn names() -> [&'static str; 8] {
+    pub fn names() -> [&'static str; Method::COUNT] {
         Method::ALL.map(Method::name)
     }
 

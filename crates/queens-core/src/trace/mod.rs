@@ -400,10 +400,10 @@ impl Trace {
 /// snapshot each event carries (the `backtrack` solver's with its first-untried array).
 pub fn memory_needed(n: usize, algorithm: Algorithm, events: bool) -> u64 {
     let word = std::mem::size_of::<usize>() as u64;
-    let snapshot = match (events, algorithm) {
-        (false, _) => 0,
-        (true, Algorithm::Backtrack) => 2 * word * n as u64,
-        (true, _) => word * n as u64,
+    let snapshot = if events {
+        (algorithm.info().snapshot_words * word).saturating_mul(n as u64)
+    } else {
+        0
     };
     algorithm.memory_needed(n).saturating_add(snapshot)
 }
