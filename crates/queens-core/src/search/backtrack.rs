@@ -17,10 +17,9 @@
 use std::fmt;
 use std::ops::ControlFlow;
 
-use super::solver::{SolverInfo, Visit, UNBOUNDED};
+use super::solver::{Job, Searched, SolverInfo, Visit, UNBOUNDED};
 use super::tracer::{Axis, Board, ConflictLine, EventKind, Snapshot, Tracer};
 use crate::board::Square;
-use crate::error::Error;
 
 /// This solver's facts, for the table in `search/mod.rs`.
 pub(crate) const INFO: SolverInfo = SolverInfo {
@@ -39,14 +38,9 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     speed_rank: 40,
 };
 
-/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
-pub(crate) fn search<T: Tracer>(
-    n: usize,
-    _budget: u64,
-    tracer: &mut T,
-    visit: Visit<'_>,
-) -> Result<ControlFlow<()>, Error> {
-    Ok(for_each_solution_traced(n, tracer, visit))
+/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts).
+pub(crate) fn search<T: Tracer>(job: Job, tracer: &mut T, visit: Visit<'_>) -> Searched {
+    Ok(for_each_solution_traced(job.n, tracer, visit))
 }
 
 /// The explicit state of the column-by-column search.

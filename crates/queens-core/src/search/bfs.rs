@@ -13,7 +13,7 @@
 
 use std::ops::ControlFlow;
 
-use super::solver::{SolverInfo, Visit};
+use super::solver::{Job, Searched, SolverInfo, Visit};
 use super::tracer::{emit, Axis, Board, EventKind, Tracer};
 use crate::error::Error;
 
@@ -37,14 +37,9 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     speed_rank: 60,
 };
 
-/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
-pub(crate) fn search<T: Tracer>(
-    n: usize,
-    budget: u64,
-    tracer: &mut T,
-    visit: Visit<'_>,
-) -> Result<ControlFlow<()>, Error> {
-    for_each_solution_traced(n, budget, tracer, visit)
+/// The search as the table in `search/mod.rs` calls it, within the job's budget.
+pub(crate) fn search<T: Tracer>(job: Job, tracer: &mut T, visit: Visit<'_>) -> Searched {
+    for_each_solution_traced(job.n, job.budget, tracer, visit)
 }
 
 /// The columns of row `state.len()` that no queen of `state` attacks, as a bit mask.

@@ -10,9 +10,8 @@
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 
-use super::solver::{SolverInfo, Visit};
+use super::solver::{Job, Searched, SolverInfo, Visit};
 use super::tracer::{emit, leave_row, Axis, Board, EventKind, NoTrace, Tracer};
-use crate::error::Error;
 
 /// The widest board: one bit of a `u64` per column.
 pub const MAX_N: usize = 64;
@@ -34,14 +33,9 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     speed_rank: 10,
 };
 
-/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
-pub(crate) fn search<T: Tracer>(
-    n: usize,
-    _budget: u64,
-    tracer: &mut T,
-    visit: Visit<'_>,
-) -> Result<ControlFlow<()>, Error> {
-    Ok(for_each_solution_traced(n, tracer, visit))
+/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts).
+pub(crate) fn search<T: Tracer>(job: Job, tracer: &mut T, visit: Visit<'_>) -> Searched {
+    Ok(for_each_solution_traced(job.n, tracer, visit))
 }
 
 /// The bits of the `n` columns of a board.

@@ -28,7 +28,7 @@ pub use backtrack::Backtracker;
 pub use solver::MAX_RECURSION_DEPTH;
 pub use tracer::{Axis, Board, ConflictLine, EventKind, NoTrace, Step, Tracer};
 
-use solver::{SolverInfo, Visit};
+use solver::{Job, SolverInfo, Visit};
 
 /// Makes [`Algorithm`] from the table of solvers: its variants, [`Algorithm::ALL`], the lookup
 /// of each solver's facts (the `INFO` of its file) and the one dispatch to its `search`.
@@ -70,8 +70,9 @@ macro_rules! solvers {
                 tracer: &mut T,
                 visit: Visit<'_>,
             ) -> Result<ControlFlow<()>, Error> {
+                let job = Job { n, budget };
                 match self {
-                    $(Algorithm::$variant => $module::search(n, budget, tracer, visit),)+
+                    $(Algorithm::$variant => $module::search(job, tracer, visit),)+
                 }
             }
         }

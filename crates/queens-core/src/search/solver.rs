@@ -13,6 +13,18 @@ use super::tracer::Axis;
 /// The visitor a search hands each solution to; breaking stops the search.
 pub(crate) type Visit<'a> = &'a mut dyn FnMut(&[usize]) -> ControlFlow<()>;
 
+/// What the table hands a solver's `search`: the board and the memory budget, checked already.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Job {
+    /// The board size.
+    pub n: usize,
+    /// The bytes the search may hold (only the searches that grow with the board read it).
+    pub budget: u64,
+}
+
+/// What a solver's `search` returns: how the visit ended, or why the search stopped short.
+pub(crate) type Searched = Result<ControlFlow<()>, crate::error::Error>;
+
 /// The deepest recursion of the recursive solvers (`recursive`, `wirth`), which keep the
 /// textbook shape of one call per row: the largest N they accept. A row takes 80 bytes of stack
 /// untraced and up to about 210 with a tracer (measured; the test

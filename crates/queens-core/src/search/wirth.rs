@@ -9,9 +9,8 @@
 
 use std::ops::ControlFlow;
 
-use super::solver::{SolverInfo, Visit, MAX_RECURSION_DEPTH};
+use super::solver::{Job, Searched, SolverInfo, Visit, MAX_RECURSION_DEPTH};
 use super::tracer::{self, first_attacker, leave_row, Axis, EventKind, Tracer};
-use crate::error::Error;
 
 /// This solver's facts, for the table in `search/mod.rs`.
 pub(crate) const INFO: SolverInfo = SolverInfo {
@@ -30,14 +29,9 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     speed_rank: 20,
 };
 
-/// The search as the table in `search/mod.rs` calls it, within `budget` bytes.
-pub(crate) fn search<T: Tracer>(
-    n: usize,
-    _budget: u64,
-    tracer: &mut T,
-    visit: Visit<'_>,
-) -> Result<ControlFlow<()>, Error> {
-    Ok(for_each_solution_traced(n, tracer, visit))
+/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts).
+pub(crate) fn search<T: Tracer>(job: Job, tracer: &mut T, visit: Visit<'_>) -> Searched {
+    Ok(for_each_solution_traced(job.n, tracer, visit))
 }
 
 struct Board {
