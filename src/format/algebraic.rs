@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::PlacementWriter;
+use super::{PlacementWriter, Stream};
 
 /// The widest board the algebraic format can name: one file letter per column.
 pub const MAX_ALGEBRAIC_N: usize = 26;
@@ -25,12 +25,7 @@ impl PlacementWriter for Algebraic {
         )
     }
 
-    fn write_stream(
-        &self,
-        out: &mut dyn Write,
-        n: usize,
-        columns: &mut dyn Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(&self, out: &mut dyn Write, n: usize, columns: Stream<'_>) -> io::Result<()> {
         for (row, c) in columns.enumerate() {
             if row > 0 {
                 out.write_all(b" ")?;

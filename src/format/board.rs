@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::PlacementWriter;
+use super::{PlacementWriter, Stream};
 
 /// The widest board the board format draws: N x (N + 1) characters, 100 MB at this size.
 pub const MAX_BOARD_N: usize = 10_000;
@@ -25,12 +25,7 @@ impl PlacementWriter for Board {
         )
     }
 
-    fn write_stream(
-        &self,
-        out: &mut dyn Write,
-        n: usize,
-        columns: &mut dyn Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(&self, out: &mut dyn Write, n: usize, columns: Stream<'_>) -> io::Result<()> {
         let mut row = vec![b'.'; n + 1];
         row[n] = b'\n';
         for c in columns {

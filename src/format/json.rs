@@ -7,18 +7,13 @@
 
 use std::io::{self, Write};
 
-use super::{write_columns, PlacementWriter};
+use super::{write_columns, PlacementWriter, Stream};
 
 /// The `json` format.
 pub struct Json;
 
 impl PlacementWriter for Json {
-    fn write_stream(
-        &self,
-        out: &mut dyn Write,
-        n: usize,
-        columns: &mut dyn Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(&self, out: &mut dyn Write, n: usize, columns: Stream<'_>) -> io::Result<()> {
         write_object(out, n, None, Some(columns))
     }
 }
@@ -29,7 +24,7 @@ pub fn write_object(
     out: &mut dyn Write,
     n: usize,
     seed: Option<u64>,
-    columns: Option<&mut dyn Iterator<Item = usize>>,
+    columns: Option<Stream<'_>>,
 ) -> io::Result<()> {
     write!(out, "{{\"n\":{n}")?;
     if let Some(seed) = seed {

@@ -40,6 +40,9 @@ pub trait Columns: Iterator<Item = usize> {}
 
 impl<I: Iterator<Item = usize>> Columns for I {}
 
+/// The columns of one placement, row 0 first, as a [`PlacementWriter`] reads them.
+pub type Stream<'a> = &'a mut dyn Iterator<Item = usize>;
+
 /// One output format of a placement.
 pub trait PlacementWriter: Sync {
     /// The widest board the format writes.
@@ -62,12 +65,7 @@ pub trait PlacementWriter: Sync {
     }
 
     /// Writes one placement of the `n` x `n` board given as its `n` columns, row 0 first.
-    fn write_stream(
-        &self,
-        out: &mut dyn Write,
-        n: usize,
-        columns: &mut dyn Iterator<Item = usize>,
-    ) -> io::Result<()>;
+    fn write_stream(&self, out: &mut dyn Write, n: usize, columns: Stream<'_>) -> io::Result<()>;
 }
 
 impl Format {
@@ -133,11 +131,7 @@ pub fn write_json_answer(
 /// JSON array. The digits are gathered in a buffer of a few KiB and written a buffer at a time,
 /// so that a writer behind `dyn Write` is called once per line of an ordinary board, not once
 /// per column.
-fn write_columns(
-    out: &mut dyn Write,
-    columns: &mut dyn Iterator<Item = usize>,
-    sep: u8,
-) -> io::Result<()> {
+fn write_columns(out: &mut dyn Write, columns: Stream<'_>, sep: u8) -> io::Result<()> {
     let mut line = [0u8; 4096];
     let mut len = 0;
     let mut buf = [0u8; 21];

@@ -4,18 +4,13 @@
 
 use std::io::{self, Write};
 
-use super::{write_columns, PlacementWriter};
+use super::{write_columns, PlacementWriter, Stream};
 
 /// The `positions` format.
 pub struct Positions;
 
 impl PlacementWriter for Positions {
-    fn write_stream(
-        &self,
-        out: &mut dyn Write,
-        _n: usize,
-        columns: &mut dyn Iterator<Item = usize>,
-    ) -> io::Result<()> {
+    fn write_stream(&self, out: &mut dyn Write, _: usize, columns: Stream<'_>) -> io::Result<()> {
         write_columns(out, columns, b' ')?;
         out.write_all(b"\n")
     }

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::PlacementWriter;
+use super::{PlacementWriter, Stream};
 
 /// The `svg` format.
 pub struct Svg;
@@ -24,8 +24,8 @@ impl PlacementWriter for Svg {
     fn write_stream(
         &self,
         mut out: &mut dyn Write,
-        _n: usize,
-        columns: &mut dyn Iterator<Item = usize>,
+        _: usize,
+        columns: Stream<'_>,
     ) -> io::Result<()> {
         crate::svg::write_svg(&mut out, &columns.collect::<Vec<_>>())
     }
