@@ -374,6 +374,17 @@ fn render_too_small(frame: &mut Frame, area: Rect, n: usize, (width, height): (u
 
 #[cfg(test)]
 mod tests {
+    /// The words of the legend, one a mark of the board.
+    const LEGEND: [&str; 7] = [
+        "tried",
+        "conflict",
+        "attacker",
+        "placed",
+        "removed",
+        "backtrack",
+        "solution",
+    ];
+
     use super::*;
     use crate::browse::board_view::*;
     use crate::browse::playback::Mark;
@@ -859,15 +870,7 @@ mod tests {
         assert!(code_lines < 17, "{text:#?}");
         // Every entry of the legend, whole.
         let all: String = text.join("\n");
-        for what in [
-            "tried",
-            "conflict",
-            "attacker",
-            "placed",
-            "removed",
-            "backtrack",
-            "solution",
-        ] {
+        for what in LEGEND {
             assert!(all.contains(&format!(" {what}")), "{what}: {text:#?}");
         }
         for lines in [
@@ -946,15 +949,7 @@ mod tests {
             let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(flat.contains(&said), "'{said}' is cut: {text:#?}");
             longest = longest.max(said.chars().count());
-            for what in [
-                "tried",
-                "conflict",
-                "attacker",
-                "placed",
-                "removed",
-                "backtrack",
-                "solution",
-            ] {
+            for what in LEGEND {
                 assert!(shows(&text, what), "the legend names {what}: {text:#?}");
             }
             let dot = lines_with(&text, "attacked");

@@ -6,7 +6,7 @@
 //! there against the known counts (its tests), and how its layout is checked against the Rust
 //! side's. It is a test fixture, not part of the `queens` binary.
 
-use queens_core::count::gpu::join::{Halves, JoinTask, Joiner, JOIN_LOWERS};
+use queens_core::count::gpu::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS};
 use queens_core::count::gpu::{FrameRows, GpuError, Kernel, Task, BLOCK};
 
 extern "C" {
@@ -98,12 +98,7 @@ impl Default for HostJoiner {
 }
 
 impl Joiner for HostJoiner {
-    fn join(
-        &self,
-        halves: Halves<'_>,
-        tasks: &[JoinTask],
-        out: &mut [u64],
-    ) -> Result<(), GpuError> {
+    fn join(&self, halves: Halves<'_>, tasks: &[JoinTask], out: &mut [u64]) -> Launched {
         let Halves { uppers, lowers } = halves;
         assert_eq!(tasks.len(), out.len(), "one count per task");
         assert!(

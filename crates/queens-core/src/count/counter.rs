@@ -12,6 +12,10 @@ use super::shard::Shard;
 use super::split::Split;
 use super::types::{CountError, Counts};
 
+/// What [`Counter::count`] returns: done or cancelled (the tally says which), or an error the
+/// run cannot go on from.
+pub(crate) type Counted = Result<(), CountError>;
+
 /// An engine's plan of one board, as a run drives it: the subproblems, numbered from 0 (a
 /// [`Tally`] has one part per subproblem, a [`Shard`] chooses among them by number), how to
 /// count them, how to count one again independently, and which saved parts are possible.
@@ -37,13 +41,7 @@ pub(crate) trait Counter: fmt::Debug + Send + Sync {
     /// [`Tally::pieces`]), until done or until [`Control::cancel`] is raised. The tally stays
     /// exact whenever it stops; an error is one the run cannot go on from (threads that do not
     /// start, memory not found), raised after cancelling.
-    fn count(
-        &self,
-        todo: &[usize],
-        shard: Shard,
-        threads: usize,
-        control: &Control,
-    ) -> Result<(), CountError>;
+    fn count(&self, todo: &[usize], shard: Shard, threads: usize, control: &Control) -> Counted;
 
     /// Subproblem `i` (of `shard`, for a split that deals pieces) counted again on the calling
     /// thread by a search independent of [`Counter::count`]'s (no join, no listing), giving

@@ -9,10 +9,10 @@ use super::engine;
 use super::frame::{subproblems, Subproblem};
 use super::pieces::{self, MAX_DEPTH};
 use crate::count::control::{Control, Tally};
-use crate::count::counter::Counter;
+use crate::count::counter::{Counted, Counter};
 use crate::count::shard::Shard;
 use crate::count::split::Split;
-use crate::count::types::{add_counts, check_size, CountError, Counts};
+use crate::count::types::{add_counts, check_size, Counts};
 
 /// The frames of a board and the rows they are cut at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,13 +73,7 @@ impl Counter for Plan {
         self.frames.len()
     }
 
-    fn count(
-        &self,
-        todo: &[usize],
-        shard: Shard,
-        threads: usize,
-        control: &Control,
-    ) -> Result<(), CountError> {
+    fn count(&self, todo: &[usize], shard: Shard, threads: usize, control: &Control) -> Counted {
         let (n, frames) = (self.n, &self.frames[..]);
         if self.depth > 0 {
             engine::run_pieces(n, frames, todo, self.depth, shard, threads, control)

@@ -19,7 +19,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 
-use super::join::{Halves, JoinTask, Joiner, JOIN_LOWERS, JOIN_NAME};
+use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
 
@@ -278,12 +278,7 @@ fn on_every_device<T: Sync>(
 }
 
 impl Joiner for Cuda {
-    fn join(
-        &self,
-        halves: Halves<'_>,
-        tasks: &[JoinTask],
-        out: &mut [u64],
-    ) -> Result<(), GpuError> {
+    fn join(&self, halves: Halves<'_>, tasks: &[JoinTask], out: &mut [u64]) -> Launched {
         on_every_device(&self.devices, tasks, out, |d, t, o| d.join(halves, t, o))
     }
 }

@@ -54,6 +54,9 @@ pub struct Halves<'a> {
     pub lowers: &'a [u64],
 }
 
+/// What a launch returns: its counters are filled in, or the device said why not.
+pub type Launched = Result<(), GpuError>;
+
 /// A device that counts, for each task, the pairs of its lower and upper halves whose masks
 /// share no bit.
 pub trait Joiner: Send + Sync {
@@ -77,12 +80,7 @@ pub fn sample_masks(seed: u64, len: usize, bits: u32, set: u32) -> Vec<u64> {
 pub struct CpuTwin;
 
 impl Joiner for CpuTwin {
-    fn join(
-        &self,
-        halves: Halves<'_>,
-        tasks: &[JoinTask],
-        out: &mut [u64],
-    ) -> Result<(), GpuError> {
+    fn join(&self, halves: Halves<'_>, tasks: &[JoinTask], out: &mut [u64]) -> Launched {
         for (t, o) in tasks.iter().zip(out.iter_mut()) {
             let ups = &halves.uppers[t.upper as usize..(t.upper + t.uppers) as usize];
             let lows = &halves.lowers[t.lower as usize..(t.lower + t.lowers) as usize];

@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use super::{FramePlan, GpuError, Kernel};
 use crate::count::control::{Control, Tally};
-use crate::count::counter::Counter;
+use crate::count::counter::{Counted, Counter};
 use crate::count::frames;
 use crate::count::shard::Shard;
 use crate::count::split::Split;
-use crate::count::types::{CountError, Counts};
+use crate::count::types::Counts;
 
 /// The environment variable that names the device: unset or `cuda`, the NVIDIA GPUs of the
 /// machine; `twin`, the kernel's CPU twin ([`super::CpuTwin`]), which runs the whole GPU
@@ -92,13 +92,7 @@ impl Counter for Plan {
         self.frames.len()
     }
 
-    fn count(
-        &self,
-        todo: &[usize],
-        shard: Shard,
-        threads: usize,
-        control: &Control,
-    ) -> Result<(), CountError> {
+    fn count(&self, todo: &[usize], shard: Shard, threads: usize, control: &Control) -> Counted {
         let plan = FramePlan {
             n: self.frames.n(),
             frames: self.frames.frames(),

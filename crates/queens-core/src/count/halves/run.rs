@@ -12,7 +12,7 @@ use super::alloc::AllocError;
 use super::memory::bytes_per_thread;
 use super::plan::{Part, Plan};
 use crate::count::control::{Control, Tally};
-use crate::count::counter::Counter;
+use crate::count::counter::{Counted, Counter};
 use crate::count::shard::Shard;
 use crate::count::split::Split;
 use crate::count::types::{CountError, Counts};
@@ -32,13 +32,7 @@ impl Counter for Plan {
         Some(bytes_per_thread(self.n(), k))
     }
 
-    fn count(
-        &self,
-        todo: &[usize],
-        _shard: Shard,
-        threads: usize,
-        control: &Control,
-    ) -> Result<(), CountError> {
+    fn count(&self, todo: &[usize], _shard: Shard, threads: usize, control: &Control) -> Counted {
         run(self, todo, threads, control)
     }
 

@@ -4,7 +4,8 @@
 
 use super::error::{cut, ShardResultError};
 use super::json::fields;
-use super::write::{result_canonical, ShardResult, UniqueUnit};
+use super::json::Fields;
+use super::write::{Covered, ShardResult, UniqueUnit};
 use crate::count::checksum::checksum;
 use crate::count::mac;
 use crate::count::shard::{Shard, MAX_SHARDS};
@@ -64,15 +65,7 @@ impl Parser {
         let Some(claimed) = &f.checksum else {
             return Err(ShardResultError::NoChecksum { name: name() });
         };
-        let canonical = result_canonical(
-            f.n,
-            counts,
-            f.seconds,
-            f.shard,
-            f.shards,
-            &f.split,
-            f.subproblems,
-        );
+        let canonical = covered(&f).canonical();
         let actual = checksum(canonical.as_bytes());
         if *claimed != actual {
             return Err(ShardResultError::Checksum {
@@ -175,5 +168,21 @@ impl Parser {
         let plan = split.subproblems(n)?;
         self.known.push((n, split, plan));
         Some(plan)
+    }
+}
+
+/// What the checksum of the result read as `f` covers.
+pub(super) fn covered(f: &Fields) -> Covered<'_> {
+    Covered {
+        n: f.n,
+        counts: Counts {
+            total: f.total,
+            unique: f.unique,
+        },
+        seconds: f.seconds,
+        shard: f.shard,
+        shards: f.shards,
+        split: &f.split,
+        subproblems: f.subproblems,
     }
 }

@@ -23,7 +23,7 @@
 //!
 //! # Files
 //! - `check.rs`: a line read and checked alone ([`Parser`], [`ShardResult::parse`]).
-//! - `write.rs`: a result's line and its checksum ([`result_line`], [`result_checksum`]).
+//! - `write.rs`: a result's line and what its checksum covers ([`result_line`], [`Covered`]).
 //! - `json.rs`: the strict reader of the flat JSON object, before any check of its meaning.
 //! - `error.rs`: why a line is not a result ([`ShardResultError`], [`Syntax`]).
 
@@ -34,7 +34,7 @@ mod write;
 
 pub use check::Parser;
 pub use error::{ShardResultError, Syntax, MAX_LINE};
-pub use write::{result_canonical, result_checksum, result_line, ShardResult, UniqueUnit};
+pub use write::{result_line, Covered, ShardResult, UniqueUnit};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! The shard results written and read back, each check's own error, and arbitrary or mutated
 //! lines refused with a typed error, never a panic.
 
+use super::check::covered;
 use super::json::fields;
 use super::*;
 use crate::count::{Counts, Shard, Split, SPLIT};
@@ -23,18 +24,7 @@ fn resummed(line: &str, from: &str, to: &str) -> String {
     assert_ne!(edited, line, "{from} is not in {line}");
     let start = edited.find(",\"checksum\"").unwrap();
     let f = fields(&format!("{}}}", &edited[..start])).unwrap();
-    let sum = result_checksum(
-        f.n,
-        Counts {
-            total: f.total,
-            unique: f.unique,
-        },
-        f.seconds,
-        f.shard,
-        f.shards,
-        &f.split,
-        f.subproblems,
-    );
+    let sum = covered(&f).checksum();
     format!("{},\"checksum\":\"{sum}\"}}", &edited[..start])
 }
 
@@ -220,10 +210,7 @@ proptest::proptest! {
         }
         // Whatever the syntax, content that differs from what the checksum covers is refused.
         if let Ok(f) = fields(&text) {
-            let counts = Counts { total: f.total, unique: f.unique };
-            let same = f.checksum.as_deref() == Some(&result_checksum(
-                f.n, counts, f.seconds, f.shard, f.shards, &f.split, f.subproblems,
-            )[..]);
+            let same = f.checksum.as_deref() == Some(&covered(&f).checksum()[..]);
             if !same {
                 proptest::prop_assert!(ShardResult::parse("p", &text).is_err(), "{}", text);
             }

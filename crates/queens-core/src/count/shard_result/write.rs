@@ -68,40 +68,48 @@ impl fmt::Display for UniqueUnit {
     }
 }
 
-/// The canonical line of a result's content, which its checksum and its MAC cover (see the
-/// module's documentation): `shard` and `shards` as written, `None` when absent.
-pub fn result_canonical(
-    n: usize,
-    counts: Counts,
-    seconds: f64,
-    shard: Option<u64>,
-    shards: Option<u64>,
-    split: &str,
-    subproblems: usize,
-) -> String {
-    let or_dash = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
-    let line = format!(
-        "queens-count-result 2 n={n} total={} unique={} seconds={seconds} shard={} shards={} \
-         split={split} subproblems={subproblems}",
-        counts.total,
-        counts.unique,
-        or_dash(shard),
-        or_dash(shards)
-    );
-    line
+/// What a result's checksum and MAC cover: its content but `unique_unit` (see the module's
+/// documentation), `shard` and `shards` as written, `None` when absent.
+#[derive(Debug, Clone, Copy)]
+pub struct Covered<'a> {
+    /// The board size.
+    pub n: usize,
+    /// The counts.
+    pub counts: Counts,
+    /// The seconds the count took.
+    pub seconds: f64,
+    /// The shard's index.
+    pub shard: Option<u64>,
+    /// The number of shards.
+    pub shards: Option<u64>,
+    /// The split's name.
+    pub split: &'a str,
+    /// The subproblems of the split.
+    pub subproblems: usize,
 }
 
-/// The checksum of a result: the FNV-1a hash of its [`result_canonical`] line.
-pub fn result_checksum(
-    n: usize,
-    counts: Counts,
-    seconds: f64,
-    shard: Option<u64>,
-    shards: Option<u64>,
-    split: &str,
-    subproblems: usize,
-) -> String {
-    checksum(result_canonical(n, counts, seconds, shard, shards, split, subproblems).as_bytes())
+impl Covered<'_> {
+    /// The canonical line of the content, which the checksum and the MAC are computed over.
+    pub fn canonical(&self) -> String {
+        let or_dash = |x: Option<u64>| x.map_or("-".to_string(), |x| x.to_string());
+        format!(
+            "queens-count-result 2 n={} total={} unique={} seconds={} shard={} shards={} \
+             split={} subproblems={}",
+            self.n,
+            self.counts.total,
+            self.counts.unique,
+            self.seconds,
+            or_dash(self.shard),
+            or_dash(self.shards),
+            self.split,
+            self.subproblems
+        )
+    }
+
+    /// The checksum: the FNV-1a hash of the [`Covered::canonical`] line.
+    pub fn checksum(&self) -> String {
+        checksum(self.canonical().as_bytes())
+    }
 }
 
 /// The JSON line of a count's result, with its checksum and without a newline: what
@@ -116,9 +124,16 @@ pub fn result_line(
     split: &str,
     subproblems: usize,
 ) -> String {
-    let (index, count) = (shard.map(|s| s.index), shard.map(|s| s.count));
-    let canonical = result_canonical(n, counts, seconds, index, count, split, subproblems);
-    let sum = checksum(canonical.as_bytes());
+    let covered = Covered {
+        n,
+        counts,
+        seconds,
+        shard: shard.map(|s| s.index),
+        shards: shard.map(|s| s.count),
+        split,
+        subproblems,
+    };
+    let (canonical, sum) = (covered.canonical(), covered.checksum());
     let mut line = format!(
         "{{\"n\":{n},\"total\":{},\"unique\":{},\"seconds\":{}",
         counts.total,
