@@ -422,6 +422,11 @@ fn examples_named_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     if seen == 0 {
         problems.push("no page names an --example".to_string());
     }
+    reported(problems)
+}
+
+/// `Ok` when a check found no problems, else all of them, a line each.
+fn reported(problems: Vec<String>) -> Result<(), Failed> {
     if problems.is_empty() {
         Ok(())
     } else {
@@ -500,11 +505,7 @@ fn source_paths_exist(pages: &[(String, String)]) -> Result<(), Failed> {
     if seen == 0 {
         problems.push("no page names a source path".to_string());
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n").into())
-    }
+    reported(problems)
 }
 
 /// Every file and folder of the repository, as paths from its root with `/` between names;
@@ -642,11 +643,7 @@ fn links_resolve(pages: &[(String, String)]) -> Result<(), Failed> {
             }
         }
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems.join("\n").into())
-    }
+    reported(problems)
 }
 
 /// The subcommands of `queens --help`.

@@ -418,15 +418,21 @@ pub async fn type_into(client: &Client, id: &str, keys: &str) {
     typed.unwrap_or_else(|e| panic!("{keys:?} is typed into #{id}: {e}"));
 }
 
-/// Chooses the option `value` of the select `id`, as a click on it would.
-pub async fn choose(client: &Client, id: &str, value: &str) {
+/// Clicks the element `css` selects, which must be on the page; `what` names it in a failure.
+pub async fn click_css(client: &Client, css: &str, what: &str) {
     client
-        .find(Locator::Css(&format!("#{id} option[value='{value}']")))
+        .find(Locator::Css(css))
         .await
-        .unwrap_or_else(|_| panic!("#{id} has an option {value}"))
+        .unwrap_or_else(|_| panic!("{what} is on the page"))
         .click()
         .await
-        .unwrap_or_else(|e| panic!("{value} is chosen in #{id}: {e}"));
+        .unwrap_or_else(|e| panic!("{what} is clicked: {e}"));
+}
+
+/// Chooses the option `value` of the select `id`, as a click on it would.
+pub async fn choose(client: &Client, id: &str, value: &str) {
+    let option = format!("#{id} option[value='{value}']");
+    click_css(client, &option, &format!("the option {value} of #{id}")).await;
 }
 
 /// How many boards are drawn in `#board`.
@@ -520,13 +526,18 @@ pub fn representative(queens: &[usize]) -> Vec<usize> {
 }
 
 /// The page [`open_page`] opened, or, when there is no browser (outside CI), a return from
-/// the test that asks for it.
+/// the test that asks for it. With two names, binds the page and its client to them.
 macro_rules! page_or_skip {
     () => {
         match open_page().await {
             Some(page) => page,
             None => return,
         }
+    };
+    // `page_or_skip!(page, client)`: the page, and its client under the second name.
+    ($page:ident, $client:ident) => {
+        let $page = page_or_skip!();
+        let $client = &$page.client;
     };
 }
 

@@ -96,6 +96,19 @@ pub struct Ran {
     pub stderr: String,
 }
 
+/// A command that runs `queens ARGS` under `prlimit LIMIT` (a limit such as `--as=BYTES`), its
+/// standard output and error piped; standard input is the caller's to set.
+pub fn under_prlimit(limit: &str, args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new("prlimit");
+    command
+        .arg(limit)
+        .arg(assert_cmd::cargo::cargo_bin("queens"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
 /// Runs `queens` with `args`, standard input empty.
 pub fn run_args(args: &[&str]) -> Ran {
     ran(args, queens().args(args).output())

@@ -46,16 +46,23 @@ fn merge(files: &[&PathBuf]) -> assert_cmd::assert::Assert {
     queens().arg("merge").arg("--json").args(files).assert()
 }
 
+/// Merges `files` (`merge --json`), checks that it succeeds with the counts `known` (total,
+/// unique), and returns its JSON.
+fn merged_to(files: &[PathBuf], known: (u128, u128)) -> serde_json::Value {
+    let parts: Vec<&PathBuf> = files.iter().collect();
+    let out = merge(&parts).success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!((number(&v["total"]), number(&v["unique"])), known);
+    v
+}
+
 #[test]
 fn shards_merge_into_the_known_total_and_unique_count() {
     let dir = tempfile::tempdir().unwrap();
     let (total, unique) = known_for(12);
     for m in [1, 3, 7] {
         let files = shard_files(dir.path(), "12", m);
-        let parts: Vec<&PathBuf> = files.iter().collect();
-        let out = merge(&parts).success().get_output().stdout.clone();
-        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+        let v = merged_to(&files, (total, unique));
         assert_eq!(v["shards"], m);
     }
 }
@@ -249,10 +256,7 @@ fn half_board_shards_merge_into_the_known_counts() {
         let files = write_shards(dir.path(), &format!("h{m}"), m, |_| {
             "count 14 --engine halves".into()
         });
-        let parts: Vec<&PathBuf> = files.iter().collect();
-        let out = merge(&parts).success().get_output().stdout.clone();
-        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+        merged_to(&files, (total, unique));
     }
 }
 
@@ -266,10 +270,7 @@ fn half_board_shards_on_different_thread_counts_merge() {
         let threads = [1, 16, 1, 16][i];
         format!("count 16 --engine halves --threads {threads} --max-memory 32M")
     });
-    let parts: Vec<&PathBuf> = files.iter().collect();
-    let out = merge(&parts).success().get_output().stdout.clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
+    merged_to(&files, (total, unique));
 }
 
 /// Issue 36: a budget that holds fewer of the half-board engine's subproblems at once than the
@@ -1162,10 +1163,8 @@ fn shards_of_pieces_merge_into_the_known_counts() {
         std::fs::write(&path, format!("{line}\n")).unwrap();
         files.push(path);
     }
+    let v = merged_to(&files, (total, unique));
     let refs: Vec<&PathBuf> = files.iter().collect();
-    let out = merge(&refs).success().get_output().stdout.clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!((number(&v["total"]), number(&v["unique"])), (total, unique));
     assert_eq!(v["split"], "frame1-rows2-v1");
     // A part of whole frames does not mix with them.
     let whole = stdout_of(&[

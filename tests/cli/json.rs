@@ -6,7 +6,9 @@
 
 use serde_json::Value;
 
-use crate::common::{fails_with, fails_with_input, json_of, printed, queens, run, run_with_input};
+use crate::common::{
+    fails_with, fails_with_input, json_of, printed, queens, run, run_with_input, words,
+};
 
 /// Each line of `text` as a JSON value.
 fn objects(text: &str) -> Vec<Value> {
@@ -277,31 +279,14 @@ fn issue_39_verify_format_json_keeps_the_exit_statuses() {
 
 #[test]
 fn issue_39_solve_min_conflicts_json_has_its_given_seed() {
-    let value = json_of(&[
-        "solve",
-        "16",
-        "--algo",
-        "min-conflicts",
-        "--seed",
-        "12345",
-        "--format",
-        "json",
-    ]);
+    let args = words("solve 16 --algo min-conflicts --seed 12345 --format json");
+    let value = json_of(&args);
     assert_eq!(value["seed"], 12345);
     assert_eq!(value["n"], 16);
     let queens: Vec<usize> = serde_json::from_value(value["queens"].clone()).unwrap();
     assert!(crate::common::is_solution(&queens), "{queens:?}");
     // The same seed, the same solution.
-    let again = json_of(&[
-        "solve",
-        "16",
-        "--algo",
-        "min-conflicts",
-        "--seed",
-        "12345",
-        "--format",
-        "json",
-    ]);
+    let again = json_of(&args);
     assert_eq!(value, again);
 }
 

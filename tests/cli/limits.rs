@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Command as StdCommand, Output, Stdio};
 use std::time::Duration;
 
-use crate::common::{is_solution, positions, queens, words};
+use crate::common::{is_solution, positions, queens, under_prlimit, words};
 
 /// The address space the huge-N cases may use: room for the default 1 GiB budget, far from the
 /// 8 to 100 GB those requests would take.
@@ -26,14 +26,8 @@ fn limited_args(args: &[&str], input: &[u8]) -> Output {
 /// [`limited_args`], and how many bytes of `input` the binary took before it closed its
 /// standard input (all of them when it read to the end).
 fn limited_taking(args: &[&str], input: &[u8]) -> (Output, usize) {
-    let bin = assert_cmd::cargo::cargo_bin("queens");
-    let mut child = StdCommand::new("prlimit")
-        .arg(ADDRESS_SPACE)
-        .arg(bin)
-        .args(args)
+    let mut child = under_prlimit(ADDRESS_SPACE, args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("prlimit runs");
     let mut stdin = child.stdin.take().expect("stdin");

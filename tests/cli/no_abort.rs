@@ -8,7 +8,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{run_args, words};
+use crate::common::{run_args, temp_checkpoint, words};
 
 /// The binary under test, with the soft and hard `limits` set and SIGINT ignored on entry when
 /// `ignore_sigint`.
@@ -289,20 +289,8 @@ fn sigint_is_caught_before_the_command_starts_and_answered() {
 fn other_commands_keep_the_default_handling_of_sigint() {
     let args = words("list 40 --format positions");
     for ignore in [false, true] {
-        let mut child = limited(&args, &[], ignore)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starts");
         // The command runs on a third thread named `queens`, started after the arguments.
-        let start = Instant::now();
-        while threads_named(child.id(), "queens") < 3 {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no command thread"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let (_, mut child) = at_the_command(limited(&args, &[], ignore));
         // SAFETY: `kill` sends a signal to our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
         std::thread::sleep(Duration::from_millis(300));
@@ -320,16 +308,12 @@ fn other_commands_keep_the_default_handling_of_sigint() {
 
 #[test]
 fn a_sparse_gigabyte_checkpoint_is_refused_from_its_size() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.ckpt");
+    let (_dir, path) = temp_checkpoint();
     let args = [
-        "count",
-        "12",
-        "--engine",
-        "frame",
-        "--checkpoint",
-        path.to_str().unwrap(),
-    ];
+        &words("count 12 --engine frame --checkpoint")[..],
+        &[path.to_str().unwrap()],
+    ]
+    .concat();
     run_args(&args).succeeds();
     let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     file.set_len(1 << 30).unwrap();
@@ -370,20 +354,12 @@ fn mapped_bytes(pid: u32) -> Option<u64> {
 /// meanwhile.
 #[test]
 fn a_count_whose_address_space_is_lowered_while_it_runs_saves_and_ends_in_an_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("n20.ckpt");
+    let (_dir, ckpt) = temp_checkpoint();
     let args = [
-        "count",
-        "20",
-        "--engine",
-        "halves",
-        "--threads",
-        "1",
-        "--checkpoint",
-        ckpt.to_str().unwrap(),
-        "--progress",
-        "none",
-    ];
+        &words("count 20 --engine halves --threads 1 --checkpoint")[..],
+        &[ckpt.to_str().unwrap(), "--progress", "none"],
+    ]
+    .concat();
     let mut child = limited(&args, &[], false)
         .stderr(Stdio::piped())
         .spawn()

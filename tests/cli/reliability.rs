@@ -211,16 +211,10 @@ fn issue_40_a_finished_checkpoint_in_a_read_only_folder_prints_its_result() {
 /// signal. A run that has not ended after two minutes is killed and fails the test: under a cap
 /// the program must end, never hang.
 fn under_cap(cap: u64, args: &[&str]) -> (Option<i32>, String, String) {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
-    let bin = assert_cmd::cargo::cargo_bin("queens");
-    let mut child = Command::new("prlimit")
-        .arg(format!("--as={cap}"))
-        .arg(&bin)
-        .args(args)
+    let mut child = under_prlimit(&format!("--as={cap}"), args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("prlimit runs");
     let started = Instant::now();

@@ -253,9 +253,9 @@ fn traced_solutions_are_the_listed_solutions() {
 #[test]
 fn trace_four_as_boards_uses_the_comp_333_notation() {
     let out = printed("trace 4 --format board --limit 6");
-    // The string starts with a line break so that its first line keeps its indent.
-    let expected = "
-    1  try       (0, 0)
+    // Each board with its column marker and arrays, as it stands after the event; a conflict
+    // shows the board of the try it answers, unchanged.
+    let first_try = "
          0  1  2  3
       0  Q? .  .  .
       1  .  .  .  .
@@ -264,8 +264,8 @@ fn trace_four_as_boards_uses_the_comp_333_notation() {
          CC
          positions[col] [-1, -1, -1, -1]
          untried[col]   [ 1,  0,  0,  0]
-
-    2  place     (0, 0)
+";
+    let first_placed = "
          0  1  2  3
       0  Q  .  .  .
       1  .  .  .  .
@@ -274,48 +274,45 @@ fn trace_four_as_boards_uses_the_comp_333_notation() {
          CC
          positions[col] [ 0, -1, -1, -1]
          untried[col]   [ 1,  0,  0,  0]
-
-    3  try       (0, 1)
-         0  1  2  3
-      0  R! Q? .  .
-      1  D? .  .  .
-      2  .  .  .  .
-      3  .  .  .  .
-            CC
-         positions[col] [ 0, -1, -1, -1]
-         untried[col]   [ 1,  1,  0,  0]
-
-    4  conflict  (0, 1) same row as (0, 0)
-         0  1  2  3
-      0  R! Q? .  .
-      1  D? .  .  .
-      2  .  .  .  .
-      3  .  .  .  .
-            CC
-         positions[col] [ 0, -1, -1, -1]
-         untried[col]   [ 1,  1,  0,  0]
-
-    5  try       (1, 1)
-         0  1  2  3
-      0  D! .  .  .
-      1  R? Q? .  .
-      2  D? .  .  .
-      3  .  .  .  .
-            CC
-         positions[col] [ 0, -1, -1, -1]
-         untried[col]   [ 1,  2,  0,  0]
-
-    6  conflict  (1, 1) same diagonal as (0, 0)
-         0  1  2  3
-      0  D! .  .  .
-      1  R? Q? .  .
-      2  D? .  .  .
-      3  .  .  .  .
-            CC
-         positions[col] [ 0, -1, -1, -1]
-         untried[col]   [ 1,  2,  0,  0]
-
 ";
+    let row_attack = "
+         0  1  2  3
+      0  R! Q? .  .
+      1  D? .  .  .
+      2  .  .  .  .
+      3  .  .  .  .
+            CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  1,  0,  0]
+";
+    let diagonal_attack = "
+         0  1  2  3
+      0  D! .  .  .
+      1  R? Q? .  .
+      2  D? .  .  .
+      3  .  .  .  .
+            CC
+         positions[col] [ 0, -1, -1, -1]
+         untried[col]   [ 1,  2,  0,  0]
+";
+    let steps = [
+        ("1  try       (0, 0)", first_try),
+        ("2  place     (0, 0)", first_placed),
+        ("3  try       (0, 1)", row_attack),
+        ("4  conflict  (0, 1) same row as (0, 0)", row_attack),
+        ("5  try       (1, 1)", diagonal_attack),
+        (
+            "6  conflict  (1, 1) same diagonal as (0, 0)",
+            diagonal_attack,
+        ),
+    ];
+    // Each step: its numbered line, its board, a blank line; the whole starts with a line
+    // break so that its first line keeps its indent.
+    let expected: String = steps
+        .iter()
+        .map(|(event, board)| format!("\n    {event}{board}"))
+        .collect::<String>()
+        + "\n";
     let body: String = out
         .lines()
         .skip(2)

@@ -8,8 +8,7 @@ use crate::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     wait_for_text(client, "label", "Solution 1 of 92").await;
 
     // Go to solution 50.
@@ -75,8 +74,7 @@ async fn browse_goes_to_a_number_keeps_the_class_and_shows_its_work() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     open(&page, "/?mode=solve&n=8&algo=min-conflicts").await;
     wait_for_part(client, "solve-label", "found by min-conflicts").await;
     wait_for_text(
@@ -141,8 +139,7 @@ async fn solve_keeps_a_seed_above_two_to_the_53_and_says_what_went_wrong() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn browse_says_in_words_what_it_cannot_reach_or_count() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // Solution 7,000,000 of 16x16 (before the middle, where mirror images do not help) is
     // beyond the server's step budget.
     open(&page, "/?n=16&i=1").await;

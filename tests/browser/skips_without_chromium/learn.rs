@@ -6,8 +6,7 @@ use crate::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     open_learn(&page, "n=8&algo=iterative&step=25", "Step 25 of 1,963").await;
     assert_eq!(
         text(client, "learn-explain").await,
@@ -135,8 +134,7 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compare_shows_two_boards_with_the_textbook_counts() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     open_learn(&page, "n=8&algo=iterative&compare=wirth", "Step 0 of 1,963").await;
     click(client, "learn-end").await;
     wait_for_text(client, "learn-step-label", "Step 1,963 of 1,963").await;
@@ -170,8 +168,7 @@ async fn compare_shows_two_boards_with_the_textbook_counts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     client
         .set_window_size(390, 844)
         .await
@@ -221,8 +218,7 @@ async fn on_a_phone_the_board_and_the_explanation_share_the_screen() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn small_words_one_step_a_second_thousands_and_no_untried_row_left() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // Step 74 of 8x8 takes the queen off (7, 4), the column's last row: no untried row is left.
     open_learn(&page, "n=8&algo=backtrack&step=74", "Step 74 of 1,963").await;
     assert_eq!(
@@ -279,8 +275,7 @@ const WIRTH_TABLE: &str = "const t = [...document.querySelectorAll('#learn-array
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wirth_marks_the_entries_of_a_b_and_c_that_its_test_reads() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // `queens trace 6 --algo wirth`: queens on (0, 0) and (1, 2); step 12 is the conflict of
     // (2, 1) on the ↙ diagonal 3 of (1, 2), step 16 that of (2, 3) on the ↘ diagonal
     // c[2 − 3 + 5] = c[4] of (1, 2), and step 18 places (2, 4).

@@ -94,10 +94,19 @@ fn assert_on_screen(boxes: &Value, parts: &[&str], what: &str) {
     }
 }
 
+/// Opens Learn at `/?mode=learn&QUERY&step=STEP`, reads the boxes of its parts (a [`BOXES`])
+/// and saves a screenshot named `shot`.
+async fn boxes_at_step(page: &Page, query: &str, step: u32, shot: &str) -> Value {
+    let label = format!("Step {step} of");
+    open_learn(page, &format!("{query}&step={step}"), &label).await;
+    let boxes = js(&page.client, BOXES).await;
+    screenshot(page, shot).await;
+    boxes
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_screen() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // A step with a long explanation for each: a conflict (with its arithmetic; a queued board
     // for bfs, a try for bitboard) well into 8x8.
     let steps = [
@@ -111,14 +120,8 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
     for (width, height) in [(1280, 800), (1366, 768)] {
         set_viewport(client, width, height).await;
         for (algo, step) in steps {
-            open_learn(
-                &page,
-                &format!("n=8&algo={algo}&step={step}"),
-                &format!("Step {step} of"),
-            )
-            .await;
-            let boxes = js(client, BOXES).await;
-            screenshot(&page, &format!("learn-{width}x{height}-{algo}")).await;
+            let shot = format!("learn-{width}x{height}-{algo}");
+            let boxes = boxes_at_step(&page, &format!("n=8&algo={algo}"), step, &shot).await;
             let mut parts = vec![
                 "board",
                 "step",
@@ -140,14 +143,9 @@ async fn on_a_laptop_every_algorithm_shows_its_step_code_and_arrays_on_one_scree
         }
         // Compare: both searches' arrays, variables and arithmetic (a conflict of both).
         for (algo, other, step) in [("backtrack", "iterative", 40), ("wirth", "recursive", 40)] {
-            open_learn(
-                &page,
-                &format!("n=8&algo={algo}&compare={other}&step={step}"),
-                &format!("Step {step} of"),
-            )
-            .await;
-            let boxes = js(client, BOXES).await;
-            screenshot(&page, &format!("learn-{width}x{height}-{algo}-{other}")).await;
+            let query = format!("n=8&algo={algo}&compare={other}");
+            let shot = format!("learn-{width}x{height}-{algo}-{other}");
+            let boxes = boxes_at_step(&page, &query, step, &shot).await;
             assert_on_screen(
                 &boxes,
                 &[
@@ -245,8 +243,7 @@ async fn press_on(client: &fantoccini::Client, id: &str, keys: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     open_learn(&page, "n=6&algo=backtrack", "Step 0 of").await;
     let playing = "document.getElementById('learn-play').getAttribute('aria-pressed')";
 
@@ -350,8 +347,7 @@ async fn a_focused_control_keeps_its_keys_and_question_mark_lists_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compare_runs_two_code_panels_and_says_where_the_searches_differ() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // backtrack and iterative: the same tries, transposed.
     open_learn(
         &page,
@@ -547,8 +543,7 @@ async fn at_every_step_the_running_lines_write_what_changed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn learn_shows_the_seeds_arithmetic_and_goes_on_past_the_first_solution() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // 4x4, step 6: (1, 1) conflicts with (0, 0) on a diagonal.
     open_learn(&page, "n=4&algo=backtrack&step=6", "Step 6 of").await;
     assert_eq!(
@@ -639,8 +634,7 @@ const CONTRAST: &str = "
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_text_on_the_page_meets_wcag_aa_contrast() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     for path in [
         "/?n=8",
         "/?mode=learn&n=6&algo=backtrack&compare=iterative&step=12",

@@ -9,8 +9,7 @@ use crate::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pressing_arrow_down_shows_the_second_solution_of_eight() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     wait_for_board(client, &[0, 4, 7, 5, 2, 6, 1, 3]).await;
 
     let body = client
@@ -33,8 +32,7 @@ async fn pressing_arrow_down_shows_the_second_solution_of_eight() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_loads_its_modules_and_config_without_console_errors() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     wait_for_board(client, &[0, 4, 7, 5, 2, 6, 1, 3]).await;
     assert_no_console_errors(client, page.driver_port, "on load").await;
 
@@ -100,8 +98,7 @@ async fn the_page_loads_its_modules_and_config_without_console_errors() {
 /// character: crowns with coordinates (8), crowns scaled down (30), dots (200).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_svg_download_is_the_command_line_drawing() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     for n in ["8", "30", "200"] {
         let run = |format: &str| {
             let out = Command::new(assert_cmd::cargo::cargo_bin("queens"))

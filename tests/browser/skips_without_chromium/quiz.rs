@@ -31,15 +31,8 @@ const TRIES_5: [(usize, usize); 15] = [
 
 /// Clicks square (r, c) of the main board.
 async fn click_square(client: &fantoccini::Client, r: usize, c: usize) {
-    client
-        .find(Locator::Css(&format!(
-            "#board rect.square[data-row='{r}'][data-col='{c}']"
-        )))
-        .await
-        .unwrap_or_else(|_| panic!("square ({r}, {c}) is on the board"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("square ({r}, {c}) is clicked: {e}"));
+    let square = format!("#board rect.square[data-row='{r}'][data-col='{c}']");
+    click_css(client, &square, &format!("the square ({r}, {c})")).await;
 }
 
 /// Moves the quiz's cursor to (r, c) with the arrow keys and answers with Enter.
@@ -66,8 +59,7 @@ async fn wait_for_question(client: &fantoccini::Client, k: usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_right_answers_then_a_wrong_one_score_10_of_11_with_the_correction() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     open_learn(&page, "n=5&algo=backtrack&quiz=where", "Step 0 of 31").await;
     wait_for_question(client, 1).await;
     assert_text_starts(client, "learn-quiz-score", "Score: 0 of 0").await;
@@ -160,8 +152,7 @@ async fn ten_right_answers_then_a_wrong_one_score_10_of_11_with_the_correction()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_algorithm_asks_where_it_tries_next() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // The first two tries of each search of 4x4 (`queens trace 4 --algo A`).
     let cases = [
         ("backtrack", (0, 1)),
@@ -199,8 +190,7 @@ async fn press_on_page(client: &fantoccini::Client, key: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // `queens trace 4`: 1 try (0, 0), 2 place; 3 try (0, 1), 4 conflict along the row with
     // (0, 0); 5 try (1, 1), 6 diagonal with (0, 0); 7 try (2, 1), 8 place; 9 try (0, 2), 10 row
     // with (0, 0); 11 try (1, 2), 12 diagonal with (2, 1); 13 try (2, 2), 14 diagonal with
@@ -421,8 +411,7 @@ async fn assert_quiz_in_view(client: &fantoccini::Client, more: &[&str], when: &
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_a_phone_the_quiz_keeps_the_board_question_score_and_next_on_screen() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     super::learn_layout::set_viewport(client, 390, 844).await;
     // Where: the question, then a wrong answer's long correction (question 11 of N = 5).
     open_learn(&page, "n=5&algo=backtrack&quiz=where&q=11", "Step ").await;

@@ -11,21 +11,13 @@ const ARROW_UP: &str = "\u{E013}";
 
 /// Clicks the tree's node made at step `step`.
 async fn click_node(client: &fantoccini::Client, step: u64) {
-    client
-        .find(Locator::Css(&format!(
-            "#learn-tree [role='treeitem'][data-step='{step}'] > .tree-label"
-        )))
-        .await
-        .unwrap_or_else(|_| panic!("a node of step {step} is in the tree"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("the node of step {step} is clicked: {e}"));
+    let node = format!("#learn-tree [role='treeitem'][data-step='{step}'] > .tree-label");
+    click_css(client, &node, &format!("the node of step {step}")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_search_tree_is_an_accessible_tree_whose_nodes_jump_to_their_steps() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // `queens trace 5`: queens placed at steps 2 (0, 0), 8 (2, 1), 18 (4, 2), 22 (1, 3) and
     // 30 (3, 4); step 6 is the conflict of (1, 1) with (0, 0).
     open_learn(&page, "n=5&algo=backtrack&tree=1&step=end", "Step 31 of 31").await;
@@ -151,8 +143,7 @@ fn grouped(k: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tree_of_every_algorithm_on_8x8_stays_legible_at_1280_by_800() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     super::learn_layout::set_viewport(client, 1280, 800).await;
     let algorithms = js(
         client,
@@ -264,10 +255,25 @@ fn node<'a>(tree: &'a Value, id: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("node {id} is drawn: {tree}"))
 }
 
+/// Presses `keys` and reads the tree then (a [`TREE_NOW`]).
+async fn tree_after(client: &Client, keys: &str) -> Value {
+    press(client, keys).await;
+    js(client, TREE_NOW).await
+}
+
+/// Checks that the node `id` has the focus in `tree`, saying `what` if not.
+fn assert_focus(tree: &Value, id: &str, what: &str) {
+    assert_eq!(tree["focus"], json!(id), "{what}: {tree}");
+}
+
+/// How many nodes `tree` shows.
+fn nodes_shown(tree: &Value) -> usize {
+    tree["items"].as_array().expect("the nodes").len()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tree_keys_open_close_and_move_and_its_box_turns_it_on_and_off() {
-    let page = page_or_skip!();
-    let client = &page.client;
+    page_or_skip!(page, client);
     // The box: off at first, on adds tree=1 to the address, off takes it away.
     open_learn(&page, "n=6&algo=backtrack&step=end", "Step 393 of 393").await;
     let tree = js(client, TREE_NOW).await;
@@ -300,11 +306,9 @@ async fn the_tree_keys_open_close_and_move_and_its_box_turns_it_on_and_off() {
     );
 
     // Home: the root; End: the last node shown.
-    press(client, HOME).await;
-    let tree = js(client, TREE_NOW).await;
-    assert_eq!(tree["focus"], json!("0"), "Home: the empty board: {tree}");
-    press(client, END).await;
-    let tree = js(client, TREE_NOW).await;
+    let tree = tree_after(client, HOME).await;
+    assert_focus(&tree, "0", "Home: the empty board");
+    let tree = tree_after(client, END).await;
     let items = tree["items"].as_array().expect("the nodes");
     let last = &items[items.len() - 1][0];
     assert_eq!(&tree["focus"], last, "End: the last node shown: {tree}");
@@ -312,27 +316,19 @@ async fn the_tree_keys_open_close_and_move_and_its_box_turns_it_on_and_off() {
     // Node 1, (0, 0) given up, is collapsed off the path: → opens it, the focus staying there;
     // → again enters it; ← goes back up to it; ← closes it; ← goes to its parent, the root.
     press(client, HOME).await;
-    press(client, ARROW_DOWN).await;
-    let tree = js(client, TREE_NOW).await;
-    assert_eq!(tree["focus"], json!("1"), "↓ from the root: {tree}");
+    let tree = tree_after(client, ARROW_DOWN).await;
+    assert_focus(&tree, "1", "↓ from the root");
     assert_eq!(
         node(&tree, "1"),
         &json!(["1", "2", "false", false]),
         "{tree}"
     );
     let shown = items.len();
-    press(client, ARROW_RIGHT).await;
-    let tree = js(client, TREE_NOW).await;
-    assert_eq!(
-        tree["focus"],
-        json!("1"),
-        "→ opens, the focus stays: {tree}"
-    );
+    let tree = tree_after(client, ARROW_RIGHT).await;
+    assert_focus(&tree, "1", "→ opens, the focus stays");
     assert_eq!(node(&tree, "1")[2], json!("true"), "→ opens it: {tree}");
-    let opened = tree["items"].as_array().expect("the nodes").len();
-    assert!(opened > shown, "its children are shown: {tree}");
-    press(client, ARROW_RIGHT).await;
-    let tree = js(client, TREE_NOW).await;
+    assert!(nodes_shown(&tree) > shown, "its children are shown: {tree}");
+    let tree = tree_after(client, ARROW_RIGHT).await;
     let child = tree["focus"]
         .as_str()
         .expect("a node has the focus")
@@ -343,57 +339,32 @@ async fn the_tree_keys_open_close_and_move_and_its_box_turns_it_on_and_off() {
         json!("3"),
         "its first child: {tree}"
     );
-    press(client, ARROW_LEFT).await;
-    let tree = js(client, TREE_NOW).await;
-    assert_eq!(
-        tree["focus"],
-        json!("1"),
-        "← on a closed child: its parent: {tree}"
-    );
-    press(client, ARROW_LEFT).await;
-    let tree = js(client, TREE_NOW).await;
+    let tree = tree_after(client, ARROW_LEFT).await;
+    assert_focus(&tree, "1", "← on a closed child: its parent");
+    let tree = tree_after(client, ARROW_LEFT).await;
     assert_eq!(node(&tree, "1")[2], json!("false"), "← closes it: {tree}");
-    assert_eq!(tree["focus"], json!("1"), "the focus stays: {tree}");
-    assert_eq!(
-        tree["items"].as_array().expect("the nodes").len(),
-        shown,
-        "{tree}"
-    );
-    press(client, ARROW_LEFT).await;
-    let tree = js(client, TREE_NOW).await;
-    assert_eq!(
-        tree["focus"],
-        json!("0"),
-        "← on a closed node: its parent: {tree}"
-    );
+    assert_focus(&tree, "1", "the focus stays");
+    assert_eq!(nodes_shown(&tree), shown, "{tree}");
+    let tree = tree_after(client, ARROW_LEFT).await;
+    assert_focus(&tree, "0", "← on a closed node: its parent");
 
     // A node open because it is on the search's path closes too (WAI-ARIA: ← closes an open
     // node), and → opens it again.
     assert_eq!(node(&tree, "0")[2], json!("true"), "{tree}");
-    press(client, ARROW_LEFT).await;
-    let tree = js(client, TREE_NOW).await;
-    assert_eq!(
-        tree["focus"],
-        json!("0"),
-        "the focus stays on the root: {tree}"
-    );
+    let tree = tree_after(client, ARROW_LEFT).await;
+    assert_focus(&tree, "0", "the focus stays on the root");
     assert_eq!(
         tree["items"],
         json!([["0", "1", "false", true]]),
         "← closes the root, on the path: {tree}"
     );
-    press(client, ARROW_RIGHT).await;
-    let tree = js(client, TREE_NOW).await;
+    let tree = tree_after(client, ARROW_RIGHT).await;
     assert_eq!(
         node(&tree, "0")[2],
         json!("true"),
         "→ opens it again: {tree}"
     );
-    assert_eq!(
-        tree["items"].as_array().expect("the nodes").len(),
-        shown,
-        "{tree}"
-    );
+    assert_eq!(nodes_shown(&tree), shown, "{tree}");
     // None of these keys moved the search.
     assert_eq!(tree["label"], json!("Step 393 of 393"), "{tree}");
 
