@@ -140,7 +140,7 @@ pub struct ManArgs {
 
 #[cfg(test)]
 mod tests {
-    use super::parse::{parse_bytes, parse_n_for, parse_square};
+    use super::parse::{parse_n_for, parse_square};
     use super::*;
     use clap::CommandFactory;
     use queens_core::Square;
@@ -152,16 +152,6 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn sizes_take_binary_suffixes() {
-        assert_eq!(parse_bytes("1G"), Ok(1 << 30));
-        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
-        assert_eq!(parse_bytes("64k"), Ok(64 << 10));
-        assert_eq!(parse_bytes("1000"), Ok(1000));
-        assert!(parse_bytes("lots").is_err());
-        assert!(parse_bytes("1X").is_err());
     }
 
     #[test]

@@ -21,24 +21,32 @@ pub fn parse_square(s: &str) -> Result<Square, String> {
 /// this machine is compared with: "N = 18446744073709551616 is too large: at most 4294967295
 /// for `list --algo backtrack`".
 pub fn parse_n_for(command: Option<&str>, s: &str) -> Result<usize, String> {
-    // Digits only: `parse` alone would take `+8`, and a trim `' 8'`.
-    let t = s;
-    let parsed = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        t.parse::<usize>()
-    } else {
-        "x".parse::<usize>()
-    };
-    match parsed {
+    match whole(s) {
         Ok(0) => Err("N must be at least 1".to_string()),
         Ok(n) => Ok(n),
-        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(too_large(command, t))
-        }
-        Err(_) => Err(format!(
+        Err(Whole::TooLarge) => Err(too_large(command, s)),
+        Err(Whole::NotDigits) => Err(format!(
             "N must be a whole number of at least 1, not '{}'",
             shorten(s)
         )),
     }
+}
+
+/// Why a text is not a whole number [`whole`] takes.
+enum Whole {
+    /// Something other than decimal digits, or nothing.
+    NotDigits,
+    /// Digits, of a number past `usize`.
+    TooLarge,
+}
+
+/// `s` as a whole number written in decimal digits only: `parse` alone would take `+8`, and a
+/// trim `' 8'`, which the documentation does not promise.
+fn whole(s: &str) -> Result<usize, Whole> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Whole::NotDigits);
+    }
+    s.parse().map_err(|_| Whole::TooLarge)
 }
 
 /// The message for a board size beyond `usize`: the digits (cut when long) and the largest N
@@ -181,12 +189,7 @@ pub fn parse_interval(s: &str) -> Result<f64, String> {
 
 /// Parses a count of at least 1.
 pub fn parse_count(s: &str) -> Result<usize, String> {
-    let parsed = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-        s.parse::<usize>()
-    } else {
-        "x".parse::<usize>()
-    };
-    match parsed {
+    match whole(s) {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
@@ -205,9 +208,11 @@ mod tests {
         assert_eq!(parse_bytes("1gb"), Ok(1_000_000_000));
         assert_eq!(parse_bytes("2MB"), Ok(2_000_000));
         assert_eq!(parse_bytes("64K"), Ok(65536));
+        assert_eq!(parse_bytes("64k"), Ok(65536));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
         assert_eq!(parse_bytes("1000000"), Ok(1_000_000));
         for bad in [
-            "", "G", "1.5", "1.G", ".5G", "1..5G", "+1G", " 1G", "1G ", "1 G", "1X",
+            "", "G", "1.5", "1.G", ".5G", "1..5G", "+1G", " 1G", "1G ", "1 G", "1X", "lots",
         ] {
             assert!(parse_bytes(bad).is_err(), "{bad:?} was accepted");
         }

@@ -132,18 +132,31 @@ pub fn tally_on(
     depth: usize,
     shard: Shard,
 ) -> Result<super::Tally, CountError> {
+    let control = Control::new(super::Tally::new(
+        super::frames::frame::subproblems(n).len(),
+    ));
+    run_whole(kernel, n, (depth, shard), &control)?;
+    let tally = control.tally().clone();
+    Ok(tally)
+}
+
+/// [`run`] over every frame of the `n` x `n` board (pieces of `depth` rows, those of `shard`)
+/// on the calling thread, recording into `control` (whose tally may hold a run to resume).
+pub fn run_whole(
+    kernel: &dyn Kernel,
+    n: usize,
+    (depth, shard): (usize, Shard),
+    control: &Control,
+) -> Result<(), CountError> {
     let frames = super::frames::frame::subproblems(n);
     let todo: Vec<usize> = (0..frames.len()).collect();
-    let control = Control::new(super::Tally::new(frames.len()));
     let plan = FramePlan {
         n,
         frames: &frames,
         depth,
         shard,
     };
-    run(kernel, plan, &todo, 1, &control)?;
-    let tally = control.tally().clone();
-    Ok(tally)
+    run(kernel, plan, &todo, 1, control)
 }
 
 /// Counts the subproblems `todo` of `plan` not yet done in `control`'s tally: those no

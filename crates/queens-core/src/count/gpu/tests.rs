@@ -91,51 +91,23 @@ impl Kernel for Stopping<'_> {
 #[test]
 fn a_cancelled_run_resumes_to_the_same_parts() {
     let n = 11;
-    let plan = subproblems(n);
-    let todo: Vec<usize> = (0..plan.len()).collect();
+    let frames = subproblems(n).len();
     let want = frame_engine(n, 2, Shard::WHOLE);
-    let control = Control::new(Tally::new(plan.len()));
+    let control = Control::new(Tally::new(frames));
     let stopping = Stopping {
         control: &control,
         after: 5,
         launches: AtomicUsize::new(0),
     };
-    run(
-        &stopping,
-        FramePlan {
-            n,
-            frames: &plan,
-            depth: 2,
-            shard: Shard::WHOLE,
-        },
-        &todo,
-        1,
-        &control,
-    )
-    .unwrap();
+    run_whole(&stopping, n, (2, Shard::WHOLE), &control).unwrap();
     let partial = control.tally().clone();
-    assert!(
-        partial.finished < plan.len() as u64,
-        "the run was cut short"
-    );
+    assert!(partial.finished < frames as u64, "the run was cut short");
     for i in partial.finished_subproblems() {
         assert_eq!(partial.parts[i], want.parts[i], "subproblem {i}");
     }
     // Resume on the CPU twin, as a checkpoint would.
     let resumed = Control::new(partial);
-    run(
-        &CpuTwin,
-        FramePlan {
-            n,
-            frames: &plan,
-            depth: 2,
-            shard: Shard::WHOLE,
-        },
-        &todo,
-        1,
-        &resumed,
-    )
-    .unwrap();
+    run_whole(&CpuTwin, n, (2, Shard::WHOLE), &resumed).unwrap();
     assert_eq!(resumed.tally().parts, want.parts);
 }
 
@@ -161,23 +133,8 @@ impl Kernel for Broken {
 
 #[test]
 fn a_device_error_ends_the_run() {
-    let n = 10;
-    let plan = subproblems(n);
-    let todo: Vec<usize> = (0..plan.len()).collect();
-    let control = Control::new(Tally::new(plan.len()));
-    let err = run(
-        &Broken,
-        FramePlan {
-            n,
-            frames: &plan,
-            depth: 0,
-            shard: Shard::WHOLE,
-        },
-        &todo,
-        1,
-        &control,
-    )
-    .unwrap_err();
+    let control = Control::new(Tally::new(subproblems(10).len()));
+    let err = run_whole(&Broken, 10, (0, Shard::WHOLE), &control).unwrap_err();
     assert!(
         matches!(err, CountError::Gpu(GpuError::Driver { .. })),
         "{err}"
