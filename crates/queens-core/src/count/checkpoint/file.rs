@@ -15,9 +15,8 @@ use crate::count::types::CountError;
 impl Checkpoint {
     /// Loads the checkpoint at `path` for a run of the `n` x `n` board, or `None` when there
     /// is no such file. Only a regular file is read, and no further than the largest
-    /// checkpoint its split of `n` can have ([`max_bytes`](super::bound::max_bytes)): a file that says it is of
-    /// another board is refused after its first lines, one longer than that bound from its
-    /// size alone.
+    /// checkpoint its split of `n` can have (`bound.rs`): a file that says it is of another
+    /// board is refused after its first lines, one longer than that bound from its size alone.
     pub fn load(path: &Path, n: usize) -> Result<Option<Checkpoint>, CountError> {
         let name = || path.display().to_string();
         let io_error = |source| CountError::CheckpointIo {
@@ -74,7 +73,7 @@ impl Checkpoint {
     }
 
     /// Writes the checkpoint to `path` atomically: a new temporary file in the same directory
-    /// (see [`create_temporary`]), flushed to the disk, then renamed over `path`.
+    /// (named `.NAME.PID.RANDOM.tmp`), flushed to the disk, then renamed over `path`.
     pub fn save(&self, path: &Path) -> Result<(), CountError> {
         let io_err = |source| CountError::CheckpointIo {
             path: path.display().to_string(),
@@ -126,7 +125,7 @@ pub fn create_temporary(path: &Path) -> io::Result<(File, PathBuf)> {
 }
 
 /// Whether `file_name` is a temporary file of the checkpoint named `name`, as
-/// [`create_temporary`] names them: `.NAME.PID.RANDOM.tmp`, PID decimal and RANDOM 16
+/// `create_temporary` names them: `.NAME.PID.RANDOM.tmp`, PID decimal and RANDOM 16
 /// hexadecimal digits. Nothing else matches, so no other file of the folder is ever taken
 /// for one.
 pub fn is_temporary_of(name: &std::ffi::OsStr, file_name: &std::ffi::OsStr) -> bool {

@@ -20,7 +20,7 @@ pub const MAX_SUBPROBLEMS: usize = 1 << 24;
 pub struct Checkpoint {
     /// The board size.
     pub n: usize,
-    /// The name of the split, as the file says it (see [`Split`]; a name no split has is
+    /// The name of the split, as the file says it (see [`crate::count::Split`]; a name no split has is
     /// read, and refused when the checkpoint is resumed).
     pub split: String,
     /// How many subproblems the whole board has.
