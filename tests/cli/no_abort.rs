@@ -33,9 +33,14 @@ fn limited(
                     return Err(std::io::Error::last_os_error());
                 }
             }
-            if ignore_sigint {
-                libc::signal(libc::SIGINT, libc::SIG_IGN);
-            }
+            // Either way explicitly: a shell's background job starts its children with SIGINT
+            // (and SIGQUIT) ignored, which would otherwise leak into the `false` case.
+            let handling = if ignore_sigint {
+                libc::SIG_IGN
+            } else {
+                libc::SIG_DFL
+            };
+            libc::signal(libc::SIGINT, handling);
             Ok(())
         });
     }

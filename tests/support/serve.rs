@@ -9,6 +9,23 @@ use std::process::{Child, Command, Stdio};
 /// `serve --port 0` with standard input and output closed and standard error piped, where the
 /// server announces its address. Flags added after this come after `--port 0`.
 pub fn on_a_free_port(command: &mut Command) -> &mut Command {
+    // The server starts with the default handling of the signals it stops on, whatever the
+    // tests' own parent ignores: a shell's background job starts its children with SIGINT and
+    // SIGQUIT ignored, which the server (as `nohup` asks) would then keep ignoring.
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure calls only `signal`, which is
+        // async-signal-safe.
+        unsafe {
+            command.pre_exec(|| {
+                for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+    }
     command
         .args(["serve", "--port", "0"])
         .stdin(Stdio::null())
