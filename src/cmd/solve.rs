@@ -69,13 +69,11 @@ struct Answer {
 
 impl Answer {
     /// Prints the solution (status 0).
-    fn solution(self, columns: impl Iterator<Item = usize>) -> anyhow::Result<Status> {
+    fn solution(self, mut columns: impl Iterator<Item = usize>) -> anyhow::Result<Status> {
         let mut out = super::stdout();
-        match (self.format, self.seed) {
-            (Format::Json, Some(_)) => {
-                write_json_answer(&mut out, self.n, self.seed, Some(columns))?
-            }
-            (format, _) => write_stream(format, &mut out, self.n, columns)?,
+        match self.format {
+            Format::Json => write_json_answer(&mut out, self.n, self.seed, Some(&mut columns))?,
+            format => write_stream(format, &mut out, self.n, columns)?,
         }
         out.flush().context("writing the solution")?;
         Ok(Status::Success)
@@ -89,7 +87,7 @@ impl Answer {
         let n = self.n;
         if self.format == Format::Json {
             let mut out = super::stdout();
-            write_json_answer(&mut out, n, self.seed, None::<std::iter::Empty<usize>>)?;
+            write_json_answer(&mut out, n, self.seed, None)?;
             out.flush().context("writing the answer")?;
         }
         eprintln!("queens: no solution: the {n}x{n} board has none");
