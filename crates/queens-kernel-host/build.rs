@@ -13,6 +13,7 @@ fn main() {
         .warnings(true)
         .extra_warnings(true)
         .flag_if_supported("-Werror")
+        .flag("-pthread")
         .opt_level(2)
         .compile("queens_kernel_host");
 }

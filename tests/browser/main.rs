@@ -144,11 +144,24 @@ async fn connect(chromium: &Path, port: u16, profile: &Path) -> Client {
     );
     // Keep the console's messages (and failed loads) for `browser_log`.
     capabilities.insert("goog:loggingPrefs".to_string(), json!({ "browser": "ALL" }));
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a WebDriver session with headless Chromium")
+    // A chromedriver that listens may still reset the first request while it starts (seen on
+    // a loaded machine): a session that fails to open is asked for again, three times at most.
+    let mut tries = 0;
+    loop {
+        let session = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match session {
+            Ok(client) => return client,
+            Err(err) if tries < 2 => {
+                tries += 1;
+                eprintln!("a WebDriver session failed to open ({err}); asking again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(err) => panic!("a WebDriver session with headless Chromium: {err:?}"),
+        }
+    }
 }
 
 /// The queens on the board, as columns by row, read from the SVG's `data-row`/`data-col`.

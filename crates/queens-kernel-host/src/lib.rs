@@ -7,7 +7,7 @@
 //! side's. It is a test fixture, not part of the `queens` binary.
 
 use queens_core::count::gpu::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS};
-use queens_core::count::gpu::{FrameRows, GpuError, Kernel, Task, BLOCK};
+use queens_core::count::gpu::{FrameRows, GpuError, GroupTask, Kernel, Task, BLOCK};
 
 extern "C" {
     fn queens_kernel_host_launch(
@@ -24,7 +24,19 @@ extern "C" {
         threads: u32,
         out: *mut u64,
     );
+    fn queens_kernel_host_groups(
+        groups: *const GroupTask,
+        count: u32,
+        n: u32,
+        capacity: u32,
+        narrow: u32,
+        scratch: *mut u64,
+        blocks: u32,
+        threads: u32,
+        out: *mut u64,
+    );
     fn queens_kernel_host_sizeof_join_task() -> u32;
+    fn queens_kernel_host_sizeof_group() -> u32;
     fn queens_kernel_host_block() -> u32;
     fn queens_kernel_host_sizeof_frame() -> u32;
     fn queens_kernel_host_sizeof_task() -> u32;
@@ -67,6 +79,23 @@ impl Kernel for HostKernel {
 
     fn max_tasks(&self) -> usize {
         1 << 14
+    }
+
+    /// The groups kernel as a launch of [`HOST_GROUP_BLOCKS`] blocks of [`HOST_GROUP_THREADS`]
+    /// threads.
+    fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
+        let launch = GroupLaunch {
+            blocks: HOST_GROUP_BLOCKS,
+            threads: HOST_GROUP_THREADS,
+            narrow: true,
+        };
+        count_groups(n, groups, room, launch, out);
+        Ok(())
+    }
+
+    /// Little room, so that the engine's launches of larger groups again are tried too.
+    fn group_capacity(&self, _n: usize) -> u32 {
+        HOST_GROUP_CAPACITY
     }
 
     fn describe(&self) -> String {
@@ -126,4 +155,71 @@ impl Joiner for HostJoiner {
         };
         Ok(())
     }
+}
+
+/// The blocks of [`HostKernel`]'s groups launches (run one after another).
+pub const HOST_GROUP_BLOCKS: u32 = 3;
+
+/// The threads of a block of [`HostKernel`]'s groups launches (host threads at once): two warps.
+pub const HOST_GROUP_THREADS: u32 = 64;
+
+/// The halves a side of a group may have in [`HostKernel`]'s first groups launch: fewer than
+/// the largest groups of N = 12 have, so that those are launched again with more room.
+pub const HOST_GROUP_CAPACITY: u32 = 64;
+
+/// The size of a group as the C++ compiler laid it out.
+pub fn group_size() -> u32 {
+    // SAFETY: takes nothing and returns a constant.
+    unsafe { queens_kernel_host_sizeof_group() }
+}
+
+/// The shape of a groups launch on the host.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupLaunch {
+    /// Blocks, run one after another.
+    pub blocks: u32,
+    /// Threads a block, run at once: a multiple of 32, as the kernel's warps need.
+    pub threads: u32,
+    /// Whether the join may pack the bits it reads into 32-bit words (the device's launches
+    /// do); `false` keeps the masks whole, as boards past N = 22 need.
+    pub narrow: bool,
+}
+
+/// The groups kernel (`queens_count_groups` of kernel.cu) compiled for the host, over `groups`
+/// of the `n` x `n` board with `capacity` halves a side, as a launch of the shape `launch`
+/// would run it.
+pub fn count_groups(
+    n: usize,
+    groups: &[GroupTask],
+    capacity: u32,
+    launch: GroupLaunch,
+    out: &mut [u64],
+) {
+    let GroupLaunch {
+        blocks,
+        threads,
+        narrow,
+    } = launch;
+    assert_eq!(groups.len(), out.len(), "one count per group");
+    assert!((1..=queens_core::count::gpu::groups::MAX_N).contains(&n));
+    assert!(threads > 0 && threads % 32 == 0 && blocks > 0);
+    let count = u32::try_from(groups.len()).expect("a launch holds fewer than 2^32 groups");
+    let mut scratch = vec![0u64; blocks as usize * 4 * capacity as usize];
+    out.fill(0);
+    // SAFETY: the scratch holds 4 * capacity halves for each of `blocks` blocks, the kernel
+    // reads groups[g] and writes out[g] for g < count only, and GroupTask has the kernel's
+    // layout (checked by this crate's tests).
+    unsafe {
+        queens_kernel_host_groups(
+            groups.as_ptr(),
+            count,
+            n as u32,
+            capacity,
+            u32::from(narrow),
+            scratch.as_mut_ptr(),
+            blocks,
+            threads,
+            out.as_mut_ptr(),
+        )
+    };
 }

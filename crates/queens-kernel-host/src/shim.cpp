@@ -1,6 +1,17 @@
-// The host shim of the GPU kernel: the CUDA built-ins kernel.cu uses, defined for one host
-// thread that runs the grid's threads one after another. Each thread's shared-memory stack is
-// used only while that thread runs, so running them in turn is the same computation.
+// The host shim of the GPU kernel: the CUDA built-ins kernel.cu uses, defined for the host.
+//
+// The kernels whose threads never wait for each other (queens_count_tasks, queens_join_pairs)
+// run their grid's threads one after another on the calling thread: each thread's part of the
+// shared memory is used only while that thread runs, so running them in turn is the same
+// computation. The kernel whose threads meet at __syncthreads (queens_count_groups) runs each
+// block's threads as that many host threads at once, __syncthreads a barrier among them, and
+// its blocks one after another, so a missing barrier can show as a wrong count here too.
+// Shared memory is one static copy, so launches are taken one at a time (`launches`).
+
+#include <mutex>
+#include <pthread.h>
+#include <thread>
+#include <vector>
 
 struct QueensDim3 {
     unsigned int x, y, z;
@@ -9,20 +20,48 @@ struct QueensDim3 {
 static thread_local QueensDim3 blockIdx;
 static thread_local QueensDim3 blockDim;
 static thread_local QueensDim3 threadIdx;
+static thread_local QueensDim3 gridDim;
+
+static std::mutex launches;
+static pthread_barrier_t block_barrier;
 
 #define __global__
-#define __shared__ static thread_local
+#define __device__
+#define __shared__ static
 
+static inline void __syncthreads() { pthread_barrier_wait(&block_barrier); }
 static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
-// One host thread runs the grid: an atomic add is a plain one.
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline int __popcll(long long x) { return __builtin_popcountll((unsigned long long)x); }
+static inline unsigned long long atomicOr(unsigned long long* at, unsigned long long v)
+{
+    return __atomic_fetch_or(at, v, __ATOMIC_SEQ_CST);
+}
 static inline unsigned long long atomicAdd(unsigned long long* at, unsigned long long v)
 {
-    unsigned long long old = *at;
-    *at = old + v;
-    return old;
+    return __atomic_fetch_add(at, v, __ATOMIC_SEQ_CST);
+}
+static inline unsigned int atomicAdd(unsigned int* at, unsigned int v)
+{
+    return __atomic_fetch_add(at, v, __ATOMIC_SEQ_CST);
 }
 
+// Keys from 2 halves a key value on: the groups of the boards tested here (N <= 12, at most
+// 132 halves a side) then use keys of up to 6 bits, as those of N = 20 use 9 on the device.
+#define QUEENS_KEY_HALVES 1u
+
 #include "kernel.cu"
+
+// The grid dimensions of a one-dimensional launch of `blocks` blocks of `threads` threads.
+static void set_grid(unsigned int blocks, unsigned int threads)
+{
+    gridDim.x = blocks;
+    gridDim.y = 1;
+    gridDim.z = 1;
+    blockDim.x = threads;
+    blockDim.y = 1;
+    blockDim.z = 1;
+}
 
 // Runs the kernel over `count` tasks as a launch of ceil(count / QUEENS_BLOCK) blocks of
 // QUEENS_BLOCK threads would.
@@ -31,10 +70,9 @@ extern "C" void queens_kernel_host_launch(const QueensFrameRows* frames,
                                           unsigned int count,
                                           unsigned long long* out)
 {
-    blockDim.x = QUEENS_BLOCK;
-    blockDim.y = 1;
-    blockDim.z = 1;
+    std::lock_guard<std::mutex> one_launch(launches);
     unsigned int blocks = (count + QUEENS_BLOCK - 1) / QUEENS_BLOCK;
+    set_grid(blocks, QUEENS_BLOCK);
     for (unsigned int b = 0; b < blocks; ++b) {
         blockIdx.x = b;
         for (unsigned int t = 0; t < QUEENS_BLOCK; ++t) {
@@ -53,9 +91,8 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
                                         unsigned int threads,
                                         unsigned long long* out)
 {
-    blockDim.x = threads;
-    blockDim.y = 1;
-    blockDim.z = 1;
+    std::lock_guard<std::mutex> one_launch(launches);
+    set_grid(count, threads);
     for (unsigned int b = 0; b < count; ++b) {
         blockIdx.x = b;
         for (unsigned int t = 0; t < threads; ++t) {
@@ -64,6 +101,46 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
         }
     }
 }
+
+// Runs the groups kernel as a launch of `blocks` blocks of `threads` threads would, the blocks
+// one after another from the last (so that the block that takes the groups uses scratch past
+// the first block's), each block's threads at once. `out` must be zeroed by the caller, as on
+// the device; `scratch` holds 4 * capacity halves per block; `narrow` 0 keeps the masks whole.
+extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
+                                          unsigned int count,
+                                          unsigned int n,
+                                          unsigned int capacity,
+                                          unsigned int narrow,
+                                          unsigned long long* scratch,
+                                          unsigned int blocks,
+                                          unsigned int threads,
+                                          unsigned long long* out)
+{
+    std::lock_guard<std::mutex> one_launch(launches);
+    unsigned int next = 0;
+    for (unsigned int b = blocks; b-- > 0;) {
+        pthread_barrier_init(&block_barrier, nullptr, threads);
+        std::vector<std::thread> block;
+        for (unsigned int t = 0; t < threads; ++t) {
+            block.emplace_back([=, &next] {
+                set_grid(blocks, threads);
+                blockIdx.x = b;
+                blockIdx.y = 0;
+                blockIdx.z = 0;
+                threadIdx.x = t;
+                threadIdx.y = 0;
+                threadIdx.z = 0;
+                queens_count_groups(groups, count, n, capacity, narrow, scratch, &next, out);
+            });
+        }
+        for (std::thread& thread : block) {
+            thread.join();
+        }
+        pthread_barrier_destroy(&block_barrier);
+    }
+}
+
+extern "C" unsigned int queens_kernel_host_sizeof_group(void) { return sizeof(QueensGroup); }
 
 extern "C" unsigned int queens_kernel_host_sizeof_join_task(void) { return sizeof(QueensJoinTask); }
 

@@ -1,9 +1,13 @@
 //! The CUDA kernel's own source, run on the host: its layout matches the engine's, and the GPU
 //! engine counting with it finds the known counts, part by part as the CPU twin does.
 
-use queens_core::count::gpu::{tally_on, CpuTwin, FrameRows, Kernel, Task, BLOCK};
+use std::sync::atomic::AtomicBool;
+
+use queens_core::count::gpu::groups::{count_groups, GROUP_BLOCK, OVERFLOW};
+use queens_core::count::gpu::{tally_on, CpuTwin, FrameRows, GroupTask, Kernel, Task, BLOCK};
+use queens_core::count::halves;
 use queens_core::count::{Shard, Tally};
-use queens_kernel_host::{layout, HostKernel};
+use queens_kernel_host::{group_size, layout, GroupLaunch, HostKernel};
 
 #[test]
 fn the_layout_is_the_engines() {
@@ -15,6 +19,7 @@ fn the_layout_is_the_engines() {
             std::mem::size_of::<Task>() as u32
         )
     );
+    assert_eq!(group_size() as usize, std::mem::size_of::<GroupTask>());
 }
 
 fn tally(kernel: &dyn Kernel, n: usize, depth: usize, shard: Shard) -> Tally {
@@ -87,5 +92,84 @@ fn the_join_kernel_counts_each_task_as_the_twin_does() {
             .join(batch.halves(), &batch.tasks, &mut host)
             .unwrap();
         assert_eq!(host, twin, "{threads} threads a block");
+    }
+}
+
+/// The groups of every pattern subproblem of a half-board plan: its number, its groups and
+/// the factor of their pairs.
+fn subproblems(plan: &halves::Plan) -> Vec<(usize, Vec<GroupTask>, u64)> {
+    (0..plan.len())
+        .filter_map(|i| {
+            let sets = plan.column_sets(i)?;
+            Some((i, GroupTask::of(&sets).collect(), sets.factor))
+        })
+        .collect()
+}
+
+/// The groups kernel's own source, run with its blocks' threads at once, counts every group
+/// of every subproblem of N = 1 to 12 (two splits each) as its independent CPU twin does, and
+/// those counts add up to what the half-board engine counts for each subproblem; through the
+/// engine's launches, whose groups too large for the first launch's room go again with more.
+#[test]
+fn the_groups_kernel_counts_what_the_half_board_engine_counts() {
+    let mut again = false;
+    for n in 1..=12 {
+        for k in [0, halves::default_pattern_columns(n)] {
+            let plan = halves::Plan::new(n, k);
+            for (i, groups, factor) in subproblems(&plan) {
+                let mut host = vec![0; groups.len()];
+                count_groups(&HostKernel, n, &groups, &mut host).unwrap();
+                let mut twin = vec![0; groups.len()];
+                CpuTwin
+                    .count_groups(n, &groups, u32::MAX, &mut twin)
+                    .unwrap();
+                assert_eq!(host, twin, "N = {n}, k = {k}, subproblem {i}");
+                let found = host.iter().sum::<u64>() * factor;
+                let want = plan.solve(i, &AtomicBool::new(false)).unwrap();
+                assert_eq!(plan.counts_of(i, found), want, "N = {n}, k = {k}, {i}");
+                let mut first = vec![0; groups.len()];
+                HostKernel
+                    .count_groups(n, &groups, HostKernel.group_capacity(n), &mut first)
+                    .unwrap();
+                again |= first.contains(&OVERFLOW);
+            }
+        }
+    }
+    assert!(again, "some group needed a second launch");
+}
+
+/// Launches of other shapes (one warp, one block of the device's size, several blocks), with
+/// the masks packed into 32 bits or whole (as past N = 22), and room too small for some groups
+/// count the same, marking exactly the groups a side of which has more halves than the room.
+#[test]
+fn the_groups_kernel_counts_the_same_in_any_launch_and_marks_what_does_not_fit() {
+    let n = 11;
+    let groups: Vec<GroupTask> = subproblems(&halves::Plan::new(n, 4))
+        .into_iter()
+        .flat_map(|(_, groups, _)| groups)
+        .collect();
+    let mut twin = vec![0; groups.len()];
+    CpuTwin
+        .count_groups(n, &groups, u32::MAX, &mut twin)
+        .unwrap();
+    let mut small = vec![0; groups.len()];
+    CpuTwin.count_groups(n, &groups, 20, &mut small).unwrap();
+    assert!(small.contains(&OVERFLOW) && small.iter().any(|&s| s != OVERFLOW && s > 0));
+    for ((blocks, threads), room, want) in [
+        ((1, 32), 1 << 12, &twin),
+        ((1, GROUP_BLOCK), 1 << 12, &twin),
+        ((4, 96), 1 << 12, &twin),
+        ((2, 64), 20, &small),
+    ] {
+        for narrow in [true, false] {
+            let launch = GroupLaunch {
+                blocks,
+                threads,
+                narrow,
+            };
+            let mut out = vec![0; groups.len()];
+            queens_kernel_host::count_groups(n, &groups, room, launch, &mut out);
+            assert_eq!(&out, want, "{launch:?}, room {room}");
+        }
     }
 }

@@ -230,42 +230,63 @@ fn halves(
         None => String::new(),
     };
     writeln!(out, "N = {n}{of_shard}: {} subproblems", f.subproblems)?;
-    writeln!(
-        out,
-        "engine: halves (split {}, {} pattern columns; the upper and lower halves listed and \
-         joined)",
-        run.split(),
-        f.pattern_columns
-    )?;
+    let gpu = args.engine == crate::cli::EngineArg::Gpu;
+    if gpu {
+        writeln!(
+            out,
+            "engine: gpu (split {}, {} pattern columns; the half-board engine's subproblems, \
+             whose halves are estimated here and whose join is timed on this machine's CPU: \
+             the GPU's speed is not known to the estimate)",
+            run.split(),
+            f.pattern_columns
+        )?;
+    } else {
+        writeln!(
+            out,
+            "engine: halves (split {}, {} pattern columns; the upper and lower halves listed \
+             and joined)",
+            run.split(),
+            f.pattern_columns
+        )?;
+    }
     writeln!(
         out,
         "estimated halves: {:.3e} listed in all (Knuth's random probes, {} per side of each \
          subproblem)",
         f.halves, f.probes
     )?;
-    let allows = mib(f.bytes_model) * threads as f64;
-    let within = if budget.given {
-        format!(
-            "the split allows {allows:.0} MiB for the halves of --max-memory {:.0} MiB",
-            mib(budget.split)
-        )
+    if gpu {
+        writeln!(
+            out,
+            "memory: on the GPU, up to a quarter of its free memory for the groups of halves \
+             its blocks hold at once (more for a group too large, taken again); on this machine, \
+             the list of one launch's groups"
+        )?;
     } else {
-        format!(
-            "the split is the one of {:.0} MiB (the same on every machine) and allows {allows:.0} \
-             MiB for the halves, within {}",
-            mib(budget.split),
-            budget.describe()
-        )
-    };
-    writeln!(
-        out,
-        "memory: about {:.0} MiB on {threads} thread{} (the largest subproblem, number {}, about \
-         {:.3e} halves, 18 bytes each per thread, and 8 MiB for the process); {within}",
-        mib(f.bytes_largest * threads as u64 + count::halves::PROCESS_BYTES),
-        plural(threads),
-        f.largest.0,
-        f.largest.1,
-    )?;
+        let allows = mib(f.bytes_model) * threads as f64;
+        let within = if budget.given {
+            format!(
+                "the split allows {allows:.0} MiB for the halves of --max-memory {:.0} MiB",
+                mib(budget.split)
+            )
+        } else {
+            format!(
+                "the split is the one of {:.0} MiB (the same on every machine) and allows {allows:.0} \
+                 MiB for the halves, within {}",
+                mib(budget.split),
+                budget.describe()
+            )
+        };
+        writeln!(
+            out,
+            "memory: about {:.0} MiB on {threads} thread{} (the largest subproblem, number {}, about \
+             {:.3e} halves, 18 bytes each per thread, and 8 MiB for the process); {within}",
+            mib(f.bytes_largest * threads as u64 + count::halves::PROCESS_BYTES),
+            plural(threads),
+            f.largest.0,
+            f.largest.1,
+        )?;
+    }
     let (drawn, on, wall) = f.sampled;
     let timed_by = if f.processor_time {
         format!(" ({:.1} s of processor time)", f.sampled_seconds)

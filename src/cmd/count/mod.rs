@@ -117,12 +117,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     );
     if args.estimate {
         let threads = asked_threads(args);
-        // The GPU engine counts the frame engine's subproblems: the estimate is of their
-        // search, made on the CPU (estimate.rs says so), without opening a device.
-        let engine = match args.engine.engine() {
-            count::Engine::Gpu => count::Engine::Frame,
-            engine => engine,
-        };
+        // The GPU engine counts a CPU engine's subproblems: the estimate is of those, made on
+        // the CPU (estimate.rs says so), without opening a device.
+        let engine = args.engine.engine().on_cpu(n)?;
         let (run, budget) = engine_run(n, engine, threads, budget)?;
         return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
     }

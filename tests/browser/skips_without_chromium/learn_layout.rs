@@ -60,17 +60,30 @@ pub(crate) async fn set_viewport(client: &fantoccini::Client, width: u32, height
         .set_window_size(width, height)
         .await
         .expect("a window size");
-    let frame = js(
-        client,
-        "return [outerWidth - innerWidth, outerHeight - innerHeight];",
-    )
-    .await;
-    let frame: Vec<u32> = serde_json::from_value(frame).expect("two numbers");
-    client
-        .set_window_size(width, height + frame[1])
-        .await
-        .expect("a window size");
-    let inner = js(client, "return [innerWidth, innerHeight];").await;
+    // A loaded machine's Chromium may report the frame before the resize is done: measure
+    // again and correct, a few times, until the viewport is the one asked for.
+    let mut inner = json!(null);
+    for _ in 0..10 {
+        let sizes = js(
+            client,
+            "return [outerWidth, outerHeight, innerWidth, innerHeight];",
+        )
+        .await;
+        let sizes: Vec<i64> = serde_json::from_value(sizes).expect("four numbers");
+        inner = json!([sizes[2], sizes[3]]);
+        if inner == json!([width, height]) {
+            return;
+        }
+        let outer = |size: i64, inner: i64, want: u32| (size - inner + i64::from(want)) as u32;
+        client
+            .set_window_size(
+                outer(sizes[0], sizes[2], width),
+                outer(sizes[1], sizes[3], height),
+            )
+            .await
+            .expect("a window size");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert_eq!(inner, json!([width, height]), "the viewport");
 }
 

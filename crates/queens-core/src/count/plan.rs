@@ -45,6 +45,21 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The CPU engine whose split this engine counts the `n` x `n` board by: itself for a CPU
+    /// engine; for the GPU, the engine of [`gpu::split_for`]'s split, whose forecast is the
+    /// GPU's (`--estimate`). Refuses a `QUEENS_GPU_SPLIT` it does not know.
+    pub fn on_cpu(self, n: usize) -> Result<Engine, CountError> {
+        Ok(match self {
+            Engine::Gpu => match gpu::split_for(n)? {
+                gpu::GpuSplit::Halves => Engine::Halves,
+                gpu::GpuSplit::Frames => Engine::Frame,
+            },
+            other => other,
+        })
+    }
+}
+
 /// What a run counts, and with which engine: one engine's plan of the board.
 #[derive(Debug)]
 pub(crate) enum Plan {
@@ -91,7 +106,14 @@ impl Plan {
                 Err(CountError::MemoryBudget { .. }) if engine == Engine::Auto => Ok(frames()),
                 Err(err) => Err(err),
             },
-            Engine::Gpu => Plan::frames_on(n, frames::pieces::depth_for(n), Engine::Gpu),
+            Engine::Gpu => match gpu::split_for(n)? {
+                gpu::GpuSplit::Halves => Ok(Plan::Gpu(gpu::Plan::open_halves(
+                    halves::Plan::fitting(n, budget)?,
+                )?)),
+                gpu::GpuSplit::Frames => {
+                    Plan::frames_on(n, frames::pieces::depth_for(n), Engine::Gpu)
+                }
+            },
             Engine::Frame | Engine::Auto => Ok(frames()),
         }
     }
@@ -116,9 +138,12 @@ impl Plan {
         match self {
             Plan::Frames(_) => frames::Plan::of_split(n, saved).map(Plan::Frames),
             Plan::Halves(_) => halves::Plan::of_split(n, saved).map(Plan::Halves),
-            Plan::Gpu(gpu) => {
-                frames::Plan::of_split(n, saved).map(|f| Plan::Gpu(gpu.with_frames(f)))
-            }
+            Plan::Gpu(gpu) => match saved {
+                Split::Halves { .. } => {
+                    halves::Plan::of_split(n, saved).map(|h| Plan::Gpu(gpu.with_halves(h)))
+                }
+                _ => frames::Plan::of_split(n, saved).map(|f| Plan::Gpu(gpu.with_frames(f))),
+            },
         }
     }
 
@@ -148,10 +173,12 @@ impl Plan {
         }
     }
 
-    /// The half-board engine's plan, for what only that engine does (its forecast).
+    /// The half-board engine's plan, for what only that engine does (its forecast), also when
+    /// a GPU counts it.
     pub(crate) fn halves(&self) -> Option<&halves::Plan> {
         match self {
             Plan::Halves(plan) => Some(plan),
+            Plan::Gpu(plan) => plan.halves(),
             _ => None,
         }
     }

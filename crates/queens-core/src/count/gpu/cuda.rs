@@ -12,13 +12,14 @@
 //! to hundreds of milliseconds) plus, the first time, a compile; a launch moves 28 bytes per
 //! task across the bus.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 
+use super::groups::{GroupTask, GROUPS_NAME, GROUP_BLOCK};
 use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
@@ -30,6 +31,14 @@ unsafe impl DeviceRepr for FrameRows {}
 unsafe impl DeviceRepr for Task {}
 // SAFETY: as above (QueensJoinTask in kernel.cu).
 unsafe impl DeviceRepr for JoinTask {}
+// SAFETY: as above (QueensGroup in kernel.cu).
+unsafe impl DeviceRepr for GroupTask {}
+
+/// Blocks of a groups launch per multiprocessor (each holds `4 x capacity` halves of scratch).
+const GROUP_BLOCKS_PER_SM: u64 = 4;
+
+/// The most halves a side of a group gets in a first launch, whatever the memory.
+const MOST_GROUP_CAPACITY: u64 = 1 << 26;
 
 /// Bytes of device memory one task takes in a launch: itself and its count.
 const BYTES_PER_TASK: u64 = (std::mem::size_of::<Task>() + 8) as u64;
@@ -44,6 +53,13 @@ struct Device {
     function: CudaFunction,
     /// The half-board join (`queens_join_pairs`).
     join: CudaFunction,
+    /// The half-board groups (`queens_count_groups`).
+    groups: CudaFunction,
+    /// Its multiprocessors.
+    sms: u64,
+    /// The scratch of the last groups launch, kept for the next one: it is a large share of
+    /// the device's memory, which is not allocated again for every launch.
+    scratch: Mutex<Option<CudaSlice<u64>>>,
     name: String,
     total: u64,
     free: u64,
@@ -122,6 +138,14 @@ impl Cuda {
             let join = module
                 .load_function(JOIN_NAME)
                 .map_err(driver("cuModuleGetFunction"))?;
+            let groups = module
+                .load_function(GROUPS_NAME)
+                .map_err(driver("cuModuleGetFunction"))?;
+            let sms = ctx
+                .attribute(
+                    cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                )
+                .map_err(driver("cuDeviceGetAttribute"))?;
             let name = ctx.name().map_err(driver("cuDeviceGetName"))?;
             let (free, total) = ctx.mem_get_info().map_err(driver("cuMemGetInfo"))?;
             let stream = ctx.default_stream();
@@ -130,6 +154,9 @@ impl Cuda {
                 stream,
                 function,
                 join,
+                groups,
+                sms: sms.max(1) as u64,
+                scratch: Mutex::new(None),
                 name,
                 total: total as u64,
                 free: free as u64,
@@ -248,6 +275,83 @@ impl Device {
     }
 }
 
+impl Device {
+    /// The blocks of a groups launch of `groups` groups with `capacity` halves a side: four
+    /// per multiprocessor, fewer where their scratch would take more than half the free memory.
+    fn group_blocks(&self, groups: usize, capacity: u32) -> u64 {
+        let per_block = 32 * u64::from(capacity);
+        (self.free / 2 / per_block)
+            .min(self.sms * GROUP_BLOCKS_PER_SM)
+            .min(groups as u64)
+    }
+
+    /// The groups kernel over `groups`: the group list copied over, each block given
+    /// `4 x capacity` halves of scratch, the blocks fetching groups from a shared counter.
+    fn groups(
+        &self,
+        n: usize,
+        groups: &[GroupTask],
+        capacity: u32,
+        out: &mut [u64],
+    ) -> Result<(), GpuError> {
+        if groups.is_empty() {
+            return Ok(());
+        }
+        let blocks = self.group_blocks(groups.len(), capacity);
+        if blocks == 0 {
+            return Err(GpuError::Memory {
+                free: self.free,
+                need: 2 * 32 * u64::from(capacity),
+            });
+        }
+        self.bind()?;
+        let groups_dev = self.upload(groups)?;
+        let scratch_len = (blocks * 4 * u64::from(capacity)) as usize;
+        let mut kept = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.as_ref().is_none_or(|s| s.len() < scratch_len) {
+            // The old scratch goes first, so that both never hold memory at once.
+            *kept = None;
+            // SAFETY: the kernel writes every word of the scratch it reads (each block its
+            // own `4 x capacity` halves, below the count it keeps).
+            let made = unsafe { self.stream.alloc::<u64>(scratch_len) };
+            *kept = Some(made.map_err(driver("cuMemAlloc"))?);
+        }
+        let scratch = kept.as_mut().expect("the scratch was just made");
+        let mut next = self
+            .stream
+            .alloc_zeros::<u32>(1)
+            .map_err(driver("cuMemAlloc"))?;
+        let mut out_dev = self.counters(groups.len())?;
+        let count = u32::try_from(groups.len()).map_err(|_| GpuError::Driver {
+            call: "cuLaunchKernel".to_string(),
+            message: format!("{} groups in one launch", groups.len()),
+        })?;
+        let n32 = n as u32;
+        // The join packs the bits a pair's test reads into 32-bit words where they fit.
+        let narrow = 1u32;
+        let config = LaunchConfig {
+            grid_dim: (blocks as u32, 1, 1),
+            block_dim: (GROUP_BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = self.stream.launch_builder(&self.groups);
+        launch
+            .arg(&groups_dev)
+            .arg(&count)
+            .arg(&n32)
+            .arg(&capacity)
+            .arg(&narrow);
+        launch.arg(scratch).arg(&mut next).arg(&mut out_dev);
+        // SAFETY: the kernel's parameters are (groups, count, n, capacity, narrow, scratch,
+        // next, out)
+        // with the layouts above; the scratch holds 4 x capacity halves for each of the
+        // `blocks` blocks, `next` starts at 0, and block b writes out[g] only for the groups g
+        // < count it fetched.
+        unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
+        self.download(&out_dev, out)
+    }
+}
+
 /// Runs `work` on each device with its share of `tasks` and `out`, one host thread each.
 fn on_every_device<T: Sync>(
     devices: &[Device],
@@ -286,6 +390,26 @@ impl Joiner for Cuda {
 impl Kernel for Cuda {
     fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError> {
         on_every_device(&self.devices, tasks, out, |d, t, o| d.count(frames, t, o))
+    }
+
+    fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
+        on_every_device(&self.devices, groups, out, |d, g, o| {
+            d.groups(n, g, room, o)
+        })
+    }
+
+    /// A quarter of the smallest free memory shared by four blocks per multiprocessor, each
+    /// holding four sides; no more than a side of the board can have (`(N - N/2)!` halves).
+    fn group_capacity(&self, n: usize) -> u32 {
+        let most_halves = (1..=(n - n / 2) as u64).try_fold(1u64, |p, r| p.checked_mul(r));
+        self.devices
+            .iter()
+            .map(|d| d.free / 4 / (d.sms * GROUP_BLOCKS_PER_SM) / 32)
+            .min()
+            .unwrap_or(0)
+            .min(MOST_GROUP_CAPACITY)
+            .min(most_halves.unwrap_or(u64::MAX))
+            .max(1) as u32
     }
 
     fn max_tasks(&self) -> usize {

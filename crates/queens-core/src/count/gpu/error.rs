@@ -14,6 +14,12 @@ pub enum GpuError {
         /// The value given.
         name: String,
     },
+    /// `QUEENS_GPU_SPLIT` names no split this build knows.
+    #[error("QUEENS_GPU_SPLIT={name:?} names no split (use frames or halves, or leave it unset)")]
+    UnknownSplit {
+        /// The value given.
+        name: String,
+    },
     /// The CUDA driver library could not be loaded.
     #[error("no NVIDIA driver found: the CUDA driver library ({looked_for}) could not be loaded")]
     NoDriver {

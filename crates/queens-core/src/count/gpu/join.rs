@@ -1,22 +1,17 @@
-//! The half-board join on a GPU: the building block of issue 38, not yet used by `queens count`.
+//! The pair join on a GPU: all pairs of given groups of halves tested on the device, a
+//! building block timed by `examples/gpu_join.rs` (`scripts/gpu-check`'s join check);
+//! `queens count` counts the half-board split with the groups kernel instead (`groups.rs`),
+//! which lists the halves on the device too and meets only the pairs whose keys allow a fit.
 //!
-//! The idea: the half-board engine (`halves/`) lists, for each subproblem, the upper and the
-//! lower halves of the board grouped by their columns, and counts the pairs of an upper group
-//! and the lower group of the complementary columns whose diagonal masks share no bit. That
-//! count is a plain all-pairs test, the shape a GPU is made for: the groups of one or more
-//! subproblems go to the device as two arrays of masks and a list of [`JoinTask`]s, each a
-//! slice of at most [`JOIN_LOWERS`] lower halves against a slice of at most [`JOIN_UPPERS`]
-//! upper halves (so that every task is about the same work and a large group spreads over the
-//! whole device), and the kernel `queens_join_pairs` of `kernel.cu` counts each task's pairs.
-//! [`Joiner`] is the device seam, as [`super::Kernel`] is for the frame search: the CUDA
-//! driver (`cuda.rs`), the kernel's own source compiled for the host (`crates/queens-kernel-
-//! host`), or [`CpuTwin`], the same loop in Rust.
-//!
-//! What is left before `count` uses it: deciding by measurement on a GPU which stages run there
-//! (the listing stays on the CPU here, the join moves), overlapping the listing of the next
-//! subproblems with the join of these, and the tile sizes; docs/gpu.md says so. Source: the
-//! meet-in-the-middle join of the half-board engine, here as a brute-force pair count. Cost:
-//! one AND and one compare per pair on the device; 8 bytes a half and 16 a task across the bus.
+//! The idea: the groups of one or more subproblems go to the device as two arrays of masks and
+//! a list of [`JoinTask`]s, each a slice of at most [`JOIN_LOWERS`] lower halves against a
+//! slice of at most [`JOIN_UPPERS`] upper halves (so that every task is about the same work and
+//! a large group spreads over the whole device), and the kernel `queens_join_pairs` of
+//! `kernel.cu` counts each task's pairs. [`Joiner`] is its device seam: the CUDA driver
+//! (`cuda.rs`), the kernel's own source compiled for the host (`crates/queens-kernel-host`),
+//! or [`CpuTwin`], the same loop in Rust. Source: the meet-in-the-middle join of the half-board
+//! engine, here as a brute-force pair count. Cost: one AND and one compare per pair on the
+//! device; 8 bytes a half and 16 a task across the bus.
 
 use super::GpuError;
 

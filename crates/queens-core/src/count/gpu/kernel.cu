@@ -161,3 +161,460 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
         atomicAdd(&out[t], pairs);
     }
 }
+
+// The half-board count of whole groups on the device (count/gpu/groups.rs): for each group, a
+// set of columns S used by the upper half (rows 0..n/2), every upper half on exactly those
+// columns and every lower half (rows n/2..n) on the others is listed, and the pairs whose
+// diagonal masks share no bit are counted. One block per group at a time, the blocks fetching
+// groups from a shared counter (`next`, zeroed by the host) until none is left:
+//
+//   1. list: each thread takes the placements of the side's first three rows numbered
+//      t, t + blockDim.x, ... and searches each to the side's last row, appending every half's
+//      2N-bit mask to the block's scratch (at most `capacity` a side; a larger side marks the
+//      group QUEENS_OVERFLOW for the host to count again with more room);
+//   2. key: the block picks up to QUEENS_KEY_BITS bits of the masks, those set in the most
+//      pairs of an upper and a lower half (counted on a sample of each side), as many as keep
+//      2^QUEENS_KEY_HALVES halves of the smaller side per key value on average, and sorts both
+//      sides by the value of those bits (a counting sort into the second half of the scratch);
+//      measured on groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs, 6 % at
+//      8 bits;
+//   3. pack: the bits a pair's test still reads are those set in some upper and some lower
+//      half, less the key bits; where they are at most 32 (N <= 22 with a 10-bit key) and
+//      `narrow` allows it, the sort writes each mask as those bits only, a 32-bit word, and the
+//      join tests a pair with one 32-bit AND instead of a 64-bit one;
+//   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
+//      lower key y meet only the uppers of the keys inside ~y (3^k pairs of keys of 4^k): each
+//      warp takes 32 lowers of one key, and every lane reads the same upper at once.
+//
+// Upper halves are placed top-down, lower halves bottom-up; in both, x holds the diagonals
+// that move one column right per row placed and y those that move left. An upper half's mask
+// is the squares of row n/2 its queens attack (down-right in the low n bits, down-left in the
+// next n); a lower half's is the squares of row n/2 its queens' diagonals cross (up-left low,
+// up-right high), so the two fit iff their masks share no bit. The layout must match
+// `GroupTask` in count/gpu/groups.rs (#[repr(C)]).
+
+#define QUEENS_GROUP_BLOCK 256
+#define QUEENS_KEY_BITS 10
+#define QUEENS_KEYS (1u << QUEENS_KEY_BITS)
+#define QUEENS_PREFIX_ROWS 3u
+#define QUEENS_SIDE_ROWS 16
+#define QUEENS_OVERFLOW 0xffffffffffffffffull
+// The halves of each side sampled to choose the key bits.
+#define QUEENS_KEY_SAMPLE 2048u
+// A key has bits while the smaller side has 2^QUEENS_KEY_HALVES halves per key value at least
+// (the host shim lowers it, so that the small boards of CI's tests use keys of every length).
+#ifndef QUEENS_KEY_HALVES
+#define QUEENS_KEY_HALVES 5u
+#endif
+
+struct QueensGroup {
+    // The columns of the upper half.
+    unsigned int upper;
+    // The columns its row 0 may use.
+    unsigned int top;
+    // The columns row n/2 (the lower half's) may use.
+    unsigned int first;
+    unsigned int reserved;
+};
+
+// The column of the d-th set bit of `set` (d counted from 0), as a one-bit mask; 0 if none.
+__device__ static unsigned int queens_nth_bit(unsigned int set, unsigned int d)
+{
+    for (unsigned int i = 0; i < d && set != 0u; ++i) {
+        set &= set - 1u;
+    }
+    return set & (0u - set);
+}
+
+// Appends one half to a side of the block's scratch.
+__device__ static void queens_emit(unsigned long long mask, unsigned long long* out,
+                                   unsigned int capacity, unsigned int* found)
+{
+    unsigned int at = atomicAdd(found, 1u);
+    if (at < capacity) {
+        out[at] = mask;
+    }
+}
+
+// The mask of a half whose last queen goes on `bit` with the state (x, y) of its row.
+__device__ static unsigned long long queens_half_mask(unsigned int n, unsigned int lower,
+                                                      unsigned int x, unsigned int y,
+                                                      unsigned int bit)
+{
+    const unsigned int full = (1u << n) - 1u;
+    if (lower) {
+        return (unsigned long long)(y | bit) | ((unsigned long long)((x | bit) & full) << n);
+    }
+    return (unsigned long long)(((x | bit) << 1) & full) | ((unsigned long long)((y | bit) >> 1) << n);
+}
+
+// Thread t's share of one side's listing: `rows` rows on exactly the columns `cols` (as many
+// as the rows), the first row placed restricted to `first_row`, the last to `last_row`.
+__device__ static void queens_list_side(unsigned int n, unsigned int rows, unsigned int cols,
+                                        unsigned int first_row, unsigned int last_row,
+                                        unsigned int lower, unsigned int t, unsigned int threads,
+                                        unsigned long long* out, unsigned int capacity,
+                                        unsigned int* found)
+{
+    if (rows == 0u) {
+        // No row (the upper half of N = 1): one empty half.
+        if (t == 0u) {
+            queens_emit(0ull, out, capacity, found);
+        }
+        return;
+    }
+    const unsigned int depth = rows < QUEENS_PREFIX_ROWS ? rows : QUEENS_PREFIX_ROWS;
+    unsigned int prefixes = 1u;
+    for (unsigned int i = 0; i < depth; ++i) {
+        prefixes *= rows;
+    }
+    unsigned int stack_f[QUEENS_SIDE_ROWS];
+    unsigned int stack_c[QUEENS_SIDE_ROWS];
+    unsigned int stack_x[QUEENS_SIDE_ROWS];
+    unsigned int stack_y[QUEENS_SIDE_ROWS];
+    for (unsigned int p = t; p < prefixes; p += threads) {
+        unsigned int c = 0u, x = 0u, y = 0u, q = p;
+        unsigned int placed = 0u;
+        for (; placed < depth; ++placed) {
+            unsigned int bit = queens_nth_bit(cols, q % rows);
+            q /= rows;
+            unsigned int allowed = cols;
+            if (placed == 0u) {
+                allowed &= first_row;
+            }
+            if (placed + 1u == rows) {
+                allowed &= last_row;
+            }
+            if ((bit & allowed & ~(c | x | y)) == 0u) {
+                break;
+            }
+            if (placed + 1u == rows) {
+                queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found);
+                break;
+            }
+            c |= bit;
+            x = (x | bit) << 1;
+            y = (y | bit) >> 1;
+        }
+        if (placed != depth) {
+            continue;
+        }
+        // The rest of the side, depth-first from row `placed`.
+        unsigned int level = placed;
+        unsigned int f = cols & ~(c | x | y);
+        if (level + 1u == rows) {
+            f &= last_row;
+        }
+        unsigned int sp = 0u;
+        for (;;) {
+            if (f == 0u) {
+                if (sp == 0u) {
+                    break;
+                }
+                sp -= 1u;
+                level -= 1u;
+                f = stack_f[sp];
+                c = stack_c[sp];
+                x = stack_x[sp];
+                y = stack_y[sp];
+                continue;
+            }
+            unsigned int bit = f & (0u - f);
+            f ^= bit;
+            if (level + 1u == rows) {
+                queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found);
+                continue;
+            }
+            unsigned int nc = c | bit;
+            unsigned int nx = (x | bit) << 1;
+            unsigned int ny = (y | bit) >> 1;
+            unsigned int nf = cols & ~(nc | nx | ny);
+            if (level + 2u == rows) {
+                nf &= last_row;
+            }
+            if (nf != 0u) {
+                stack_f[sp] = f;
+                stack_c[sp] = c;
+                stack_x[sp] = x;
+                stack_y[sp] = y;
+                sp += 1u;
+                level += 1u;
+                f = nf;
+                c = nc;
+                x = nx;
+                y = ny;
+            }
+        }
+    }
+}
+
+// The key of a mask: its bits at the positions `bits[0..k]`.
+__device__ static unsigned int queens_key(unsigned long long mask, const unsigned int* bits,
+                                          unsigned int k)
+{
+    unsigned int key = 0u;
+    for (unsigned int j = 0; j < k; ++j) {
+        key |= (unsigned int)((mask >> bits[j]) & 1ull) << j;
+    }
+    return key;
+}
+
+// A mask's bits that a pair's test reads, packed into one word: run r of `runs` is the
+// `run_len[r]` bits from `run_at[r]`, packed from bit `run_to[r]`.
+__device__ static unsigned int queens_pack(unsigned long long mask, const unsigned int* run_at,
+                                           const unsigned int* run_len, const unsigned int* run_to,
+                                           unsigned int runs)
+{
+    unsigned int packed = 0u;
+    for (unsigned int r = 0; r < runs; ++r) {
+        const unsigned long long bits = (mask >> run_at[r]) & ((1ull << run_len[r]) - 1ull);
+        packed |= (unsigned int)bits << run_to[r];
+    }
+    return packed;
+}
+
+// The lowers of `chunk` (32 of one key) against the uppers of every key that shares no bit
+// with theirs: the fitting pairs of this thread's lower. W is the width of a packed mask.
+template <typename W>
+__device__ static unsigned int queens_join_chunk(const W* uppers, const W* lowers,
+                                                 const unsigned int* up_start,
+                                                 const unsigned int* low_start,
+                                                 const unsigned int* chunks, unsigned int keys,
+                                                 unsigned int chunk, unsigned int lane)
+{
+    unsigned int lo = 0u, hi = keys;
+    while (hi - lo > 1u) {
+        unsigned int mid = (lo + hi) / 2u;
+        if (chunks[mid] <= chunk) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    const unsigned int y = lo;
+    const unsigned int i = low_start[y] + (chunk - chunks[y]) * 32u + lane;
+    const unsigned int valid = i < low_start[y + 1u];
+    const W low = valid ? lowers[i] : (W)0;
+    const unsigned int free_keys = ~y & (keys - 1u);
+    unsigned int fit = 0u;
+    unsigned int x = free_keys;
+    for (;;) {
+        const unsigned int end = up_start[x + 1u];
+        for (unsigned int j = up_start[x]; j < end; ++j) {
+            fit += (uppers[j] & low) == (W)0;
+        }
+        if (x == 0u) {
+            break;
+        }
+        x = (x - 1u) & free_keys;
+    }
+    return valid ? fit : 0u;
+}
+
+extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
+                                               unsigned int count,
+                                               unsigned int n,
+                                               unsigned int capacity,
+                                               unsigned int narrow,
+                                               unsigned long long* scratch,
+                                               unsigned int* next,
+                                               unsigned long long* out)
+{
+    __shared__ unsigned int s_group;
+    __shared__ unsigned int s_found[2];
+    __shared__ unsigned int s_k;
+    __shared__ unsigned int s_bits[QUEENS_KEY_BITS];
+    __shared__ unsigned int s_set[2][64];
+    __shared__ unsigned long long s_any[2];
+    __shared__ unsigned int s_runs;
+    __shared__ unsigned int s_run_at[64];
+    __shared__ unsigned int s_run_len[64];
+    __shared__ unsigned int s_run_to[64];
+    __shared__ unsigned int s_start[2][QUEENS_KEYS + 1u];
+    __shared__ unsigned int s_cursor[2][QUEENS_KEYS];
+    __shared__ unsigned int s_chunks[QUEENS_KEYS + 1u];
+
+    const unsigned int t = threadIdx.x;
+    const unsigned int threads = blockDim.x;
+    const unsigned int h = n / 2u;
+    const unsigned int full = (1u << n) - 1u;
+    unsigned long long* side[2];
+    unsigned long long* sorted[2];
+    side[0] = scratch + (unsigned long long)blockIdx.x * 4ull * capacity;
+    side[1] = side[0] + capacity;
+    sorted[0] = side[1] + capacity;
+    sorted[1] = sorted[0] + capacity;
+    // The packed masks, when the test reads 32 bits at most: in the sorted halves' room.
+    unsigned int* packed[2];
+    packed[0] = (unsigned int*)sorted[0];
+    packed[1] = (unsigned int*)sorted[1];
+
+    for (;;) {
+        if (t == 0u) {
+            s_group = atomicAdd(next, 1u);
+            s_found[0] = 0u;
+            s_found[1] = 0u;
+            s_any[0] = 0ull;
+            s_any[1] = 0ull;
+        }
+        for (unsigned int i = t; i < 64u; i += threads) {
+            s_set[0][i] = 0u;
+            s_set[1][i] = 0u;
+        }
+        for (unsigned int i = t; i < QUEENS_KEYS; i += threads) {
+            s_cursor[0][i] = 0u;
+            s_cursor[1][i] = 0u;
+        }
+        __syncthreads();
+        const unsigned int g = s_group;
+        if (g >= count) {
+            break;
+        }
+        const QueensGroup group = groups[g];
+
+        // 1. The halves of both sides.
+        queens_list_side(n, h, group.upper, group.top, full, 0u, t, threads, side[0], capacity,
+                         &s_found[0]);
+        queens_list_side(n, n - h, full & ~group.upper, full, group.first, 1u, t, threads,
+                         side[1], capacity, &s_found[1]);
+        __syncthreads();
+        const unsigned int found[2] = {s_found[0], s_found[1]};
+        if (found[0] > capacity || found[1] > capacity || found[0] == 0u || found[1] == 0u) {
+            if (t == 0u) {
+                out[g] = (found[0] > capacity || found[1] > capacity) ? QUEENS_OVERFLOW : 0ull;
+            }
+            __syncthreads();
+            continue;
+        }
+
+        // 2. The key bits: those set in the most pairs of a sampled upper and lower half; and
+        // the bits set in some half of each side.
+        for (unsigned int s = 0; s < 2u; ++s) {
+            const unsigned int step = found[s] > QUEENS_KEY_SAMPLE ? found[s] / QUEENS_KEY_SAMPLE : 1u;
+            unsigned long long any = 0ull;
+            for (unsigned int i = t; i < found[s]; i += threads) {
+                const unsigned long long m = side[s][i];
+                any |= m;
+                if (i % step == 0u) {
+                    unsigned long long rest = m;
+                    while (rest != 0ull) {
+                        atomicAdd(&s_set[s][__ffsll((long long)rest) - 1], 1u);
+                        rest &= rest - 1ull;
+                    }
+                }
+            }
+            if (any != 0ull) {
+                atomicOr(&s_any[s], any);
+            }
+        }
+        __syncthreads();
+        if (t == 0u) {
+            const unsigned int small = found[0] < found[1] ? found[0] : found[1];
+            unsigned int k = 0u;
+            while (k < QUEENS_KEY_BITS && (small >> (k + QUEENS_KEY_HALVES)) != 0u) {
+                k += 1u;
+            }
+            unsigned long long taken = 0ull;
+            for (unsigned int j = 0; j < k; ++j) {
+                unsigned int best = 0u;
+                unsigned long long most = 0ull;
+                for (unsigned int b = 0; b < 2u * n; ++b) {
+                    unsigned long long pairs = (unsigned long long)s_set[0][b] * s_set[1][b];
+                    if (((taken >> b) & 1ull) == 0ull && pairs >= most) {
+                        most = pairs;
+                        best = b;
+                    }
+                }
+                taken |= 1ull << best;
+                s_bits[j] = best;
+            }
+            s_k = k;
+            // 3. The bits the test reads, as runs of consecutive bits; none when more than 32
+            // (the masks stay whole).
+            const unsigned long long read = s_any[0] & s_any[1] & ~taken;
+            unsigned int runs = 0u;
+            if (narrow != 0u && __popcll((long long)read) <= 32) {
+                unsigned int to = 0u;
+                for (unsigned int b = 0; b < 64u; ++b) {
+                    if (((read >> b) & 1ull) == 0ull) {
+                        continue;
+                    }
+                    if (runs > 0u && s_run_at[runs - 1u] + s_run_len[runs - 1u] == b) {
+                        s_run_len[runs - 1u] += 1u;
+                    } else {
+                        s_run_at[runs] = b;
+                        s_run_len[runs] = 1u;
+                        s_run_to[runs] = to;
+                        runs += 1u;
+                    }
+                    to += 1u;
+                }
+                // Masks that share no read bit: one empty run keeps the packed path.
+                if (runs == 0u) {
+                    s_run_at[0] = 0u;
+                    s_run_len[0] = 0u;
+                    s_run_to[0] = 0u;
+                    runs = 1u;
+                }
+            }
+            s_runs = runs;
+        }
+        __syncthreads();
+        const unsigned int k = s_k;
+        const unsigned int keys = 1u << k;
+        const unsigned int runs = s_runs;
+        for (unsigned int s = 0; s < 2u; ++s) {
+            for (unsigned int i = t; i < found[s]; i += threads) {
+                atomicAdd(&s_cursor[s][queens_key(side[s][i], s_bits, k)], 1u);
+            }
+        }
+        __syncthreads();
+        if (t == 0u) {
+            unsigned int at[2] = {0u, 0u};
+            s_chunks[0] = 0u;
+            for (unsigned int key = 0; key < keys; ++key) {
+                for (unsigned int s = 0; s < 2u; ++s) {
+                    s_start[s][key] = at[s];
+                    at[s] += s_cursor[s][key];
+                    s_cursor[s][key] = s_start[s][key];
+                }
+                const unsigned int lows = at[1] - s_start[1][key];
+                s_chunks[key + 1u] = s_chunks[key] + (lows + 31u) / 32u;
+            }
+            s_start[0][keys] = at[0];
+            s_start[1][keys] = at[1];
+        }
+        __syncthreads();
+        for (unsigned int s = 0; s < 2u; ++s) {
+            for (unsigned int i = t; i < found[s]; i += threads) {
+                const unsigned long long m = side[s][i];
+                const unsigned int at = atomicAdd(&s_cursor[s][queens_key(m, s_bits, k)], 1u);
+                if (runs != 0u) {
+                    packed[s][at] = queens_pack(m, s_run_at, s_run_len, s_run_to, runs);
+                } else {
+                    sorted[s][at] = m;
+                }
+            }
+        }
+        __syncthreads();
+
+        // 4. The join: warp w takes chunks w, w + warps, ... of 32 lowers of one key.
+        const unsigned int lane = t & 31u;
+        const unsigned int warps = (threads + 31u) / 32u;
+        unsigned long long pairs = 0ull;
+        for (unsigned int chunk = t / 32u; chunk < s_chunks[keys]; chunk += warps) {
+            if (runs != 0u) {
+                pairs += queens_join_chunk<unsigned int>(packed[0], packed[1], s_start[0],
+                                                         s_start[1], s_chunks, keys, chunk, lane);
+            } else {
+                pairs += queens_join_chunk<unsigned long long>(sorted[0], sorted[1], s_start[0],
+                                                               s_start[1], s_chunks, keys, chunk,
+                                                               lane);
+            }
+        }
+        if (pairs != 0ull) {
+            atomicAdd(&out[g], pairs);
+        }
+        __syncthreads();
+    }
+}

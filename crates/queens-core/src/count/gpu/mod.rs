@@ -1,6 +1,8 @@
-//! The GPU engine: the frame split's subproblems counted by thousands of threads of a GPU.
+//! The GPU engine: a CPU engine's subproblems counted by thousands of threads of a GPU, by
+//! one of two splits ([`split_for`]): the frame engine's, in this file, or the half-board
+//! engine's, whose patterns are counted group by group on the device ([`halves`], [`groups`]).
 //!
-//! The idea: the frame engine's subproblems (canonical frames, or their pieces on large
+//! The frame split: the frame engine's subproblems (canonical frames, or their pieces on large
 //! boards; see `frame` and `pieces`) are cut further on the host into partial placements of
 //! their first free rows ([`tasks`]), and one GPU thread searches each to the last row with
 //! the CPU kernel's bitmask loop, its stack in shared memory (`kernel.cu`). The frames that a
@@ -22,6 +24,8 @@
 //! launch of tasks (20 bytes each) and the plan.
 
 pub(crate) mod error;
+pub mod groups;
+pub mod halves;
 pub mod join;
 mod plan;
 mod tasks;
@@ -42,7 +46,9 @@ use super::shard::Shard;
 use super::types::{CountError, Counts};
 
 pub use error::GpuError;
-pub use plan::{open, Plan, DEVICE_VAR};
+pub use groups::GroupTask;
+pub use join::Launched;
+pub use plan::{open, split_for, GpuSplit, Plan, DEVICE_VAR, SPLIT_VAR};
 pub(crate) use tasks::Frame;
 pub use tasks::{FrameRows, Task, MAX_LEFT};
 
@@ -62,8 +68,19 @@ pub trait Kernel: Send + Sync {
     /// referring to a frame of `frames` by its index; blocks until done.
     fn count(&self, frames: &[FrameRows], tasks: &[Task], out: &mut [u64]) -> Result<(), GpuError>;
 
-    /// The most tasks one call may take (the device's memory; the host's is the caller's).
+    /// The most tasks one call may take (the device's memory; the host's is the caller's);
+    /// also the most groups a launch of the half-board split aims at.
     fn max_tasks(&self) -> usize;
+
+    /// Counts, for each group of `groups` of the `n` x `n` board, the pairs of its upper and
+    /// lower halves whose diagonals do not meet into `out` (as long as `groups`), or
+    /// [`groups::OVERFLOW`] where a side has more than `room` halves; blocks until done.
+    fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched;
+
+    /// The halves a side of a group may have in a first groups launch of the `n` x `n` board
+    /// (the `room` of [`Kernel::count_groups`]): as many as the device's memory gives each of
+    /// its blocks.
+    fn group_capacity(&self, n: usize) -> u32;
 
     /// The device, in words ("NVIDIA H200, 139.8 GiB", "the CPU twin").
     fn describe(&self) -> String;
@@ -88,6 +105,15 @@ impl Kernel for CpuTwin {
 
     fn max_tasks(&self) -> usize {
         1 << 16
+    }
+
+    fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
+        groups::twin(n, groups, room, out);
+        Ok(())
+    }
+
+    fn group_capacity(&self, _n: usize) -> u32 {
+        u32::MAX
     }
 
     fn describe(&self) -> String {
@@ -185,8 +211,9 @@ pub fn run(
     let (fixed, plain): (Vec<usize>, Vec<usize>) = left
         .into_iter()
         .partition(|&i| !frames[i].fixed_by.is_empty());
-    std::thread::scope(|scope| {
-        let cpu = scope.spawn(|| {
+    alongside(
+        control,
+        || {
             if fixed.is_empty() {
                 Ok(())
             } else if depth > 0 {
@@ -197,8 +224,22 @@ pub fn run(
             } else {
                 engine::run_parallel(n, frames, &fixed, threads, control)
             }
-        });
-        let gpu = Launches::new(kernel, plan, control).run(&plain);
+        },
+        || Launches::new(kernel, plan, control).run(&plain),
+    )
+}
+
+/// Runs `host` (the subproblems the CPU counts) on a thread of its own while `device` runs on
+/// the calling thread; an error of the device cancels the run, so the host stops too. The
+/// device's error first, else the host's.
+pub(crate) fn alongside(
+    control: &Control,
+    host: impl FnOnce() -> Result<(), CountError> + Send,
+    device: impl FnOnce() -> Result<(), CountError>,
+) -> Result<(), CountError> {
+    std::thread::scope(|scope| {
+        let cpu = scope.spawn(host);
+        let gpu = device();
         if gpu.is_err() {
             control.cancel.store(true, Ordering::SeqCst);
         }

@@ -309,7 +309,8 @@ mod tests {
     use super::*;
 
     /// Where NVRTC can be had (CI installs NVIDIA's wheel and sets QUEENS_NVRTC), the kernels
-    /// compile to PTX with their entry points (the frame search and the half-board join); elsewhere the test says why it checks nothing.
+    /// compile to PTX with their entry points (the frame search, the half-board join and the
+    /// half-board groups); elsewhere the test says why it checks nothing.
     #[test]
     fn the_kernel_compiles_to_ptx_where_nvrtc_is_found() {
         let nvrtc = match Nvrtc::load() {
@@ -328,6 +329,7 @@ mod tests {
             .unwrap();
         assert!(ptx.contains(".entry queens_count_tasks"), "{ptx}");
         assert!(ptx.contains(".entry queens_join_pairs"), "{ptx}");
+        assert!(ptx.contains(".entry queens_count_groups"), "{ptx}");
         // A kernel that does not compile gives NVRTC's log.
         let err = nvrtc.compile("this is not C++", "compute_70").unwrap_err();
         assert!(

@@ -1,10 +1,12 @@
-//! The GPU engine's plan, as a run holds it: the frame engine's plan of the board (the same
-//! canonical frames cut at the same rows, so the same split, checkpoints and shard results)
-//! and the device that counts them. The run drives it as a [`Counter`] like any other: the
-//! count goes to the device ([`super::run`]), and everything that judges saved parts (the
-//! independent recount, the classes, the impossible parts) is the frame engine's own, so that a
-//! part counted here is checked exactly as one counted on the CPU. It calls the frame engine's
-//! plan and the device ([`Kernel`]).
+//! The GPU engine's plan, as a run holds it: a CPU engine's plan of the board, the frame
+//! engine's (the same canonical frames cut at the same rows) or the half-board engine's (the
+//! same patterns), so the same split, checkpoints and shard results, and the device that
+//! counts them. The run drives it as a [`Counter`] like any other: the count goes to the
+//! device ([`super::run`] for frames, [`super::halves::run`] for halves), and everything that
+//! judges saved parts (the independent recount, the classes, the impossible parts) is the CPU
+//! engine's own, so that a part counted here is checked exactly as one counted on the CPU.
+//! Which split a board gets is [`split_for`]'s choice. It calls the CPU engines' plans and the
+//! device ([`Kernel`]).
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use super::{FramePlan, GpuError, Kernel};
 use crate::count::control::{Control, Tally};
 use crate::count::counter::{Counted, Counter};
 use crate::count::frames;
+use crate::count::halves;
 use crate::count::shard::Shard;
 use crate::count::split::Split;
 use crate::count::types::Counts;
@@ -23,16 +26,58 @@ use crate::count::types::Counts;
 /// for checking the pipeline on a machine without one. Slow: for small boards only.
 pub const DEVICE_VAR: &str = "QUEENS_GPU_DEVICE";
 
-/// The frames of a board, counted on a device.
+/// The environment variable that chooses the split a GPU counts: `frames` or `halves`; unset
+/// or empty, [`split_for`]'s choice for the board.
+pub const SPLIT_VAR: &str = "QUEENS_GPU_SPLIT";
+
+/// Which CPU engine's split a GPU counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuSplit {
+    /// The frame engine's: each frame's tasks searched to the last row (`queens_count_tasks`).
+    Frames,
+    /// The half-board engine's: each pattern's groups listed and joined (`queens_count_groups`).
+    Halves,
+}
+
+/// The split a GPU counts the `n` x `n` board by: [`SPLIT_VAR`] when set, else the half-board
+/// split where the half-board engine counts (N = 12 to 24), as on the CPU, and the frames
+/// elsewhere. Chosen by the work each does, not yet by a time measured on a GPU
+/// (`scripts/gpu-check` times both): for N = 20, 2.5 x 10^14 pairs of halves on complementary
+/// columns, a quarter of them counted by symmetry and about 4.5 % of those tested after the key
+/// sort (2.8 x 10^12 tests, each one AND in a loop all threads run alike), against 6.8 x 10^11
+/// nodes of the frames' search, each a branching step that sets a GPU's threads apart.
+/// Refuses a value of the variable it does not know.
+pub fn split_for(n: usize) -> Result<GpuSplit, GpuError> {
+    match std::env::var(SPLIT_VAR).ok().as_deref() {
+        Some("frames") => Ok(GpuSplit::Frames),
+        Some("halves") => Ok(GpuSplit::Halves),
+        Some("") | None if (crate::count::HALVES_FROM..=halves::MAX_N).contains(&n) => {
+            Ok(GpuSplit::Halves)
+        }
+        Some("") | None => Ok(GpuSplit::Frames),
+        Some(other) => Err(GpuError::UnknownSplit {
+            name: other.to_string(),
+        }),
+    }
+}
+
+/// A CPU engine's plan of a board, as a device counts it.
+#[derive(Debug)]
+enum Work {
+    Frames(frames::Plan),
+    Halves(halves::Plan),
+}
+
+/// The subproblems of a board by a CPU engine's split, counted on a device.
 pub struct Plan {
-    frames: frames::Plan,
+    work: Work,
     kernel: Arc<dyn Kernel>,
 }
 
 impl std::fmt::Debug for Plan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("gpu::Plan")
-            .field("frames", &self.frames)
+            .field("work", &self.work)
             .field("device", &self.kernel.describe())
             .finish()
     }
@@ -44,14 +89,52 @@ impl Plan {
         Ok(Plan::on(frames, open()?))
     }
 
+    /// The half-board plan `plan` counted on the device [`open`] opens.
+    pub fn open_halves(plan: halves::Plan) -> Result<Plan, GpuError> {
+        Ok(Plan::halves_on(plan, open()?))
+    }
+
     /// The frame plan `frames` counted on `kernel`.
     pub fn on(frames: frames::Plan, kernel: Arc<dyn Kernel>) -> Plan {
-        Plan { frames, kernel }
+        Plan {
+            work: Work::Frames(frames),
+            kernel,
+        }
+    }
+
+    /// The half-board plan `plan` counted on `kernel`.
+    pub fn halves_on(plan: halves::Plan, kernel: Arc<dyn Kernel>) -> Plan {
+        Plan {
+            work: Work::Halves(plan),
+            kernel,
+        }
     }
 
     /// The same device counting another frame plan (of another split, to resume a checkpoint).
     pub fn with_frames(&self, frames: frames::Plan) -> Plan {
         Plan::on(frames, Arc::clone(&self.kernel))
+    }
+
+    /// The same device counting another half-board plan (to resume a checkpoint).
+    pub fn with_halves(&self, plan: halves::Plan) -> Plan {
+        Plan::halves_on(plan, Arc::clone(&self.kernel))
+    }
+
+    /// The half-board plan this device counts, when it counts that split.
+    pub fn halves(&self) -> Option<&halves::Plan> {
+        match &self.work {
+            Work::Halves(plan) => Some(plan),
+            Work::Frames(_) => None,
+        }
+    }
+
+    /// The CPU engine's plan this device counts, as that engine's [`Counter`]: what judges
+    /// saved parts.
+    fn cpu(&self) -> &dyn Counter {
+        match &self.work {
+            Work::Frames(plan) => plan,
+            Work::Halves(plan) => plan,
+        }
     }
 
     /// The device, in words.
@@ -85,33 +168,43 @@ fn open_cuda() -> Result<Arc<dyn Kernel>, GpuError> {
 
 impl Counter for Plan {
     fn split(&self) -> Split {
-        self.frames.split()
+        self.cpu().split()
     }
 
     fn len(&self) -> usize {
-        self.frames.len()
+        self.cpu().len()
+    }
+
+    /// The host's memory is a launch's work list whatever the split: no budget applies.
+    fn subproblem_bytes(&self) -> Option<u64> {
+        None
     }
 
     fn count(&self, todo: &[usize], shard: Shard, threads: usize, control: &Control) -> Counted {
-        let plan = FramePlan {
-            n: self.frames.n(),
-            frames: self.frames.frames(),
-            depth: self.frames.depth(),
-            shard,
-        };
-        super::run(&*self.kernel, plan, todo, threads, control)
+        match &self.work {
+            Work::Frames(frames) => {
+                let plan = FramePlan {
+                    n: frames.n(),
+                    frames: frames.frames(),
+                    depth: frames.depth(),
+                    shard,
+                };
+                super::run(&*self.kernel, plan, todo, threads, control)
+            }
+            Work::Halves(plan) => super::halves::run(&*self.kernel, plan, todo, threads, control),
+        }
     }
 
-    /// The frame engine's recount: the plain search on the CPU, independent of the device.
+    /// The CPU engine's recount: its plain search, independent of the device.
     fn recount(&self, i: usize, shard: Shard, cancel: &AtomicBool) -> Option<Counts> {
-        self.frames.recount(i, shard, cancel)
+        self.cpu().recount(i, shard, cancel)
     }
 
     fn classes(&self, sum: u128) -> u128 {
-        self.frames.classes(sum)
+        self.cpu().classes(sum)
     }
 
     fn impossible(&self, tally: &Tally) -> Option<String> {
-        self.frames.impossible(tally)
+        self.cpu().impossible(tally)
     }
 }

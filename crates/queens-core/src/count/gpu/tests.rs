@@ -83,6 +83,17 @@ impl Kernel for Stopping<'_> {
         64
     }
 
+    fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
+        if self.launches.fetch_add(1, Ordering::SeqCst) + 1 == self.after {
+            self.control.cancel.store(true, Ordering::SeqCst);
+        }
+        CpuTwin.count_groups(n, groups, room, out)
+    }
+
+    fn group_capacity(&self, _n: usize) -> u32 {
+        u32::MAX
+    }
+
     fn describe(&self) -> String {
         "a twin that cancels".to_string()
     }
@@ -126,6 +137,17 @@ impl Kernel for Broken {
         1 << 10
     }
 
+    fn count_groups(&self, _: usize, _: &[GroupTask], _: u32, _: &mut [u64]) -> join::Launched {
+        Err(GpuError::Driver {
+            call: "cuLaunchKernel".to_string(),
+            message: "an illegal memory access was encountered".to_string(),
+        })
+    }
+
+    fn group_capacity(&self, _n: usize) -> u32 {
+        1
+    }
+
     fn describe(&self) -> String {
         "a broken device".to_string()
     }
@@ -140,4 +162,61 @@ fn a_device_error_ends_the_run() {
         "{err}"
     );
     assert!(control.cancelled());
+}
+
+/// The half-board split on a device that cancels after a few launches keeps an exact tally,
+/// which the twin resumes to the half-board engine's parts; a broken device ends the run with
+/// its error.
+#[test]
+fn a_cancelled_half_board_run_resumes_to_the_same_parts_and_a_broken_one_stops() {
+    let plan = crate::count::halves::Plan::new(13, 4);
+    let todo: Vec<usize> = (0..plan.len()).collect();
+    let want = Control::new(Tally::new(plan.len()));
+    crate::count::halves::run(&plan, &todo, 1, &want).unwrap();
+    let want = want.tally().clone();
+    let control = Control::new(Tally::new(plan.len()));
+    let stopping = Stopping {
+        control: &control,
+        after: 3,
+        launches: AtomicUsize::new(0),
+    };
+    halves::run(&stopping, &plan, &todo, 1, &control).unwrap();
+    let partial = control.tally().clone();
+    assert!(
+        partial.finished < plan.len() as u64,
+        "the run was cut short"
+    );
+    assert!(partial.finished > 1, "some patterns were counted");
+    for i in partial.finished_subproblems() {
+        assert_eq!(partial.parts[i], want.parts[i], "subproblem {i}");
+    }
+    let resumed = Control::new(partial);
+    halves::run(&CpuTwin, &plan, &todo, 1, &resumed).unwrap();
+    assert_eq!(resumed.tally().parts, want.parts);
+
+    let control = Control::new(Tally::new(plan.len()));
+    let err = halves::run(&Broken, &plan, &todo, 1, &control).unwrap_err();
+    assert!(
+        matches!(err, CountError::Gpu(GpuError::Driver { .. })),
+        "{err}"
+    );
+    assert!(control.cancelled());
+}
+
+/// A half-board run on the CPU cancelled part way, as a checkpoint saves it, resumes on the
+/// device to the parts of a whole run.
+#[test]
+fn a_cancelled_cpu_half_board_run_resumes_on_the_device() {
+    let plan = crate::count::halves::Plan::new(12, 4);
+    let todo: Vec<usize> = (0..plan.len()).collect();
+    let want = Control::new(Tally::new(plan.len()));
+    crate::count::halves::run(&plan, &todo, 1, &want).unwrap();
+    // The CPU counts the first half of the subproblems, as a run stopped there would have.
+    let partial = Control::new(Tally::new(plan.len()));
+    crate::count::halves::run(&plan, &todo[..todo.len() / 2], 1, &partial).unwrap();
+    let saved = partial.tally().clone();
+    assert!(saved.finished > 0 && saved.finished < plan.len() as u64);
+    let resumed = Control::new(saved);
+    halves::run(&CpuTwin, &plan, &todo, 1, &resumed).unwrap();
+    assert_eq!(resumed.tally().parts, want.tally().parts);
 }

@@ -88,7 +88,7 @@ mod sample;
 pub use alloc::AllocError;
 pub use memory::bytes_per_thread;
 pub use pattern::{buffers_ceiling, count_pattern, list_pattern, Listed, MAX_N};
-pub use plan::{default_pattern_columns, Part, Plan, MAX_PATTERN_COLUMNS};
+pub use plan::{default_pattern_columns, ColumnSets, Part, Plan, MAX_PATTERN_COLUMNS};
 pub(crate) use run::dearest_first;
 pub use run::run;
 pub use sample::{forecast, Forecast, PROCESS_BYTES};

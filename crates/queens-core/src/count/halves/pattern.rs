@@ -141,6 +141,21 @@ impl Listed {
     }
 }
 
+/// The columns row 0 may use in the subproblem of the pattern `upper` whose row `n/2` may use
+/// `first`, and whether its count is then doubled. On an even board whose pattern (and
+/// restriction of row `n/2`) the mirror keeps, the solutions come in mirror pairs (none is its
+/// own mirror image: two of its queens would share a row) whose queens of row 0 stand on
+/// columns `c` and `n - 1 - c`: those whose queen of row 0 is in the left half are counted,
+/// twice. Elsewhere every column, once.
+pub(super) fn top_row(n: usize, upper: u32, first: u32) -> (u32, bool) {
+    let full = (1u32 << n) - 1;
+    let pairs = n.is_multiple_of(2)
+        && n > 1
+        && mirror(n, upper) == upper
+        && mirror(n, first & full) == first & full;
+    (if pairs { full >> (n / 2) } else { full }, pairs)
+}
+
 /// A subproblem listed, ready for its join.
 struct Ready {
     /// The key of its groups.
@@ -176,15 +191,7 @@ fn list_both(
         shift: cols.trailing_ones(),
         bits: n as u32 - cols.count_ones(),
     };
-    // On an even board whose pattern (and restriction of row `n/2`) the mirror keeps, the
-    // solutions come in mirror pairs (none is its own mirror image: two of its queens would
-    // share a row) whose queens of row 0 stand on columns `c` and `n - 1 - c`: count those
-    // whose queen of row 0 is in the left half, twice.
-    let pairs = n.is_multiple_of(2)
-        && n > 1
-        && mirror(n, upper) == upper
-        && mirror(n, first & full) == first & full;
-    let top = if pairs { full >> h } else { full };
+    let (top, pairs) = top_row(n, upper, first);
     list_uppers(n, h, full & !lower, upper, top, key, cancel, &mut s.uppers)?;
     if cancel.load(Ordering::Relaxed) {
         return Ok(None);

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::alloc::AllocError;
 use super::memory::bytes_per_thread;
-use super::pattern::{count_pattern, list_pattern, mirror, Listed, MAX_N};
+use super::pattern::{count_pattern, list_pattern, mirror, top_row, Listed, MAX_N};
 use super::plain::plain_count_pattern;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::shard::Shard;
@@ -46,6 +46,33 @@ pub enum Part {
         /// How many subproblems of its orbit it stands for.
         weight: u64,
     },
+}
+
+/// A pattern subproblem as the groups of its halves ([`Plan::column_sets`]): a group is a set
+/// of columns used by its upper halves, the lower halves using the others; the subproblem's
+/// solutions are `factor` times the pairs of an upper and a lower half of one group whose
+/// diagonals do not meet, summed over the groups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnSets {
+    /// The columns of each group's upper half.
+    pub uppers: Vec<u32>,
+    /// The columns row 0 may use.
+    pub top: u32,
+    /// The columns row `N/2` (the lower half's first) may use.
+    pub first: u32,
+    /// 2 where the mirror pairs of solutions are counted once (row 0 restricted to the left
+    /// half), else 1.
+    pub factor: u64,
+}
+
+/// A pattern's contribution: its `found` solutions times its orbit's size `weight`, in total
+/// and in eighths of classes (each solution is one eighth of a class, counted `weight` times).
+fn pattern_counts(found: u64, weight: u64) -> Counts {
+    let total = u128::from(found) * u128::from(weight);
+    Counts {
+        total,
+        unique: total,
+    }
 }
 
 /// The number of subproblems a plan is sized to run at once within the memory budget,
@@ -282,12 +309,51 @@ impl Plan {
                 else {
                     return Ok(None);
                 };
-                let total = u128::from(found) * u128::from(weight);
-                Ok(Some(Counts {
-                    total,
-                    unique: total,
-                }))
+                Ok(Some(pattern_counts(found, weight)))
             }
+        }
+    }
+
+    /// Subproblem `i` as groups of halves, for an engine that lists and joins each group on
+    /// its own (the GPU's): every set of columns its upper halves may use, with the rows
+    /// restricted; `None` for the fixed-point subproblem, which has no halves.
+    pub fn column_sets(&self, i: usize) -> Option<ColumnSets> {
+        let Part::Pattern { upper, first, .. } = self.parts[i] else {
+            return None;
+        };
+        let n = self.n;
+        let full = (1u32 << n) - 1;
+        let middle = full & !self.pattern_columns;
+        let wanted = (n / 2) as u32 - upper.count_ones();
+        // Every subset of the middle columns of the size the upper half still needs.
+        let mut uppers = Vec::new();
+        let mut x = middle;
+        loop {
+            if x.count_ones() == wanted {
+                uppers.push(upper | x);
+            }
+            if x == 0 {
+                break;
+            }
+            x = (x - 1) & middle;
+        }
+        uppers.reverse();
+        let (top, pairs) = top_row(n, upper, first);
+        Some(ColumnSets {
+            uppers,
+            top,
+            first: first & full,
+            factor: if pairs { 2 } else { 1 },
+        })
+    }
+
+    /// What subproblem `i` adds when it has `found` solutions (a pattern's; the fixed-point
+    /// subproblem is counted by [`Plan::solve`] only): the solutions times the weight of its
+    /// orbit, in total and in eighths of classes.
+    pub fn counts_of(&self, i: usize, found: u64) -> Option<Counts> {
+        match self.parts[i] {
+            Part::Pattern { weight, .. } => Some(pattern_counts(found, weight)),
+            Part::Fixed => None,
         }
     }
 
