@@ -101,7 +101,7 @@ fn subproblems(plan: &halves::Plan) -> Vec<(usize, Vec<GroupTask>, u64)> {
     (0..plan.len())
         .filter_map(|i| {
             let sets = plan.column_sets(i)?;
-            Some((i, GroupTask::of(&sets).collect(), sets.factor))
+            Some((i, GroupTask::of(&sets, 1).collect(), sets.factor))
         })
         .collect()
 }
@@ -172,4 +172,54 @@ fn the_groups_kernel_counts_the_same_in_any_launch_and_marks_what_does_not_fit()
             assert_eq!(&out, want, "{launch:?}, room {room}");
         }
     }
+}
+
+/// A group cut into shares counts, share by share summed, what it counts whole: on the kernel
+/// (which deals its chunks of lowers to the shares) and on the twin (which deals the lowers
+/// themselves); a group too large for the room is marked in every share.
+#[test]
+fn the_shares_of_a_group_add_up_to_the_group() {
+    let n = 11;
+    let plan = halves::Plan::new(n, 4);
+    let sets: Vec<_> = (0..plan.len())
+        .filter_map(|i| plan.column_sets(i))
+        .collect();
+    let whole: Vec<GroupTask> = sets.iter().flat_map(|s| GroupTask::of(s, 1)).collect();
+    let parts = 3;
+    let shared: Vec<GroupTask> = sets.iter().flat_map(|s| GroupTask::of(s, parts)).collect();
+    assert_eq!(shared.len(), whole.len() * parts as usize);
+    let mut want = vec![0; whole.len()];
+    CpuTwin
+        .count_groups(n, &whole, u32::MAX, &mut want)
+        .unwrap();
+    let sum = |out: &[u64]| -> Vec<u64> {
+        out.chunks(parts as usize)
+            .map(|c| match c.contains(&OVERFLOW) {
+                true => OVERFLOW,
+                false => c.iter().sum(),
+            })
+            .collect()
+    };
+    let mut twin = vec![0; shared.len()];
+    CpuTwin
+        .count_groups(n, &shared, u32::MAX, &mut twin)
+        .unwrap();
+    assert_eq!(sum(&twin), want);
+    let launch = GroupLaunch {
+        blocks: 2,
+        threads: 64,
+        narrow: true,
+    };
+    let mut host = vec![0; shared.len()];
+    queens_kernel_host::count_groups(n, &shared, 1 << 12, launch, &mut host);
+    assert_eq!(sum(&host), want);
+    // Some shares count more than others: the group's pairs are dealt, not repeated.
+    assert!(host.chunks(3).any(|c| c[0] != c[1] || c[1] != c[2]));
+    let mut small = vec![0; shared.len()];
+    queens_kernel_host::count_groups(n, &shared, 20, launch, &mut small);
+    for (c, w) in small.chunks(parts as usize).zip(&want) {
+        assert!(c.iter().all(|&s| s == OVERFLOW) || c.iter().all(|&s| s != OVERFLOW));
+        assert!(c.contains(&OVERFLOW) || c.iter().sum::<u64>() == *w);
+    }
+    assert!(small.contains(&OVERFLOW));
 }

@@ -43,9 +43,10 @@ pub const OVERFLOW: u64 = u64::MAX;
 /// a `u64`; the half-board engine's own limit is lower.
 pub const MAX_N: usize = 32;
 
-/// One group of a launch (`QueensGroup` in `kernel.cu`): the upper halves on exactly the
-/// columns `upper` (row 0 restricted to `top`) against the lower halves on the others (row
-/// `N/2` restricted to `first`).
+/// One task of a launch (`QueensGroup` in `kernel.cu`): share `part` of `parts` of one
+/// group, the upper halves on exactly the columns `upper` (row 0 restricted to `top`) against
+/// the lower halves on the others (row `N/2` restricted to `first`). The shares of a group add
+/// up to its pairs: each lists the whole group and joins its share of the lower halves.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GroupTask {
@@ -55,26 +56,49 @@ pub struct GroupTask {
     pub top: u32,
     /// The columns row `N/2` may use.
     pub first: u32,
-    /// Padding to 16 bytes; zero.
-    pub reserved: u32,
+    /// The share: `part | parts << 16`, `part < parts` (0: the whole group).
+    pub share: u32,
+}
+
+/// How many shares each group of the `n` x `n` board is cut into: one up to N = 20, then
+/// twice as many for each N more, 16 at most. Measured on the CPU, the largest group of a
+/// board has 3 to 5 times the halves of the average one on its larger side and its pairs grow
+/// about 12-fold per N; shares keep one task of the largest groups of N = 22 and 23 near a
+/// second of one block's work, which bounds a launch's tail and the time a cancel waits for,
+/// at the price of listing the group once per share (well under 1 % of its join from N = 20).
+pub fn shares(n: usize) -> u32 {
+    1 << n.saturating_sub(20).min(4)
 }
 
 impl GroupTask {
-    /// The groups of one subproblem, as [`crate::count::halves::Plan::column_sets`] gives them.
-    pub fn of(sets: &ColumnSets) -> impl Iterator<Item = GroupTask> + '_ {
-        sets.uppers.iter().map(|&upper| GroupTask {
-            upper,
-            top: sets.top,
-            first: sets.first,
-            reserved: 0,
+    /// The tasks of one subproblem, as [`crate::count::halves::Plan::column_sets`] gives its
+    /// groups, each cut into `parts` shares (1 to 2^16).
+    pub fn of(sets: &ColumnSets, parts: u32) -> impl Iterator<Item = GroupTask> + '_ {
+        assert!((1..=1 << 16).contains(&parts));
+        sets.uppers.iter().flat_map(move |&upper| {
+            (0..parts).map(move |part| GroupTask {
+                upper,
+                top: sets.top,
+                first: sets.first,
+                share: if parts == 1 { 0 } else { part | parts << 16 },
+            })
         })
+    }
+
+    /// The share of its group this task counts: (part, parts).
+    pub fn part(&self) -> (u32, u32) {
+        match self.share >> 16 {
+            0 => (0, 1),
+            parts => (self.share & 0xffff, parts),
+        }
     }
 }
 
 /// The groups' pairs on the CPU, one group after another: the twin of `queens_count_groups`,
 /// written independently of it (each half placed square by square, its mask read off the
 /// squares its diagonals reach on row `N/2`, every pair tested), with the same meaning of
-/// `capacity`.
+/// `capacity`. A share of a group takes every `parts`-th lower half, from its `part`-th (the
+/// kernel cuts its groups otherwise, but the shares of a group add up the same).
 pub(super) fn twin(n: usize, groups: &[GroupTask], capacity: u32, out: &mut [u64]) {
     let full = (1u32 << n) - 1;
     let h = n / 2;
@@ -87,11 +111,13 @@ pub(super) fn twin(n: usize, groups: &[GroupTask], capacity: u32, out: &mut [u64
                 full
             }
         });
+        let (part, parts) = g.part();
         *o = if uppers.len() > capacity as usize || lowers.len() > capacity as usize {
             OVERFLOW
         } else {
             let fit = |l: &u64| uppers.iter().filter(|&&u| u & l == 0).count() as u64;
-            lowers.iter().map(fit).sum()
+            let share = lowers.iter().skip(part as usize).step_by(parts as usize);
+            share.map(fit).sum()
         };
     }
 }
@@ -199,7 +225,7 @@ mod tests {
                     let Some(sets) = plan.column_sets(i) else {
                         continue;
                     };
-                    let groups: Vec<GroupTask> = GroupTask::of(&sets).collect();
+                    let groups: Vec<GroupTask> = GroupTask::of(&sets, 1).collect();
                     let mut out = vec![0; groups.len()];
                     twin(n, &groups, u32::MAX, &mut out);
                     let found = out.iter().sum::<u64>() * sets.factor;
@@ -219,7 +245,7 @@ mod tests {
     fn the_twin_marks_the_groups_that_do_not_fit() {
         let plan = Plan::new(8, 0);
         let sets = plan.column_sets(1).unwrap();
-        let groups: Vec<GroupTask> = GroupTask::of(&sets).collect();
+        let groups: Vec<GroupTask> = GroupTask::of(&sets, 1).collect();
         let mut whole = vec![0; groups.len()];
         twin(8, &groups, u32::MAX, &mut whole);
         let mut small = vec![0; groups.len()];

@@ -15,7 +15,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::groups::{count_groups, GroupTask};
+use super::groups::{count_groups, shares, GroupTask};
 use super::Kernel;
 use crate::count::control::Control;
 use crate::count::halves::{self, AllocError};
@@ -61,14 +61,19 @@ pub fn run(
         }
         Ok(())
     };
-    super::alongside(control, host, || launches(kernel, plan, &patterns, control))
+    let parts = shares(plan.n());
+    super::alongside(control, host, || {
+        launches(kernel, plan, &patterns, parts, control)
+    })
 }
 
-/// The patterns `todo` of `plan`, counted on `kernel` in launches of whole patterns' groups.
+/// The patterns `todo` of `plan`, counted on `kernel` in launches of whole patterns' groups,
+/// each group cut into `parts` shares.
 fn launches(
     kernel: &dyn Kernel,
     plan: &halves::Plan,
     todo: &[usize],
+    parts: u32,
     control: &Control,
 ) -> Result<(), CountError> {
     let n = plan.n();
@@ -86,7 +91,7 @@ fn launches(
             let Some(i) = next.next() else { break };
             let sets = plan.column_sets(i).expect("the patterns have column sets");
             let start = groups.len();
-            groups.extend(GroupTask::of(&sets));
+            groups.extend(GroupTask::of(&sets, parts));
             patterns.push((i, start, sets.factor));
         }
         let mut out = vec![0u64; groups.len()];
@@ -118,8 +123,8 @@ mod tests {
     use crate::count::gpu::CpuTwin;
 
     /// The half-board split counted on the twin of the device records every subproblem as
-    /// the half-board engine does, for every N from 1 to 12 with two splits each (cancelled
-    /// runs and a broken device: `gpu/tests.rs`).
+    /// the half-board engine does, for every N from 1 to 12 with two splits each, its groups
+    /// whole or cut into shares (cancelled runs and a broken device: `gpu/tests.rs`).
     #[test]
     fn the_device_records_each_pattern_as_the_half_board_engine_does() {
         for n in 1..=12 {
@@ -131,6 +136,11 @@ mod tests {
                 let got = Control::new(Tally::new(plan.len()));
                 run(&CpuTwin, &plan, &todo, 1, &got).unwrap();
                 assert_eq!(got.tally().parts, want.tally().parts, "N = {n}, k = {k}");
+                // Groups cut into shares (as from N = 21) record the same parts.
+                let patterns: Vec<usize> = todo[1..].to_vec();
+                let shared = Control::new(Tally::new(plan.len()));
+                launches(&CpuTwin, &plan, &patterns, 3, &shared).unwrap();
+                assert_eq!(shared.tally().parts[1..], want.tally().parts[1..]);
             }
         }
     }

@@ -214,7 +214,9 @@ struct QueensGroup {
     unsigned int top;
     // The columns row n/2 (the lower half's) may use.
     unsigned int first;
-    unsigned int reserved;
+    // The share of the group this task joins: part | parts << 16 (0: the whole group). Each
+    // share lists the whole group and joins the chunks of lowers numbered part, part + parts...
+    unsigned int share;
 };
 
 // The column of the d-th set bit of `set` (d counted from 0), as a one-bit mask; 0 if none.
@@ -598,11 +600,14 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         }
         __syncthreads();
 
-        // 4. The join: warp w takes chunks w, w + warps, ... of 32 lowers of one key.
+        // 4. The join: warp w takes the share's chunks w, w + warps, ... of 32 lowers of one key.
         const unsigned int lane = t & 31u;
         const unsigned int warps = (threads + 31u) / 32u;
+        const unsigned int parts = (group.share >> 16) == 0u ? 1u : (group.share >> 16);
+        const unsigned int part = (group.share >> 16) == 0u ? 0u : (group.share & 0xffffu);
         unsigned long long pairs = 0ull;
-        for (unsigned int chunk = t / 32u; chunk < s_chunks[keys]; chunk += warps) {
+        for (unsigned int chunk = part + parts * (t / 32u); chunk < s_chunks[keys];
+             chunk += parts * warps) {
             if (runs != 0u) {
                 pairs += queens_join_chunk<unsigned int>(packed[0], packed[1], s_start[0],
                                                          s_start[1], s_chunks, keys, chunk, lane);
