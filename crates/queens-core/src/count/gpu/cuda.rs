@@ -34,9 +34,6 @@ unsafe impl DeviceRepr for JoinTask {}
 // SAFETY: as above (QueensGroup in kernel.cu).
 unsafe impl DeviceRepr for GroupTask {}
 
-/// Blocks of a groups launch per multiprocessor (each holds `4 x capacity` halves of scratch).
-const GROUP_BLOCKS_PER_SM: u64 = 4;
-
 /// The most halves a side of a group gets in a first launch, whatever the memory.
 const MOST_GROUP_CAPACITY: u64 = 1 << 26;
 
@@ -57,6 +54,10 @@ struct Device {
     groups: CudaFunction,
     /// Its multiprocessors.
     sms: u64,
+    /// The blocks of the groups kernel one multiprocessor runs at once (the driver's
+    /// occupancy of the compiled kernel): a launch has that many per multiprocessor, each
+    /// holding `4 x capacity` halves of scratch.
+    group_blocks_per_sm: u64,
     /// The scratch of the last groups launch, kept for the next one: it is a large share of
     /// the device's memory, which is not allocated again for every launch.
     scratch: Mutex<Option<CudaSlice<u64>>>,
@@ -141,6 +142,9 @@ impl Cuda {
             let groups = module
                 .load_function(GROUPS_NAME)
                 .map_err(driver("cuModuleGetFunction"))?;
+            let resident = groups
+                .occupancy_max_active_blocks_per_multiprocessor(GROUP_BLOCK, 0, None)
+                .map_err(driver("cuOccupancyMaxActiveBlocksPerMultiprocessor"))?;
             let sms = ctx
                 .attribute(
                     cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -156,6 +160,7 @@ impl Cuda {
                 join,
                 groups,
                 sms: sms.max(1) as u64,
+                group_blocks_per_sm: u64::from(resident.max(1)),
                 scratch: Mutex::new(None),
                 name,
                 total: total as u64,
@@ -276,12 +281,13 @@ impl Device {
 }
 
 impl Device {
-    /// The blocks of a groups launch of `groups` groups with `capacity` halves a side: four
-    /// per multiprocessor, fewer where their scratch would take more than half the free memory.
-    fn group_blocks(&self, groups: usize, capacity: u32) -> u64 {
+    /// The blocks of a groups launch of `groups` groups with `capacity` halves a side: as many
+    /// as the multiprocessors run at once, fewer where their scratch would take more than half
+    /// of `available` bytes.
+    fn group_blocks(&self, groups: usize, capacity: u32, available: u64) -> u64 {
         let per_block = 32 * u64::from(capacity);
-        (self.free / 2 / per_block)
-            .min(self.sms * GROUP_BLOCKS_PER_SM)
+        (available / 2 / per_block)
+            .min(self.sms * self.group_blocks_per_sm)
             .min(groups as u64)
     }
 
@@ -297,17 +303,22 @@ impl Device {
         if groups.is_empty() {
             return Ok(());
         }
-        let blocks = self.group_blocks(groups.len(), capacity);
+        self.bind()?;
+        let mut kept = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        // What the device has free now, and the scratch kept from the last launch, which this
+        // one may take again.
+        let (free, _) = self.ctx.mem_get_info().map_err(driver("cuMemGetInfo"))?;
+        let kept_bytes = kept.as_ref().map_or(0, |s| 8 * s.len() as u64);
+        let available = free as u64 + kept_bytes;
+        let blocks = self.group_blocks(groups.len(), capacity, available);
         if blocks == 0 {
             return Err(GpuError::Memory {
-                free: self.free,
+                free: available,
                 need: 2 * 32 * u64::from(capacity),
             });
         }
-        self.bind()?;
         let groups_dev = self.upload(groups)?;
         let scratch_len = (blocks * 4 * u64::from(capacity)) as usize;
-        let mut kept = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
         if kept.as_ref().is_none_or(|s| s.len() < scratch_len) {
             // The old scratch goes first, so that both never hold memory at once.
             *kept = None;
@@ -398,13 +409,14 @@ impl Kernel for Cuda {
         })
     }
 
-    /// A quarter of the smallest free memory shared by four blocks per multiprocessor, each
-    /// holding four sides; no more than a side of the board can have (`(N - N/2)!` halves).
+    /// A quarter of the smallest free memory (when opened) shared by the blocks the
+    /// multiprocessors run at once, each holding four sides; no more than a side of the board
+    /// can have (`(N - N/2)!` halves).
     fn group_capacity(&self, n: usize) -> u32 {
         let most_halves = (1..=(n - n / 2) as u64).try_fold(1u64, |p, r| p.checked_mul(r));
         self.devices
             .iter()
-            .map(|d| d.free / 4 / (d.sms * GROUP_BLOCKS_PER_SM) / 32)
+            .map(|d| d.free / 4 / (d.sms * d.group_blocks_per_sm) / 32)
             .min()
             .unwrap_or(0)
             .min(MOST_GROUP_CAPACITY)

@@ -39,9 +39,10 @@ pub const GROUP_BLOCK: u32 = 256;
 /// What the kernel writes for a group a side of which has more halves than the scratch holds.
 pub const OVERFLOW: u64 = u64::MAX;
 
-/// The widest board the kernel lists: a side's rows fit its stack of 16, and a mask's `2N` bits
-/// a `u64`; the half-board engine's own limit is lower.
-pub const MAX_N: usize = 32;
+/// The widest board the kernel lists: a side's rows fit its stack of 16, a mask's `2N` bits a
+/// `u64`, and a row's `N` columns a `u32` with room for its full mask; the half-board engine's
+/// own limit is lower.
+pub const MAX_N: usize = 31;
 
 /// One task of a launch (`QueensGroup` in `kernel.cu`): share `part` of `parts` of one
 /// group, the upper halves on exactly the columns `upper` (row 0 restricted to `top`) against
@@ -72,9 +73,9 @@ pub fn shares(n: usize) -> u32 {
 
 impl GroupTask {
     /// The tasks of one subproblem, as [`crate::count::halves::Plan::column_sets`] gives its
-    /// groups, each cut into `parts` shares (1 to 2^16).
+    /// groups, each cut into `parts` shares (fewer than 2^16).
     pub fn of(sets: &ColumnSets, parts: u32) -> impl Iterator<Item = GroupTask> + '_ {
-        assert!((1..=1 << 16).contains(&parts));
+        assert!((1..1 << 16).contains(&parts));
         sets.uppers.iter().flat_map(move |&upper| {
             (0..parts).map(move |part| GroupTask {
                 upper,

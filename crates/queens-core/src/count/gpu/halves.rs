@@ -21,7 +21,7 @@ use crate::count::control::Control;
 use crate::count::halves::{self, AllocError};
 use crate::count::types::CountError;
 
-/// The groups of the first launch, before launches are timed.
+/// The tasks (groups, or shares of groups) of the first launch, before launches are timed.
 const FIRST_LAUNCH: usize = 1 << 10;
 
 /// The time one launch aims at (as the frame split's launches do).
@@ -84,30 +84,30 @@ fn launches(
         if control.cancelled() {
             return Ok(());
         }
-        // Whole patterns, until the launch holds `aim` groups.
-        let mut groups: Vec<GroupTask> = Vec::new();
+        // Whole patterns, until the launch holds `aim` tasks; each pattern's number, its first
+        // task and the factor of its pairs.
+        let mut tasks: Vec<GroupTask> = Vec::new();
         let mut patterns: Vec<(usize, usize, u64)> = Vec::new();
-        while groups.len() < aim {
+        while tasks.len() < aim {
             let Some(i) = next.next() else { break };
             let sets = plan.column_sets(i).expect("the patterns have column sets");
-            let start = groups.len();
-            groups.extend(GroupTask::of(&sets, parts));
-            patterns.push((i, start, sets.factor));
+            patterns.push((i, tasks.len(), sets.factor));
+            tasks.extend(GroupTask::of(&sets, parts));
         }
-        let mut out = vec![0u64; groups.len()];
+        let mut out = vec![0u64; tasks.len()];
         let start = Instant::now();
-        count_groups(kernel, n, &groups, &mut out).map_err(CountError::Gpu)?;
+        count_groups(kernel, n, &tasks, &mut out).map_err(CountError::Gpu)?;
         let took = start.elapsed();
         for (at, &(i, first, factor)) in patterns.iter().enumerate() {
-            let end = patterns.get(at + 1).map_or(groups.len(), |p| p.1);
+            let end = patterns.get(at + 1).map_or(tasks.len(), |p| p.1);
             let found = out[first..end].iter().sum::<u64>() * factor;
             let counts = plan.counts_of(i, found).expect("a pattern's counts");
             control.tally().record(i, counts);
         }
         // The next launch aims at LAUNCH_TARGET, growing at most fourfold at a time.
-        let per_group = took.as_secs_f64() / groups.len().max(1) as f64;
-        let timed = if per_group > 0.0 {
-            (LAUNCH_TARGET.as_secs_f64() / per_group) as usize
+        let per_task = took.as_secs_f64() / tasks.len().max(1) as f64;
+        let timed = if per_task > 0.0 {
+            (LAUNCH_TARGET.as_secs_f64() / per_task) as usize
         } else {
             aim * 4
         };

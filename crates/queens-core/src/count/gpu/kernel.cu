@@ -228,14 +228,18 @@ __device__ static unsigned int queens_nth_bit(unsigned int set, unsigned int d)
     return set & (0u - set);
 }
 
-// Appends one half to a side of the block's scratch.
-__device__ static void queens_emit(unsigned long long mask, unsigned long long* out,
+// Appends one half to a side of the block's scratch; false when the side has no room left (its
+// count is then past `capacity`, which marks the group, and the thread lists no more of it: the
+// count stays within capacity + threads).
+__device__ static bool queens_emit(unsigned long long mask, unsigned long long* out,
                                    unsigned int capacity, unsigned int* found)
 {
     unsigned int at = atomicAdd(found, 1u);
     if (at < capacity) {
         out[at] = mask;
+        return true;
     }
+    return false;
 }
 
 // The mask of a half whose last queen goes on `bit` with the state (x, y) of its row.
@@ -291,7 +295,9 @@ __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsig
                 break;
             }
             if (placed + 1u == rows) {
-                queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found);
+                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found)) {
+                    return;
+                }
                 break;
             }
             c |= bit;
@@ -324,7 +330,9 @@ __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsig
             unsigned int bit = f & (0u - f);
             f ^= bit;
             if (level + 1u == rows) {
-                queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found);
+                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found)) {
+                    return;
+                }
                 continue;
             }
             unsigned int nc = c | bit;
