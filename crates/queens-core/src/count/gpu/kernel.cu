@@ -409,9 +409,10 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
     unsigned int fit = 0u;
     unsigned int x = free_keys;
     for (;;) {
-        const unsigned int end = up_start[x + 1u];
-        for (unsigned int j = up_start[x]; j < end; ++j) {
-            fit += (uppers[j] & low) == (W)0;
+        // A pointer walk, so that the unrolled loads take constant offsets from one address.
+        const W* end = uppers + up_start[x + 1u];
+        for (const W* up = uppers + up_start[x]; up < end; ++up) {
+            fit += (*up & low) == (W)0;
         }
         if (x == 0u) {
             break;
