@@ -356,6 +356,34 @@ fn sigint_saves_and_the_same_command_resumes(split: &'static str) -> Outcome {
     Ok(Completion::Completed)
 }
 
+/// By default the GPU counts the split `auto` takes on the CPU, within the same memory budget
+/// (the frames where the half-board split does not fit); a split asked for where it cannot be
+/// made is refused with status 2 and the reason.
+fn the_gpu_counts_the_split_auto_takes() -> Outcome {
+    for budget in ["1G", "1M"] {
+        let args = ["count", "14", "--max-memory", budget, "--json"];
+        let cpu = json(Device::TWIN, &args)?;
+        let gpu = json(Device::TWIN, &[&args[..], &["--engine", "gpu"]].concat())?;
+        check(
+            &format!("--max-memory {budget}"),
+            &gpu["split"],
+            &cpu["split"],
+        )?;
+        check("counts", counts_of(&gpu), (Some(365596), Some(45752)))?;
+    }
+    for (split, n, says) in [("halves", "25", "half-board"), ("halves", "14", "budget")] {
+        let out = queens(
+            Device::TWIN.split(split),
+            &["count", n, "--engine", "gpu", "--max-memory", "1M"],
+        );
+        check(&format!("{split} at N = {n}"), out.status.code(), Some(2))?;
+        if !stderr(&out).contains(says) {
+            return Err(format!("{split} at N = {n}: {}", stderr(&out)).into());
+        }
+    }
+    Ok(Completion::Completed)
+}
+
 /// The estimate names the GPU engine and the split it would count, of each kind.
 fn the_estimate_names_the_gpu_engine() -> Outcome {
     for (split, name) in [("frames", "frame1-v1"), ("halves", "halves6-v1")] {
@@ -381,6 +409,10 @@ fn main() {
         Trial::ignorable_test(
             "the_estimate_names_the_gpu_engine",
             the_estimate_names_the_gpu_engine,
+        ),
+        Trial::ignorable_test(
+            "the_gpu_counts_the_split_auto_takes",
+            the_gpu_counts_the_split_auto_takes,
         ),
     ];
     // A half-board run on the CPU is too quick to kill part way at N = 16, and the twin too slow

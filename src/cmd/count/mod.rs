@@ -119,7 +119,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         let threads = asked_threads(args);
         // The GPU engine counts a CPU engine's subproblems: the estimate is of those, made on
         // the CPU (estimate.rs says so), without opening a device.
-        let engine = args.engine.engine().on_cpu(n)?;
+        let engine = args.engine.engine().on_cpu()?;
         let (run, budget) = engine_run(n, engine, threads, budget)?;
         return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
     }

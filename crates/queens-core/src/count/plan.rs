@@ -46,14 +46,16 @@ impl Engine {
 }
 
 impl Engine {
-    /// The CPU engine whose split this engine counts the `n` x `n` board by: itself for a CPU
-    /// engine; for the GPU, the engine of [`gpu::split_for`]'s split, whose forecast is the
-    /// GPU's (`--estimate`). Refuses a `QUEENS_GPU_SPLIT` it does not know.
-    pub fn on_cpu(self, n: usize) -> Result<Engine, CountError> {
+    /// The CPU engine whose split this engine counts a board by: itself for a CPU engine; for
+    /// the GPU, the engine of the split [`gpu::asked_split`] names, else `Auto` (the GPU counts
+    /// the split `auto` takes on the CPU). Its forecast is the GPU's (`--estimate`). Refuses a
+    /// `QUEENS_GPU_SPLIT` it does not know.
+    pub fn on_cpu(self) -> Result<Engine, CountError> {
         Ok(match self {
-            Engine::Gpu => match gpu::split_for(n)? {
-                gpu::GpuSplit::Halves => Engine::Halves,
-                gpu::GpuSplit::Frames => Engine::Frame,
+            Engine::Gpu => match gpu::asked_split()? {
+                Some(gpu::GpuSplit::Halves) => Engine::Halves,
+                Some(gpu::GpuSplit::Frames) => Engine::Frame,
+                None => Engine::Auto,
             },
             other => other,
         })
@@ -106,13 +108,10 @@ impl Plan {
                 Err(CountError::MemoryBudget { .. }) if engine == Engine::Auto => Ok(frames()),
                 Err(err) => Err(err),
             },
-            Engine::Gpu => match gpu::split_for(n)? {
-                gpu::GpuSplit::Halves => Ok(Plan::Gpu(gpu::Plan::open_halves(
-                    halves::Plan::fitting(n, budget)?,
-                )?)),
-                gpu::GpuSplit::Frames => {
-                    Plan::frames_on(n, frames::pieces::depth_for(n), Engine::Gpu)
-                }
+            // The split of the CPU engine `on_cpu` names, on the device.
+            Engine::Gpu => match Plan::for_engine(n, engine.on_cpu()?, budget)? {
+                Plan::Halves(plan) => Ok(Plan::Gpu(gpu::Plan::open_halves(plan)?)),
+                _ => Plan::frames_on(n, frames::pieces::depth_for(n), Engine::Gpu),
             },
             Engine::Frame | Engine::Auto => Ok(frames()),
         }

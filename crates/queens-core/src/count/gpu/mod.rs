@@ -1,5 +1,5 @@
 //! The GPU engine: a CPU engine's subproblems counted by thousands of threads of a GPU, by
-//! one of two splits ([`split_for`]): the frame engine's, in this file, or the half-board
+//! one of two splits ([`asked_split`]): the frame engine's, in this file, or the half-board
 //! engine's, whose patterns are counted group by group on the device ([`halves`], [`groups`]).
 //!
 //! The frame split: the frame engine's subproblems (canonical frames, or their pieces on large
@@ -48,7 +48,7 @@ use super::types::{CountError, Counts};
 pub use error::GpuError;
 pub use groups::GroupTask;
 pub use join::Launched;
-pub use plan::{open, split_for, GpuSplit, Plan, DEVICE_VAR, SPLIT_VAR};
+pub use plan::{asked_split, open, GpuSplit, Plan, DEVICE_VAR, SPLIT_VAR};
 pub(crate) use tasks::Frame;
 pub use tasks::{FrameRows, Task, MAX_LEFT};
 

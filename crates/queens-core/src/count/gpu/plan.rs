@@ -5,7 +5,7 @@
 //! device ([`super::run`] for frames, [`super::halves::run`] for halves), and everything that
 //! judges saved parts (the independent recount, the classes, the impossible parts) is the CPU
 //! engine's own, so that a part counted here is checked exactly as one counted on the CPU.
-//! Which split a board gets is [`split_for`]'s choice. It calls the CPU engines' plans and the
+//! Which split a board gets: [`asked_split`]. It calls the CPU engines' plans and the
 //! device ([`Kernel`]).
 
 use std::sync::atomic::AtomicBool;
@@ -27,7 +27,7 @@ use crate::count::types::Counts;
 pub const DEVICE_VAR: &str = "QUEENS_GPU_DEVICE";
 
 /// The environment variable that chooses the split a GPU counts: `frames` or `halves`; unset
-/// or empty, [`split_for`]'s choice for the board.
+/// or empty, the split `--engine auto` takes ([`asked_split`]).
 pub const SPLIT_VAR: &str = "QUEENS_GPU_SPLIT";
 
 /// Which CPU engine's split a GPU counts.
@@ -39,22 +39,20 @@ pub enum GpuSplit {
     Halves,
 }
 
-/// The split a GPU counts the `n` x `n` board by: [`SPLIT_VAR`] when set, else the half-board
-/// split where the half-board engine counts (N = 12 to 24), as on the CPU, and the frames
-/// elsewhere. Chosen by the work each does, not yet by a time measured on a GPU
-/// (`scripts/gpu-check` times both): for N = 20, 2.5 x 10^14 pairs of halves on complementary
-/// columns, a quarter of them counted by symmetry and about 4.5 % of those tested after the key
-/// sort (2.8 x 10^12 tests, each one AND in a loop all threads run alike), against 6.8 x 10^11
-/// nodes of the frames' search, each a branching step that sets a GPU's threads apart.
-/// Refuses a value of the variable it does not know.
-pub fn split_for(n: usize) -> Result<GpuSplit, GpuError> {
+/// The split [`SPLIT_VAR`] asks the GPU to count by; `None` when unset or empty: then the
+/// GPU counts the split `--engine auto` takes on the CPU (the half-board split from N = 12
+/// to 24 when it fits the memory budget, the frames elsewhere). That default comes from the
+/// work each split does, not yet from a time measured on a GPU (`scripts/gpu-check` times
+/// both): for N = 20, 2.5 x 10^14 pairs of halves on complementary columns, a quarter of
+/// them counted by symmetry and about 4.5 % of those tested after the key sort (2.8 x 10^12
+/// tests, each one AND in a loop all threads run alike), against 6.8 x 10^11 nodes of the
+/// frames' search, each a branching step that sets a GPU's threads apart. Refuses a value it
+/// does not know.
+pub fn asked_split() -> Result<Option<GpuSplit>, GpuError> {
     match std::env::var(SPLIT_VAR).ok().as_deref() {
-        Some("frames") => Ok(GpuSplit::Frames),
-        Some("halves") => Ok(GpuSplit::Halves),
-        Some("") | None if (crate::count::HALVES_FROM..=halves::MAX_N).contains(&n) => {
-            Ok(GpuSplit::Halves)
-        }
-        Some("") | None => Ok(GpuSplit::Frames),
+        Some("frames") => Ok(Some(GpuSplit::Frames)),
+        Some("halves") => Ok(Some(GpuSplit::Halves)),
+        Some("") | None => Ok(None),
         Some(other) => Err(GpuError::UnknownSplit {
             name: other.to_string(),
         }),
