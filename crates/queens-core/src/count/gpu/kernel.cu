@@ -1,14 +1,22 @@
-// The counting kernel of the GPU engine: one thread per task, each task a partial placement of
-// a frame's free rows, searched to the last row by the bitmask loop of the CPU kernel
-// (crates/queens-core/src/count/kernel.rs), its stack in shared memory.
+// The kernels of the GPU engine, three entry points:
+//   queens_count_tasks   the frame split: one thread per task, each task a partial placement of
+//                        a frame's free rows, searched to the last row by the bitmask loop of
+//                        the CPU kernel (crates/queens-core/src/count/frames/kernel.rs), its
+//                        stack in shared memory;
+//   queens_join_pairs    every pair of given groups of halves tested (a yardstick, count/gpu/
+//                        join.rs);
+//   queens_count_groups  the half-board split: one block per group of halves, listed, sorted
+//                        by key and joined on the device (count/gpu/groups.rs).
 //
 // This one file is compiled twice: by NVRTC for the device at run time (count/gpu/cuda.rs), and
 // by the host C++ compiler through the shim of crates/queens-kernel-host, so that CI runs the
-// very same search on the CPU and checks it against the known counts. It therefore uses only
-// what both compilers take: no headers, plain integer types, and the three CUDA built-ins the
-// shim defines (blockIdx, blockDim, threadIdx) plus __popc.
+// very same code on the CPU and checks it against the known counts and independent twins. It
+// therefore uses only what both compilers take: no headers, plain integer types, and the CUDA
+// built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim, __syncthreads, __popc,
+// __popcll, __ffsll, atomicAdd, atomicOr).
 //
-// The layout must match `FrameRows` and `Task` in count/gpu/tasks.rs (#[repr(C)]).
+// The first kernel's layout must match `FrameRows` and `Task` in count/gpu/tasks.rs
+// (#[repr(C)]).
 
 #define QUEENS_MAX_ROWS 32
 // The most levels one thread descends below its task: the host never hands out a task with
