@@ -63,6 +63,22 @@ static void set_grid(unsigned int blocks, unsigned int threads)
     blockDim.z = 1;
 }
 
+// Runs `thread` for every thread of a launch of `blocks` blocks of `threads` threads, one after
+// another on the calling thread: for the kernels whose threads never wait for each other.
+template <typename Thread>
+static void run_in_turn(unsigned int blocks, unsigned int threads, Thread thread)
+{
+    std::lock_guard<std::mutex> one_launch(launches);
+    set_grid(blocks, threads);
+    for (unsigned int b = 0; b < blocks; ++b) {
+        blockIdx.x = b;
+        for (unsigned int t = 0; t < threads; ++t) {
+            threadIdx.x = t;
+            thread();
+        }
+    }
+}
+
 // Runs the kernel over `count` tasks as a launch of ceil(count / QUEENS_BLOCK) blocks of
 // QUEENS_BLOCK threads would.
 extern "C" void queens_kernel_host_launch(const QueensFrameRows* frames,
@@ -70,16 +86,8 @@ extern "C" void queens_kernel_host_launch(const QueensFrameRows* frames,
                                           unsigned int count,
                                           unsigned long long* out)
 {
-    std::lock_guard<std::mutex> one_launch(launches);
     unsigned int blocks = (count + QUEENS_BLOCK - 1) / QUEENS_BLOCK;
-    set_grid(blocks, QUEENS_BLOCK);
-    for (unsigned int b = 0; b < blocks; ++b) {
-        blockIdx.x = b;
-        for (unsigned int t = 0; t < QUEENS_BLOCK; ++t) {
-            threadIdx.x = t;
-            queens_count_tasks(frames, tasks, count, out);
-        }
-    }
+    run_in_turn(blocks, QUEENS_BLOCK, [=] { queens_count_tasks(frames, tasks, count, out); });
 }
 
 // Runs the join over `count` tasks as a launch of one block of `threads` threads per task
@@ -91,15 +99,7 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
                                         unsigned int threads,
                                         unsigned long long* out)
 {
-    std::lock_guard<std::mutex> one_launch(launches);
-    set_grid(count, threads);
-    for (unsigned int b = 0; b < count; ++b) {
-        blockIdx.x = b;
-        for (unsigned int t = 0; t < threads; ++t) {
-            threadIdx.x = t;
-            queens_join_pairs(uppers, lowers, tasks, count, out);
-        }
-    }
+    run_in_turn(count, threads, [=] { queens_join_pairs(uppers, lowers, tasks, count, out); });
 }
 
 // Runs the groups kernel as a launch of `blocks` blocks of `threads` threads would, the blocks

@@ -47,7 +47,7 @@ pub fn run(
     left.sort_by(|&a, &b| plan.cost(b).total_cmp(&plan.cost(a)).then(a.cmp(&b)));
     let (fixed, patterns): (Vec<usize>, Vec<usize>) = left
         .into_iter()
-        .partition(|&i| plan.column_sets(i).is_none());
+        .partition(|&i| matches!(plan.parts[i], halves::Part::Fixed));
     let host = || {
         for &i in &fixed {
             match plan.solve(i, &control.cancel) {
