@@ -11,9 +11,10 @@
 // This one file is compiled twice: by NVRTC for the device at run time (count/gpu/cuda.rs), and
 // by the host C++ compiler through the shim of crates/queens-kernel-host, so that CI runs the
 // very same code on the CPU and checks it against the known counts and independent twins. It
-// therefore uses only what both compilers take: no headers, plain integer types, and the CUDA
-// built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim, __syncthreads, __popc,
-// __popcll, __ffsll, atomicAdd, atomicOr).
+// therefore uses only what both compilers take: no headers, plain integer types, C++11 (alignas),
+// and the CUDA built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim,
+// __syncthreads, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX appears only under
+// __CUDA_ARCH__, beside the plain C it stands for, which the host build runs.
 //
 // The first kernel's layout must match `FrameRows` and `Task` in count/gpu/tasks.rs
 // (#[repr(C)]).
@@ -192,7 +193,9 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //      join tests a pair with one 32-bit AND instead of a 64-bit one;
 //   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
 //      lower key y meet only the uppers of the keys inside ~y (3^k pairs of keys of 4^k): each
-//      warp takes 32 lowers of one key, and every lane reads the same upper at once.
+//      warp takes 32 lowers of one key (a key's last few lowers on 2 or 4 lanes each, which
+//      share out its uppers), and the lanes that test one lower read the same uppers at once,
+//      16 bytes a load.
 //
 // Upper halves are placed top-down, lower halves bottom-up; in both, x holds the diagonals
 // that move one column right per row placed and y those that move left. An upper half's mask
@@ -391,8 +394,99 @@ __device__ static unsigned int queens_pack(unsigned long long mask, const unsign
     return packed;
 }
 
-// The lowers of `chunk` (32 of one key) against the uppers of every key that shares no bit
-// with theirs: the fitting pairs of this thread's lower. W is the width of a packed mask.
+// Adds 1 to `fit` when `meet` (the bits an upper and a lower share) is empty. On the device a
+// compare and a predicated add, two instructions; from C, `fit += meet == 0` becomes three.
+__device__ static inline unsigned int queens_fit(unsigned int fit, unsigned int meet)
+{
+#ifdef __CUDA_ARCH__
+    asm("{\n\t.reg .pred e;\n\tsetp.eq.u32 e, %1, 0;\n\t@e add.u32 %0, %0, 1;\n\t}"
+        : "+r"(fit)
+        : "r"(meet));
+    return fit;
+#else
+    return fit + (meet == 0u ? 1u : 0u);
+#endif
+}
+
+__device__ static inline unsigned int queens_fit(unsigned int fit, unsigned long long meet)
+{
+#ifdef __CUDA_ARCH__
+    asm("{\n\t.reg .pred e;\n\tsetp.eq.u64 e, %1, 0;\n\t@e add.u32 %0, %0, 1;\n\t}"
+        : "+r"(fit)
+        : "l"(meet));
+    return fit;
+#else
+    return fit + (meet == 0ull ? 1u : 0u);
+#endif
+}
+
+// 16 bytes of masks, read in one load.
+template <typename W>
+struct alignas(16) QueensLine {
+    W w[16 / sizeof(W)];
+};
+
+// `fit` plus the uppers of [up, end) that share no bit with `low`, those of stream `stream` of
+// STREAMS only: the stream takes every STREAMS-th element of the unaligned head and tail and
+// every STREAMS-th 16-byte line between. The lanes of one stream read the same address, so each
+// load is a broadcast; a line holds 4 packed masks or 2 whole ones, which keeps the loop at
+// about two instructions a pair (a compare and a predicated add) instead of waiting on one load
+// per pair. STREAMS is a constant, so that the unrolled loop's loads take constant offsets.
+template <typename W, unsigned int STREAMS>
+__device__ static unsigned int queens_fit_run(const W* up, const W* end, W low, unsigned int fit,
+                                              unsigned int stream)
+{
+    const unsigned int per = 16u / sizeof(W);
+    const W* body = up;
+    while (body < end && ((unsigned long long)body & 15ull) != 0ull) {
+        ++body;
+    }
+    for (const W* at = up + stream; at < body; at += STREAMS) {
+        fit = queens_fit(fit, *at & low);
+    }
+    const unsigned int whole = (unsigned int)(end - body) / per;
+    const unsigned int mine = whole > stream ? (whole - stream + STREAMS - 1u) / STREAMS : 0u;
+    const QueensLine<W>* line = (const QueensLine<W>*)body + stream;
+#ifdef __CUDA_ARCH__
+#pragma unroll 4
+#endif
+    for (unsigned int m = 0; m < mine; ++m) {
+        const QueensLine<W> masks = *line;
+        line += STREAMS;
+        for (unsigned int j = 0; j < per; ++j) {
+            fit = queens_fit(fit, masks.w[j] & low);
+        }
+    }
+    for (const W* at = body + whole * per + stream; at < end; at += STREAMS) {
+        fit = queens_fit(fit, *at & low);
+    }
+    return fit;
+}
+
+// `fit` plus the uppers of the keys inside `free_keys` (all of them, from free_keys down to 0)
+// that share no bit with `low`, stream `stream` of STREAMS.
+template <typename W, unsigned int STREAMS>
+__device__ static unsigned int queens_fit_keys(const W* uppers, const unsigned int* up_start,
+                                               unsigned int free_keys, W low,
+                                               unsigned int stream)
+{
+    unsigned int fit = 0u;
+    unsigned int x = free_keys;
+    for (;;) {
+        fit = queens_fit_run<W, STREAMS>(uppers + up_start[x], uppers + up_start[x + 1u], low,
+                                         fit, stream);
+        if (x == 0u) {
+            return fit;
+        }
+        x = (x - 1u) & free_keys;
+    }
+}
+
+// Chunk `chunk` of the lowers against the uppers of every key that shares no bit with theirs:
+// the fitting pairs this lane tests. A chunk holds 32 lowers of one key, or the last 1 to 31 of
+// a key; a last chunk of at most 16 (8) lowers has each of them on 2 (4) lanes, which split
+// every segment of uppers between them as streams, so that a key with few lowers still keeps
+// most of the warp's lanes busy. W is the width of a packed mask.
 template <typename W>
 __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lowers,
                                                  const unsigned int* up_start,
@@ -410,22 +504,22 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
         }
     }
     const unsigned int y = lo;
-    const unsigned int i = low_start[y] + (chunk - chunks[y]) * 32u + lane;
-    const unsigned int valid = i < low_start[y + 1u];
+    const unsigned int first = low_start[y] + (chunk - chunks[y]) * 32u;
+    const unsigned int left = low_start[y + 1u] - first;
+    const unsigned int streams = left > 16u ? 1u : left > 8u ? 2u : 4u;
+    const unsigned int width = 32u / streams;
+    const unsigned int stream = lane / width;
+    const unsigned int i = first + lane % width;
+    const unsigned int valid = lane % width < left;
     const W low = valid ? lowers[i] : (W)0;
     const unsigned int free_keys = ~y & (keys - 1u);
-    unsigned int fit = 0u;
-    unsigned int x = free_keys;
-    for (;;) {
-        // A pointer walk, so that the unrolled loads take constant offsets from one address.
-        const W* end = uppers + up_start[x + 1u];
-        for (const W* up = uppers + up_start[x]; up < end; ++up) {
-            fit += (*up & low) == (W)0;
-        }
-        if (x == 0u) {
-            break;
-        }
-        x = (x - 1u) & free_keys;
+    unsigned int fit;
+    if (streams == 1u) {
+        fit = queens_fit_keys<W, 1u>(uppers, up_start, free_keys, low, stream);
+    } else if (streams == 2u) {
+        fit = queens_fit_keys<W, 2u>(uppers, up_start, free_keys, low, stream);
+    } else {
+        fit = queens_fit_keys<W, 4u>(uppers, up_start, free_keys, low, stream);
     }
     return valid ? fit : 0u;
 }
