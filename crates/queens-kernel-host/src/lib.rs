@@ -204,9 +204,10 @@ pub fn count_groups(
     assert!((1..=queens_core::count::gpu::groups::MAX_N).contains(&n));
     assert!(threads > 0 && threads % 32 == 0 && blocks > 0);
     let count = u32::try_from(groups.len()).expect("a launch holds fewer than 2^32 groups");
-    let mut scratch = vec![0u64; blocks as usize * 4 * capacity as usize];
+    let words = queens_core::count::gpu::groups::scratch_words(capacity);
+    let mut scratch = vec![0u64; blocks as usize * words as usize];
     out.fill(0);
-    // SAFETY: the scratch holds 4 * capacity halves for each of `blocks` blocks, the kernel
+    // SAFETY: the scratch holds scratch_words(capacity) for each of `blocks` blocks, the kernel
     // reads groups[g] and writes out[g] for g < count only, and GroupTask has the kernel's
     // layout (checked by this crate's tests).
     unsafe {

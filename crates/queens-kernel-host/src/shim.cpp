@@ -105,7 +105,7 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
 // Runs the groups kernel as a launch of `blocks` blocks of `threads` threads would, the blocks
 // one after another from the last (so that the block that takes the groups uses scratch past
 // the first block's), each block's threads at once. `out` must be zeroed by the caller, as on
-// the device; `scratch` holds 4 * capacity halves per block; `narrow` 0 keeps the masks whole.
+// the device; `scratch` holds 4 * capacity + QUEENS_KEYS words per block; `narrow` 0 keeps the masks whole.
 extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
                                           unsigned int count,
                                           unsigned int n,

@@ -19,7 +19,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 
-use super::groups::{GroupTask, GROUPS_NAME, GROUP_BLOCK};
+use super::groups::{scratch_words, GroupTask, GROUPS_NAME, GROUP_BLOCK};
 use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
@@ -56,7 +56,7 @@ struct Device {
     sms: u64,
     /// The blocks of the groups kernel one multiprocessor runs at once (the driver's
     /// occupancy of the compiled kernel): a launch has that many per multiprocessor, each
-    /// holding `4 x capacity` halves of scratch.
+    /// holding [`scratch_words`] of scratch.
     group_blocks_per_sm: u64,
     /// The scratch of the last groups launch, kept for the next one: it is a large share of
     /// the device's memory, which is not allocated again for every launch.
@@ -285,14 +285,14 @@ impl Device {
     /// as the multiprocessors run at once, fewer where their scratch would take more than half
     /// of `available` bytes.
     fn group_blocks(&self, groups: usize, capacity: u32, available: u64) -> u64 {
-        let per_block = 32 * u64::from(capacity);
+        let per_block = 8 * scratch_words(capacity);
         (available / 2 / per_block)
             .min(self.sms * self.group_blocks_per_sm)
             .min(groups as u64)
     }
 
     /// The groups kernel over `groups`: the group list copied over, each block given
-    /// `4 x capacity` halves of scratch, the blocks fetching groups from a shared counter.
+    /// [`scratch_words`] of scratch, the blocks fetching groups from a shared counter.
     fn groups(
         &self,
         n: usize,
@@ -314,16 +314,16 @@ impl Device {
         if blocks == 0 {
             return Err(GpuError::Memory {
                 free: available,
-                need: 2 * 32 * u64::from(capacity),
+                need: 2 * 8 * scratch_words(capacity),
             });
         }
         let groups_dev = self.upload(groups)?;
-        let scratch_len = (blocks * 4 * u64::from(capacity)) as usize;
+        let scratch_len = (blocks * scratch_words(capacity)) as usize;
         if kept.as_ref().is_none_or(|s| s.len() < scratch_len) {
             // The old scratch goes first, so that both never hold memory at once.
             *kept = None;
             // SAFETY: the kernel writes every word of the scratch it reads (each block its
-            // own `4 x capacity` halves, below the count it keeps).
+            // own `scratch_words(capacity)`, below the counts it keeps).
             let made = unsafe { self.stream.alloc::<u64>(scratch_len) };
             *kept = Some(made.map_err(driver("cuMemAlloc"))?);
         }
@@ -355,7 +355,7 @@ impl Device {
         launch.arg(scratch).arg(&mut next).arg(&mut out_dev);
         // SAFETY: the kernel's parameters are (groups, count, n, capacity, narrow, scratch,
         // next, out)
-        // with the layouts above; the scratch holds 4 x capacity halves for each of the
+        // with the layouts above; the scratch holds scratch_words(capacity) for each of the
         // `blocks` blocks, `next` starts at 0, and block b writes out[g] only for the groups g
         // < count it fetched.
         unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;

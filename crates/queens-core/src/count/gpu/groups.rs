@@ -22,7 +22,7 @@
 //! Cost: listing is the halves' search (about two nodes a half), and the join one AND and
 //! test per pair of compatible keys: for N = 20, 7.4 x 10^9 halves a side and 2.5 x 10^14
 //! pairs of halves on complementary columns, a quarter of each counted by symmetry and about
-//! 4.5 % of those pairs tested. Memory: `4 x capacity` halves of 8 bytes per block of the
+//! 4.5 % of those pairs tested. Memory: [`scratch_words`] words of 8 bytes per block of the
 //! launch.
 //! Source: the meet-in-the-middle join of the half-board engine; the grouping by column sets
 //! as the unit of GPU work, and the key sort, are this file's own.
@@ -35,6 +35,16 @@ pub const GROUPS_NAME: &str = "queens_count_groups";
 
 /// Threads per block of a groups launch (`QUEENS_GROUP_BLOCK` in `kernel.cu`).
 pub const GROUP_BLOCK: u32 = 256;
+
+/// The most key values of a group (`QUEENS_KEYS` in `kernel.cu`): a key has up to 10 bits.
+pub const GROUP_KEYS: u64 = 1 << 10;
+
+/// The scratch a block of a groups launch takes, in 8-byte words, with room for `capacity`
+/// halves a side: both sides as listed, both sorted, and a line of padding for each key of the
+/// sorted upper halves (`kernel.cu`, `queens_count_groups`).
+pub fn scratch_words(capacity: u32) -> u64 {
+    4 * u64::from(capacity) + GROUP_KEYS
+}
 
 /// What the kernel writes for a group a side of which has more halves than the scratch holds.
 pub const OVERFLOW: u64 = u64::MAX;

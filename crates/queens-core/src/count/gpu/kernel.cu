@@ -184,7 +184,8 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //   2. key: the block picks up to QUEENS_KEY_BITS bits of the masks, those set in the most
 //      pairs of an upper and a lower half (counted on a sample of each side), as many as keep
 //      2^QUEENS_KEY_HALVES halves of the smaller side per key value on average, and sorts both
-//      sides by the value of those bits (a counting sort into the second half of the scratch);
+//      sides by the value of those bits (a counting sort into the second half of the scratch,
+//      each key's uppers starting on a 16-byte line and padded to whole lines);
 //      measured on groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs, 6 % at
 //      8 bits;
 //   3. pack: the bits a pair's test still reads are those set in some upper and some lower
@@ -420,61 +421,71 @@ __device__ static inline unsigned int queens_fit(unsigned int fit, unsigned long
 #endif
 }
 
-// 16 bytes of masks, read in one load.
+// 16 bytes of masks, read in one load: each key's uppers start on such a line and fill whole
+// lines, the last padded with masks of all ones (step 3 of queens_count_groups).
 template <typename W>
 struct alignas(16) QueensLine {
     W w[16 / sizeof(W)];
 };
 
-// `fit` plus the uppers of [up, end) that share no bit with `low`, those of stream `stream` of
-// STREAMS only: the stream takes every STREAMS-th element of the unaligned head and tail and
-// every STREAMS-th 16-byte line between. The lanes of one stream read the same address, so each
-// load is a broadcast; a line holds 4 packed masks or 2 whole ones, which keeps the loop at
-// about two instructions a pair (a compare and a predicated add) instead of waiting on one load
-// per pair. STREAMS is a constant, so that the unrolled loop's loads take constant offsets.
-template <typename W, unsigned int STREAMS>
-__device__ static unsigned int queens_fit_run(const W* up, const W* end, W low, unsigned int fit,
-                                              unsigned int stream)
+// The line at `at`: one 16-byte load on the device; mask by mask on the host, whose scratch
+// need not be 16-byte aligned.
+template <typename W>
+__device__ static inline QueensLine<W> queens_line(const QueensLine<W>* at)
 {
-    const unsigned int per = 16u / sizeof(W);
-    const W* body = up;
-    while (body < end && ((unsigned long long)body & 15ull) != 0ull) {
-        ++body;
+#ifdef __CUDA_ARCH__
+    return *at;
+#else
+    QueensLine<W> line;
+    const W* masks = (const W*)at;
+    for (unsigned int j = 0; j < 16u / sizeof(W); ++j) {
+        line.w[j] = masks[j];
     }
-    for (const W* at = up + stream; at < body; at += STREAMS) {
-        fit = queens_fit(fit, *at & low);
-    }
-    const unsigned int whole = (unsigned int)(end - body) / per;
-    const unsigned int mine = whole > stream ? (whole - stream + STREAMS - 1u) / STREAMS : 0u;
-    const QueensLine<W>* line = (const QueensLine<W>*)body + stream;
+    return line;
+#endif
+}
+
+// `fit` plus the uppers of the `lines` lines from `up` that share no bit with `low`, those of
+// stream `stream` of STREAMS only (lines stream, stream + STREAMS, ...). The lanes of one stream
+// read the same line at once, so each load is a broadcast; a line holds 4 packed masks or 2
+// whole ones, which keeps the loop at about two instructions a pair (a compare and a predicated
+// add) instead of waiting on one load per pair. STREAMS is a constant, so that the unrolled
+// loop's loads take constant offsets.
+template <typename W, unsigned int STREAMS>
+__device__ static unsigned int queens_fit_run(const QueensLine<W>* up, unsigned int lines, W low,
+                                              unsigned int fit, unsigned int stream)
+{
+    const unsigned int mine = lines > stream ? (lines - stream + STREAMS - 1u) / STREAMS : 0u;
+    up += stream;
 #ifdef __CUDA_ARCH__
 #pragma unroll 4
 #endif
     for (unsigned int m = 0; m < mine; ++m) {
-        const QueensLine<W> masks = *line;
-        line += STREAMS;
-        for (unsigned int j = 0; j < per; ++j) {
+        const QueensLine<W> masks = queens_line(up);
+        up += STREAMS;
+        for (unsigned int j = 0; j < 16u / sizeof(W); ++j) {
             fit = queens_fit(fit, masks.w[j] & low);
         }
-    }
-    for (const W* at = body + whole * per + stream; at < end; at += STREAMS) {
-        fit = queens_fit(fit, *at & low);
     }
     return fit;
 }
 
 // `fit` plus the uppers of the keys inside `free_keys` (all of them, from free_keys down to 0)
-// that share no bit with `low`, stream `stream` of STREAMS.
+// that share no bit with `low`, stream `stream` of STREAMS. `up_start` holds the keys' starts
+// in masks, each a whole number of lines.
 template <typename W, unsigned int STREAMS>
 __device__ static unsigned int queens_fit_keys(const W* uppers, const unsigned int* up_start,
                                                unsigned int free_keys, W low,
                                                unsigned int stream)
 {
+    const unsigned int per = 16u / sizeof(W);
+    const QueensLine<W>* lines = (const QueensLine<W>*)uppers;
     unsigned int fit = 0u;
     unsigned int x = free_keys;
     for (;;) {
-        fit = queens_fit_run<W, STREAMS>(uppers + up_start[x], uppers + up_start[x + 1u], low,
-                                         fit, stream);
+        const unsigned int from = up_start[x] / per;
+        fit = queens_fit_run<W, STREAMS>(lines + from, up_start[x + 1u] / per - from, low, fit,
+                                         stream);
         if (x == 0u) {
             return fit;
         }
@@ -485,11 +496,14 @@ __device__ static unsigned int queens_fit_keys(const W* uppers, const unsigned i
 // Chunk `chunk` of the lowers against the uppers of every key that shares no bit with theirs:
 // the fitting pairs this lane tests. A chunk holds 32 lowers of one key, or the last 1 to 31 of
 // a key; a last chunk of at most 16 (8) lowers has each of them on 2 (4) lanes, which split
-// every segment of uppers between them as streams, so that a key with few lowers still keeps
-// most of the warp's lanes busy. W is the width of a packed mask.
+// every key's lines of uppers between them as streams, so that a key with few lowers still
+// keeps most of the warp's lanes busy. W is the width of a packed mask. `up_end` holds where
+// each key's uppers end before their padding: a lower of mask 0 fits the padding too, so its
+// count is taken from there instead.
 template <typename W>
 __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lowers,
                                                  const unsigned int* up_start,
+                                                 const unsigned int* up_end,
                                                  const unsigned int* low_start,
                                                  const unsigned int* chunks, unsigned int keys,
                                                  unsigned int chunk, unsigned int lane)
@@ -510,18 +524,29 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
     const unsigned int width = 32u / streams;
     const unsigned int stream = lane / width;
     const unsigned int i = first + lane % width;
-    const unsigned int valid = lane % width < left;
-    const W low = valid ? lowers[i] : (W)0;
-    const unsigned int free_keys = ~y & (keys - 1u);
-    unsigned int fit;
-    if (streams == 1u) {
-        fit = queens_fit_keys<W, 1u>(uppers, up_start, free_keys, low, stream);
-    } else if (streams == 2u) {
-        fit = queens_fit_keys<W, 2u>(uppers, up_start, free_keys, low, stream);
-    } else {
-        fit = queens_fit_keys<W, 4u>(uppers, up_start, free_keys, low, stream);
+    if (lane % width >= left) {
+        return 0u;
     }
-    return valid ? fit : 0u;
+    const W low = lowers[i];
+    const unsigned int free_keys = ~y & (keys - 1u);
+    if (low == (W)0) {
+        // Every upper of the free keys fits; counted once, by the first stream.
+        unsigned int fit = 0u;
+        for (unsigned int x = free_keys;; x = (x - 1u) & free_keys) {
+            fit += up_end[x] - up_start[x];
+            if (x == 0u) {
+                break;
+            }
+        }
+        return stream == 0u ? fit : 0u;
+    }
+    if (streams == 1u) {
+        return queens_fit_keys<W, 1u>(uppers, up_start, free_keys, low, stream);
+    }
+    if (streams == 2u) {
+        return queens_fit_keys<W, 2u>(uppers, up_start, free_keys, low, stream);
+    }
+    return queens_fit_keys<W, 4u>(uppers, up_start, free_keys, low, stream);
 }
 
 extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
@@ -553,10 +578,12 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
     const unsigned int full = (1u << n) - 1u;
     unsigned long long* side[2];
     unsigned long long* sorted[2];
-    side[0] = scratch + (unsigned long long)blockIdx.x * 4ull * capacity;
+    // The block's scratch: both sides as listed, then both sorted, the sorted uppers with room
+    // for a line of padding a key (count/gpu/groups.rs, scratch_words).
+    side[0] = scratch + (unsigned long long)blockIdx.x * (4ull * capacity + QUEENS_KEYS);
     side[1] = side[0] + capacity;
     sorted[0] = side[1] + capacity;
-    sorted[1] = sorted[0] + capacity;
+    sorted[1] = sorted[0] + capacity + QUEENS_KEYS;
     // The packed masks, when the test reads 32 bits at most: in the sorted halves' room.
     unsigned int* packed[2];
     packed[0] = (unsigned int*)sorted[0];
@@ -682,13 +709,19 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
             }
         }
         __syncthreads();
+        // Each key's uppers start on a 16-byte line and fill whole lines (4 packed masks or 2
+        // whole ones a line), so that the join reads lines only; the padding is masks of all
+        // ones, which fit no lower but those of mask 0 (counted apart, queens_join_chunk). It
+        // adds at most per - 1 masks a key, which the room past `capacity` holds: QUEENS_KEYS
+        // whole masks, or twice as many packed ones.
+        const unsigned int per = runs != 0u ? 4u : 2u;
         if (t == 0u) {
             unsigned int at[2] = {0u, 0u};
             s_chunks[0] = 0u;
             for (unsigned int key = 0; key < keys; ++key) {
                 for (unsigned int s = 0; s < 2u; ++s) {
                     s_start[s][key] = at[s];
-                    at[s] += s_cursor[s][key];
+                    at[s] += s == 0u ? (s_cursor[s][key] + per - 1u) / per * per : s_cursor[s][key];
                     s_cursor[s][key] = s_start[s][key];
                 }
                 const unsigned int lows = at[1] - s_start[1][key];
@@ -710,6 +743,17 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
             }
         }
         __syncthreads();
+        // The padding: from where each key's uppers end (its cursor now) to the next key.
+        for (unsigned int key = t; key < keys; key += threads) {
+            for (unsigned int i = s_cursor[0][key]; i < s_start[0][key + 1u]; ++i) {
+                if (runs != 0u) {
+                    packed[0][i] = 0xffffffffu;
+                } else {
+                    sorted[0][i] = 0xffffffffffffffffull;
+                }
+            }
+        }
+        __syncthreads();
 
         // 4. The join: warp w takes the share's chunks w, w + warps, ... of 32 lowers of one key.
         const unsigned int lane = t & 31u;
@@ -721,11 +765,12 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
              chunk += parts * warps) {
             if (runs != 0u) {
                 pairs += queens_join_chunk<unsigned int>(packed[0], packed[1], s_start[0],
-                                                         s_start[1], s_chunks, keys, chunk, lane);
+                                                         s_cursor[0], s_start[1], s_chunks, keys,
+                                                         chunk, lane);
             } else {
                 pairs += queens_join_chunk<unsigned long long>(sorted[0], sorted[1], s_start[0],
-                                                               s_start[1], s_chunks, keys, chunk,
-                                                               lane);
+                                                               s_cursor[0], s_start[1], s_chunks,
+                                                               keys, chunk, lane);
             }
         }
         if (pairs != 0ull) {
