@@ -181,7 +181,7 @@ pub struct GroupLaunch {
     /// Threads a block, run at once: a multiple of 32, as the kernel's warps need.
     pub threads: u32,
     /// Whether the join may pack the bits it reads into 32-bit words (the device's launches
-    /// do); `false` keeps the masks whole, as boards past N = 22 need.
+    /// do); `false` keeps the masks whole, as some groups past N = 23 need.
     pub narrow: bool,
 }
 

@@ -139,7 +139,7 @@ fn the_groups_kernel_counts_what_the_half_board_engine_counts() {
 }
 
 /// Launches of other shapes (one warp, one block of the device's size, several blocks), with
-/// the masks packed into 32 bits or whole (as past N = 22), and room too small for some groups
+/// the masks packed into 32 bits or whole (as some past N = 23), and room too small for some groups
 /// count the same, marking exactly the groups a side of which has more halves than the room.
 #[test]
 fn the_groups_kernel_counts_the_same_in_any_launch_and_marks_what_does_not_fit() {

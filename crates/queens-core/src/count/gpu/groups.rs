@@ -12,8 +12,9 @@
 //! pairs, meeting only the keys that share no bit: 3^k of the 4^k pairs of keys. Measured on
 //! the groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs: 6.1 % at 8 bits,
 //! 4.5 % at 9 (the key of N = 20's groups), 3.5 % at 10. Where the bits a test still reads (set
-//! in some half of each side, less the key's) are 32 at most, as up to N = 22, the masks are
-//! packed into 32-bit words and a pair is one 32-bit AND. Nothing but the group list crosses
+//! in some half of each side, less the key's) are 32 at most, as in every group of N = 22 and
+//! 23 with a 10-bit key sampled (at most 30 and 32 bits), the masks are packed into 32-bit
+//! words and a pair is one 32-bit AND. Nothing but the group list crosses
 //! the bus, 16 bytes a group, and the listing, the sort and the join all run on the device.
 //! Where a side has more halves than a block's scratch holds, the kernel says so
 //! ([`OVERFLOW`]) and the group is counted again in a launch with more room

@@ -189,7 +189,7 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //      measured on groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs, 6 % at
 //      8 bits;
 //   3. pack: the bits a pair's test still reads are those set in some upper and some lower
-//      half, less the key bits; where they are at most 32 (N <= 22 with a 10-bit key) and
+//      half, less the key bits; where they are at most 32 (N <= 23 with a 10-bit key) and
 //      `narrow` allows it, the sort writes each mask as those bits only, a 32-bit word, and the
 //      join tests a pair with one 32-bit AND instead of a 64-bit one;
 //   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
