@@ -8,12 +8,12 @@
 //! half, each group is independent: its uppers are the placements of `N/2` rows on exactly
 //! `S`, its lowers those of the other rows on the other columns. So a group is the unit of
 //! work on the device ([`GroupTask`]): one block lists both sides into its own scratch, sorts
-//! them by a key of up to 10 mask bits (those set in the most pairs), and counts the fitting
+//! them by a key of up to 11 mask bits (those set in the most pairs), and counts the fitting
 //! pairs, meeting only the keys that share no bit: 3^k of the 4^k pairs of keys. Measured on
 //! the groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs: 6.1 % at 8 bits,
 //! 4.5 % at 9 (the key of N = 20's groups), 3.5 % at 10. Where the bits a test still reads (set
 //! in some half of each side, less the key's) are 32 at most, as in every group of N = 22 and
-//! 23 with a 10-bit key sampled (at most 30 and 32 bits), the masks are packed into 32-bit
+//! 23 with a key of 10 bits sampled (at most 30 and 32 bits), the masks are packed into 32-bit
 //! words and a pair is one 32-bit AND. Nothing but the group list crosses
 //! the bus, 16 bytes a group, and the listing, the sort and the join all run on the device.
 //! Where a side has more halves than a block's scratch holds, the kernel says so
@@ -37,8 +37,8 @@ pub const GROUPS_NAME: &str = "queens_count_groups";
 /// Threads per block of a groups launch (`QUEENS_GROUP_BLOCK` in `kernel.cu`).
 pub const GROUP_BLOCK: u32 = 256;
 
-/// The most key values of a group (`QUEENS_KEYS` in `kernel.cu`): a key has up to 10 bits.
-pub const GROUP_KEYS: u64 = 1 << 10;
+/// The most key values of a group (`QUEENS_KEYS` in `kernel.cu`): a key has up to 11 bits.
+pub const GROUP_KEYS: u64 = 1 << 11;
 
 /// The scratch a block of a groups launch takes, in 8-byte words, with room for `capacity`
 /// halves a side: both sides as listed, both sorted, and a line of padding for each key of the
@@ -224,6 +224,27 @@ mod tests {
     use super::*;
     use crate::count::halves::Plan;
     use std::sync::atomic::AtomicBool;
+
+    /// The value of `#define name value` in the kernel's source.
+    fn kernel_define(name: &str) -> u64 {
+        let line = super::super::KERNEL_SOURCE
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("#define ")?
+                    .strip_prefix(name)?
+                    .strip_prefix(' ')
+            })
+            .unwrap_or_else(|| panic!("kernel.cu defines {name}"));
+        line.trim().trim_end_matches('u').parse().unwrap()
+    }
+
+    /// The block size and the key values the host sizes launches and scratch by are the
+    /// kernel's: a key of more values than [`GROUP_KEYS`] would pad past a block's scratch.
+    #[test]
+    fn the_hosts_constants_are_the_kernels() {
+        assert_eq!(u64::from(GROUP_BLOCK), kernel_define("QUEENS_GROUP_BLOCK"));
+        assert_eq!(GROUP_KEYS, 1 << kernel_define("QUEENS_KEY_BITS"));
+    }
 
     /// The twin's groups of each pattern subproblem add up, times the factor, to what the
     /// half-board engine's bit-sliced join counts for that subproblem: every subproblem of

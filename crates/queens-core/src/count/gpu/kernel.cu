@@ -183,13 +183,16 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //      group QUEENS_OVERFLOW for the host to count again with more room);
 //   2. key: the block picks up to QUEENS_KEY_BITS bits of the masks, those set in the most
 //      pairs of an upper and a lower half (counted on a sample of each side), as many as keep
-//      2^QUEENS_KEY_HALVES halves of the smaller side per key value on average, and sorts both
+//      2^QUEENS_KEY_HALVES halves of the smaller side per key value on average (twice as many
+//      for an 11th bit), and sorts both
 //      sides by the value of those bits (a counting sort into the second half of the scratch,
 //      each key's uppers starting on a 16-byte line and padded to whole lines);
 //      measured on groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs, 6 % at
-//      8 bits;
+//      8 bits; modelled on sampled groups (instructions issued, lanes idle), an 11th bit costs
+//      N = 20 more than it saves at 32 halves a key value, and saves N = 21 about 7 % and
+//      N = 22 about 20 % at 64;
 //   3. pack: the bits a pair's test still reads are those set in some upper and some lower
-//      half, less the key bits; where they are at most 32 (N <= 23 with a 10-bit key) and
+//      half, less the key bits; where they are at most 32 (N <= 23 with a key of 10 bits or more) and
 //      `narrow` allows it, the sort writes each mask as those bits only, a 32-bit word, and the
 //      join tests a pair with one 32-bit AND instead of a 64-bit one;
 //   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
@@ -206,15 +209,16 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 // `GroupTask` in count/gpu/groups.rs (#[repr(C)]).
 
 #define QUEENS_GROUP_BLOCK 256
-#define QUEENS_KEY_BITS 10
+#define QUEENS_KEY_BITS 11
 #define QUEENS_KEYS (1u << QUEENS_KEY_BITS)
 #define QUEENS_PREFIX_ROWS 3u
 #define QUEENS_SIDE_ROWS 16
 #define QUEENS_OVERFLOW 0xffffffffffffffffull
 // The halves of each side sampled to choose the key bits.
 #define QUEENS_KEY_SAMPLE 2048u
-// A key has bits while the smaller side has 2^QUEENS_KEY_HALVES halves per key value at least
-// (the host shim lowers it, so that the small boards of CI's tests use keys of every length).
+// A key has bits while the smaller side has 2^QUEENS_KEY_HALVES halves per key value at least,
+// twice as many for the 11th bit (the host shim lowers it, so that the small boards of CI's
+// tests use keys of many lengths).
 #ifndef QUEENS_KEY_HALVES
 #define QUEENS_KEY_HALVES 5u
 #endif
@@ -651,7 +655,8 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         if (t == 0u) {
             const unsigned int small = found[0] < found[1] ? found[0] : found[1];
             unsigned int k = 0u;
-            while (k < QUEENS_KEY_BITS && (small >> (k + QUEENS_KEY_HALVES)) != 0u) {
+            while (k < QUEENS_KEY_BITS &&
+                   (small >> (k + QUEENS_KEY_HALVES + (k >= 10u ? 1u : 0u))) != 0u) {
                 k += 1u;
             }
             unsigned long long taken = 0ull;
