@@ -178,7 +178,8 @@ pub fn group_size() -> u32 {
 pub struct GroupLaunch {
     /// Blocks, run one after another.
     pub blocks: u32,
-    /// Threads a block, run at once: a multiple of 32, as the kernel's warps need.
+    /// Threads a block, run at once: a multiple of 32, as the kernel's warps need, and at most
+    /// the device's block ([`GROUP_BLOCK`](queens_core::count::gpu::groups::GROUP_BLOCK)).
     pub threads: u32,
     /// Whether the join may pack the bits it reads into 32-bit words (the device's launches
     /// do); `false` keeps the masks whole, as some groups past N = 23 need.
@@ -203,6 +204,7 @@ pub fn count_groups(
     assert_eq!(groups.len(), out.len(), "one count per group");
     assert!((1..=queens_core::count::gpu::groups::MAX_N).contains(&n));
     assert!(threads > 0 && threads % 32 == 0 && blocks > 0);
+    assert!(threads <= queens_core::count::gpu::groups::GROUP_BLOCK);
     let count = u32::try_from(groups.len()).expect("a launch holds fewer than 2^32 groups");
     let words = queens_core::count::gpu::groups::scratch_words(capacity);
     let mut scratch = vec![0u64; blocks as usize * words as usize];

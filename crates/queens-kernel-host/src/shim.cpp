@@ -24,12 +24,15 @@ static thread_local QueensDim3 gridDim;
 
 static std::mutex launches;
 static pthread_barrier_t block_barrier;
+// One barrier for each warp of a block (of at most 1024 threads), for __syncwarp.
+static pthread_barrier_t warp_barrier[32];
 
 #define __global__
 #define __device__
 #define __shared__ static
 
 static inline void __syncthreads() { pthread_barrier_wait(&block_barrier); }
+static inline void __syncwarp() { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
 static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 static inline int __popcll(long long x) { return __builtin_popcountll((unsigned long long)x); }
@@ -105,7 +108,9 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
 // Runs the groups kernel as a launch of `blocks` blocks of `threads` threads would, the blocks
 // one after another from the last (so that the block that takes the groups uses scratch past
 // the first block's), each block's threads at once. `out` must be zeroed by the caller, as on
-// the device; `scratch` holds 4 * capacity + QUEENS_KEYS words per block; `narrow` 0 keeps the masks whole.
+// the device; `scratch` holds 4 * capacity + QUEENS_KEYS words per block; `narrow` 0 keeps the
+// masks whole. `threads` is a multiple of 32 (whole warps, as __syncwarp needs), at most
+// QUEENS_GROUP_BLOCK.
 extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
                                           unsigned int count,
                                           unsigned int n,
@@ -120,6 +125,9 @@ extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
     unsigned int next = 0;
     for (unsigned int b = blocks; b-- > 0;) {
         pthread_barrier_init(&block_barrier, nullptr, threads);
+        for (unsigned int w = 0; w < threads / 32; ++w) {
+            pthread_barrier_init(&warp_barrier[w], nullptr, 32);
+        }
         std::vector<std::thread> block;
         for (unsigned int t = 0; t < threads; ++t) {
             block.emplace_back([=, &next] {
@@ -137,6 +145,9 @@ extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
             thread.join();
         }
         pthread_barrier_destroy(&block_barrier);
+        for (unsigned int w = 0; w < threads / 32; ++w) {
+            pthread_barrier_destroy(&warp_barrier[w]);
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 // very same code on the CPU and checks it against the known counts and independent twins. It
 // therefore uses only what both compilers take: no headers, plain integer types, C++11 (alignas),
 // and the CUDA built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim,
-// __syncthreads, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX appears only under
+// __syncthreads, __syncwarp, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX appears only under
 // __CUDA_ARCH__, beside the plain C it stands for, which the host build runs.
 //
 // The first kernel's layout must match `FrameRows` and `Task` in count/gpu/tasks.rs
@@ -575,6 +575,9 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
     __shared__ unsigned int s_start[2][QUEENS_KEYS + 1u];
     __shared__ unsigned int s_cursor[2][QUEENS_KEYS];
     __shared__ unsigned int s_chunks[QUEENS_KEYS + 1u];
+    // The join's chunks handed out so far, and the one each warp holds.
+    __shared__ unsigned int s_next_chunk;
+    __shared__ unsigned int s_warp_chunk[QUEENS_GROUP_BLOCK / 32u];
 
     const unsigned int t = threadIdx.x;
     const unsigned int threads = blockDim.x;
@@ -600,6 +603,7 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
             s_found[1] = 0u;
             s_any[0] = 0ull;
             s_any[1] = 0ull;
+            s_next_chunk = 0u;
         }
         for (unsigned int i = t; i < 64u; i += threads) {
             s_set[0][i] = 0u;
@@ -760,14 +764,25 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         }
         __syncthreads();
 
-        // 4. The join: warp w takes the share's chunks w, w + warps, ... of 32 lowers of one key.
+        // 4. The join: each warp takes the share's next chunk of lowers (part, part + parts, ...)
+        // from a counter as it finishes one, for chunks differ in work a hundredfold (a key's
+        // free keys number 2^(k - its bits)) and a fixed deal leaves warps idle at the barrier.
         const unsigned int lane = t & 31u;
-        const unsigned int warps = (threads + 31u) / 32u;
+        const unsigned int warp = t / 32u;
         const unsigned int parts = (group.share >> 16) == 0u ? 1u : (group.share >> 16);
         const unsigned int part = (group.share >> 16) == 0u ? 0u : (group.share & 0xffffu);
         unsigned long long pairs = 0ull;
-        for (unsigned int chunk = part + parts * (t / 32u); chunk < s_chunks[keys];
-             chunk += parts * warps) {
+        for (;;) {
+            if (lane == 0u) {
+                s_warp_chunk[warp] = part + parts * atomicAdd(&s_next_chunk, 1u);
+            }
+            __syncwarp();
+            const unsigned int chunk = s_warp_chunk[warp];
+            // Every lane has read it before lane 0 writes the next.
+            __syncwarp();
+            if (chunk >= s_chunks[keys]) {
+                break;
+            }
             if (runs != 0u) {
                 pairs += queens_join_chunk<unsigned int>(packed[0], packed[1], s_start[0],
                                                          s_cursor[0], s_start[1], s_chunks, keys,
