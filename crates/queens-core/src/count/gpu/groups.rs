@@ -58,7 +58,7 @@ pub const MAX_N: usize = 31;
 /// One task of a launch (`QueensGroup` in `kernel.cu`): share `part` of `parts` of one
 /// group, the upper halves on exactly the columns `upper` (row 0 restricted to `top`) against
 /// the lower halves on the others (row `N/2` restricted to `first`). The shares of a group add
-/// up to its pairs: each lists the whole group and joins its share of the lower halves.
+/// up to its pairs: each lists every upper half and the lower halves [`in_share`] deals it.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GroupTask {
@@ -106,11 +106,19 @@ impl GroupTask {
     }
 }
 
+/// Whether a lower half of mask `mask` belongs to share `part` of `parts` of its group: a rule
+/// on the mask alone (the top half of a multiplicative hash, modulo `parts`), because each share
+/// lists its group anew in an order of its own. The same rule as `queens_in_share` in
+/// `kernel.cu`, so that a share counts the same on the kernel and on its twin.
+pub fn in_share(mask: u64, part: u32, parts: u32) -> bool {
+    parts <= 1 || (mask.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32 % parts == part
+}
+
 /// The groups' pairs on the CPU, one group after another: the twin of `queens_count_groups`,
 /// written independently of it (each half placed square by square, its mask read off the
 /// squares its diagonals reach on row `N/2`, every pair tested), with the same meaning of
-/// `capacity`. A share of a group takes every `parts`-th lower half, from its `part`-th (the
-/// kernel cuts its groups otherwise, but the shares of a group add up the same).
+/// `capacity`, for the halves of the task's share. A share of a group takes the lower halves
+/// [`in_share`] deals it, as the kernel does.
 pub(super) fn twin(n: usize, groups: &[GroupTask], capacity: u32, out: &mut [u64]) {
     let full = (1u32 << n) - 1;
     let h = n / 2;
@@ -124,12 +132,15 @@ pub(super) fn twin(n: usize, groups: &[GroupTask], capacity: u32, out: &mut [u64
             }
         });
         let (part, parts) = g.part();
+        let lowers: Vec<u64> = lowers
+            .into_iter()
+            .filter(|&l| in_share(l, part, parts))
+            .collect();
         *o = if uppers.len() > capacity as usize || lowers.len() > capacity as usize {
             OVERFLOW
         } else {
             let fit = |l: &u64| uppers.iter().filter(|&&u| u & l == 0).count() as u64;
-            let share = lowers.iter().skip(part as usize).step_by(parts as usize);
-            share.map(fit).sum()
+            lowers.iter().map(fit).sum()
         };
     }
 }

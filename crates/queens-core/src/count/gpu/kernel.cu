@@ -231,7 +231,8 @@ struct QueensGroup {
     // The columns row n/2 (the lower half's) may use.
     unsigned int first;
     // The share of the group this task joins: part | parts << 16 (0: the whole group). Each
-    // share lists the whole group and joins the chunks of lowers numbered part, part + parts...
+    // share lists every upper half and the lower halves queens_in_share deals it, and joins
+    // them.
     unsigned int share;
 };
 
@@ -244,12 +245,28 @@ __device__ static unsigned int queens_nth_bit(unsigned int set, unsigned int d)
     return set & (0u - set);
 }
 
-// Appends one half to a side of the block's scratch; false when the side has no room left (its
-// count is then past `capacity`, which marks the group, and the thread lists no more of it: the
-// count stays within capacity + threads).
-__device__ static bool queens_emit(unsigned long long mask, unsigned long long* out,
-                                   unsigned int capacity, unsigned int* found)
+// Whether a half of mask `mask` is in share `share` of its group (part | parts << 16, 0: the
+// whole group). It depends on the mask alone: each share of a group lists the group anew, in an
+// order of its own (the threads' atomics), so only a rule on the half itself deals every lower
+// half to exactly one share. `in_share` in count/gpu/groups.rs is its twin.
+__device__ static inline bool queens_in_share(unsigned long long mask, unsigned int share)
 {
+    const unsigned int parts = share >> 16;
+    if (parts <= 1u) {
+        return true;
+    }
+    return (unsigned int)((mask * 0x9e3779b97f4a7c15ull) >> 32) % parts == (share & 0xffffu);
+}
+
+// Appends one half to a side of the block's scratch, if it is in share `share`; false when the
+// side has no room left (its count is then past `capacity`, which marks the group, and the
+// thread lists no more of it: the count stays within capacity + threads).
+__device__ static bool queens_emit(unsigned long long mask, unsigned long long* out,
+                                   unsigned int capacity, unsigned int* found, unsigned int share)
+{
+    if (!queens_in_share(mask, share)) {
+        return true;
+    }
     unsigned int at = atomicAdd(found, 1u);
     if (at < capacity) {
         out[at] = mask;
@@ -271,17 +288,18 @@ __device__ static unsigned long long queens_half_mask(unsigned int n, unsigned i
 }
 
 // Thread t's share of one side's listing: `rows` rows on exactly the columns `cols` (as many
-// as the rows), the first row placed restricted to `first_row`, the last to `last_row`.
+// as the rows), the first row placed restricted to `first_row`, the last to `last_row`; only
+// the halves of share `share` are kept (queens_in_share).
 __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsigned int cols,
                                         unsigned int first_row, unsigned int last_row,
                                         unsigned int lower, unsigned int t, unsigned int threads,
                                         unsigned long long* out, unsigned int capacity,
-                                        unsigned int* found)
+                                        unsigned int* found, unsigned int share)
 {
     if (rows == 0u) {
         // No row (the upper half of N = 1): one empty half.
         if (t == 0u) {
-            queens_emit(0ull, out, capacity, found);
+            queens_emit(0ull, out, capacity, found, share);
         }
         return;
     }
@@ -311,7 +329,8 @@ __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsig
                 break;
             }
             if (placed + 1u == rows) {
-                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found)) {
+                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found,
+                                 share)) {
                     return;
                 }
                 break;
@@ -346,7 +365,8 @@ __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsig
             unsigned int bit = f & (0u - f);
             f ^= bit;
             if (level + 1u == rows) {
-                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found)) {
+                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found,
+                                 share)) {
                     return;
                 }
                 continue;
@@ -620,11 +640,12 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         }
         const QueensGroup group = groups[g];
 
-        // 1. The halves of both sides.
+        // 1. The halves of both sides: every upper half, and the lower halves of the task's
+        // share of the group.
         queens_list_side(n, h, group.upper, group.top, full, 0u, t, threads, side[0], capacity,
-                         &s_found[0]);
+                         &s_found[0], 0u);
         queens_list_side(n, n - h, full & ~group.upper, full, group.first, 1u, t, threads,
-                         side[1], capacity, &s_found[1]);
+                         side[1], capacity, &s_found[1], group.share);
         __syncthreads();
         const unsigned int found[2] = {s_found[0], s_found[1]};
         if (found[0] > capacity || found[1] > capacity || found[0] == 0u || found[1] == 0u) {
@@ -764,17 +785,15 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         }
         __syncthreads();
 
-        // 4. The join: each warp takes the share's next chunk of lowers (part, part + parts, ...)
-        // from a counter as it finishes one, for chunks differ in work a hundredfold (a key's
-        // free keys number 2^(k - its bits)) and a fixed deal leaves warps idle at the barrier.
+        // 4. The join: each warp takes the next chunk of lowers from a counter as it finishes
+        // one, for chunks differ in work a hundredfold (a key's free keys number 2^(k - its
+        // bits)) and a fixed deal leaves warps idle at the barrier.
         const unsigned int lane = t & 31u;
         const unsigned int warp = t / 32u;
-        const unsigned int parts = (group.share >> 16) == 0u ? 1u : (group.share >> 16);
-        const unsigned int part = (group.share >> 16) == 0u ? 0u : (group.share & 0xffffu);
         unsigned long long pairs = 0ull;
         for (;;) {
             if (lane == 0u) {
-                s_warp_chunk[warp] = part + parts * atomicAdd(&s_next_chunk, 1u);
+                s_warp_chunk[warp] = atomicAdd(&s_next_chunk, 1u);
             }
             __syncwarp();
             const unsigned int chunk = s_warp_chunk[warp];
