@@ -484,7 +484,8 @@ __device__ static unsigned int queens_fit_run(const QueensLine<W>* up, unsigned 
 #ifdef __CUDA_ARCH__
 #pragma unroll 4
 #endif
-    for (unsigned int m = 0; m < mine; ++m) {
+    // Counted down: the compiler then keeps the pointer in place, two moves a line fewer.
+    for (unsigned int m = mine; m != 0u; --m) {
         const QueensLine<W> masks = queens_line(up);
         up += STREAMS;
         for (unsigned int j = 0; j < 16u / sizeof(W); ++j) {
