@@ -58,7 +58,8 @@ pub const MAX_N: usize = 31;
 /// One task of a launch (`QueensGroup` in `kernel.cu`): share `part` of `parts` of one
 /// group, the upper halves on exactly the columns `upper` (row 0 restricted to `top`) against
 /// the lower halves on the others (row `N/2` restricted to `first`). The shares of a group add
-/// up to its pairs: each lists every upper half and the lower halves [`in_share`] deals it.
+/// up to its pairs: each lists the whole group and joins the lower halves of the keys dealt to
+/// it (`queens_key_in_share` in `kernel.cu`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GroupTask {
@@ -106,10 +107,10 @@ impl GroupTask {
     }
 }
 
-/// Whether a lower half of mask `mask` belongs to share `part` of `parts` of its group: a rule
-/// on the mask alone (the top half of a multiplicative hash, modulo `parts`), because each share
-/// lists its group anew in an order of its own. The same rule as `queens_in_share` in
-/// `kernel.cu`, so that a share counts the same on the kernel and on its twin.
+/// Whether the twin deals a lower half of mask `mask` to share `part` of `parts` of its group:
+/// a rule on the mask alone (the top half of a multiplicative hash, modulo `parts`), not on the
+/// place of the half in a list. The kernel deals whole keys instead, but the shares of a group
+/// add up the same.
 pub fn in_share(mask: u64, part: u32, parts: u32) -> bool {
     parts <= 1 || (mask.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32 % parts == part
 }
@@ -117,8 +118,8 @@ pub fn in_share(mask: u64, part: u32, parts: u32) -> bool {
 /// The groups' pairs on the CPU, one group after another: the twin of `queens_count_groups`,
 /// written independently of it (each half placed square by square, its mask read off the
 /// squares its diagonals reach on row `N/2`, every pair tested), with the same meaning of
-/// `capacity`, for the halves of the task's share. A share of a group takes the lower halves
-/// [`in_share`] deals it, as the kernel does.
+/// `capacity`. A share of a group takes the lower halves [`in_share`] deals it (the kernel
+/// deals whole keys of them instead, but the shares of a group add up the same).
 pub(super) fn twin(n: usize, groups: &[GroupTask], capacity: u32, out: &mut [u64]) {
     let full = (1u32 << n) - 1;
     let h = n / 2;
@@ -132,15 +133,12 @@ pub(super) fn twin(n: usize, groups: &[GroupTask], capacity: u32, out: &mut [u64
             }
         });
         let (part, parts) = g.part();
-        let lowers: Vec<u64> = lowers
-            .into_iter()
-            .filter(|&l| in_share(l, part, parts))
-            .collect();
         *o = if uppers.len() > capacity as usize || lowers.len() > capacity as usize {
             OVERFLOW
         } else {
             let fit = |l: &u64| uppers.iter().filter(|&&u| u & l == 0).count() as u64;
-            lowers.iter().map(fit).sum()
+            let share = lowers.iter().filter(|&&l| in_share(l, part, parts));
+            share.map(fit).sum()
         };
     }
 }

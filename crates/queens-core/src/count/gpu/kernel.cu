@@ -231,8 +231,8 @@ struct QueensGroup {
     // The columns row n/2 (the lower half's) may use.
     unsigned int first;
     // The share of the group this task joins: part | parts << 16 (0: the whole group). Each
-    // share lists every upper half and the lower halves queens_in_share deals it, and joins
-    // them.
+    // share lists the whole group and joins the lower halves of the keys queens_key_in_share
+    // deals it.
     unsigned int share;
 };
 
@@ -245,28 +245,30 @@ __device__ static unsigned int queens_nth_bit(unsigned int set, unsigned int d)
     return set & (0u - set);
 }
 
-// Whether a half of mask `mask` is in share `share` of its group (part | parts << 16, 0: the
-// whole group). It depends on the mask alone: each share of a group lists the group anew, in an
-// order of its own (the threads' atomics), so only a rule on the half itself deals every lower
-// half to exactly one share. `in_share` in count/gpu/groups.rs is its twin.
-__device__ static inline bool queens_in_share(unsigned long long mask, unsigned int share)
+// A hash of a mask or a key: the high half of a multiplicative (Fibonacci) hash.
+__device__ static inline unsigned int queens_hash(unsigned long long value)
 {
-    const unsigned int parts = share >> 16;
-    if (parts <= 1u) {
-        return true;
-    }
-    return (unsigned int)((mask * 0x9e3779b97f4a7c15ull) >> 32) % parts == (share & 0xffffu);
+    return (unsigned int)((value * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
-// Appends one half to a side of the block's scratch, if it is in share `share`; false when the
-// side has no room left (its count is then past `capacity`, which marks the group, and the
-// thread lists no more of it: the count stays within capacity + threads).
-__device__ static bool queens_emit(unsigned long long mask, unsigned long long* out,
-                                   unsigned int capacity, unsigned int* found, unsigned int share)
+// Whether the lower halves of key `key` are in share `share` of their group (part | parts << 16,
+// 0: the whole group). Each share of a group lists the whole group anew, in an order of its own
+// (the threads' atomics), so the deal must not depend on that order: the key bits are chosen
+// from a sample drawn by hash, the same in every share, and the keys are dealt by hash. A share
+// then joins whole keys, as the whole group would, and the shares' work stays within about 10 %
+// of each other (modelled on sampled groups of N = 21 and 22).
+__device__ static inline bool queens_key_in_share(unsigned int key, unsigned int share)
 {
-    if (!queens_in_share(mask, share)) {
-        return true;
-    }
+    const unsigned int parts = share >> 16;
+    return parts <= 1u || queens_hash(key) % parts == (share & 0xffffu);
+}
+
+// Appends one half to a side of the block's scratch; false when the side has no room left (its
+// count is then past `capacity`, which marks the group, and the thread lists no more of it: the
+// count stays within capacity + threads).
+__device__ static bool queens_emit(unsigned long long mask, unsigned long long* out,
+                                   unsigned int capacity, unsigned int* found)
+{
     unsigned int at = atomicAdd(found, 1u);
     if (at < capacity) {
         out[at] = mask;
@@ -288,18 +290,17 @@ __device__ static unsigned long long queens_half_mask(unsigned int n, unsigned i
 }
 
 // Thread t's share of one side's listing: `rows` rows on exactly the columns `cols` (as many
-// as the rows), the first row placed restricted to `first_row`, the last to `last_row`; only
-// the halves of share `share` are kept (queens_in_share).
+// as the rows), the first row placed restricted to `first_row`, the last to `last_row`.
 __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsigned int cols,
                                         unsigned int first_row, unsigned int last_row,
                                         unsigned int lower, unsigned int t, unsigned int threads,
                                         unsigned long long* out, unsigned int capacity,
-                                        unsigned int* found, unsigned int share)
+                                        unsigned int* found)
 {
     if (rows == 0u) {
         // No row (the upper half of N = 1): one empty half.
         if (t == 0u) {
-            queens_emit(0ull, out, capacity, found, share);
+            queens_emit(0ull, out, capacity, found);
         }
         return;
     }
@@ -329,8 +330,7 @@ __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsig
                 break;
             }
             if (placed + 1u == rows) {
-                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found,
-                                 share)) {
+                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found)) {
                     return;
                 }
                 break;
@@ -365,8 +365,7 @@ __device__ static void queens_list_side(unsigned int n, unsigned int rows, unsig
             unsigned int bit = f & (0u - f);
             f ^= bit;
             if (level + 1u == rows) {
-                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found,
-                                 share)) {
+                if (!queens_emit(queens_half_mask(n, lower, x, y, bit), out, capacity, found)) {
                     return;
                 }
                 continue;
@@ -641,12 +640,11 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         }
         const QueensGroup group = groups[g];
 
-        // 1. The halves of both sides: every upper half, and the lower halves of the task's
-        // share of the group.
+        // 1. The halves of both sides.
         queens_list_side(n, h, group.upper, group.top, full, 0u, t, threads, side[0], capacity,
-                         &s_found[0], 0u);
+                         &s_found[0]);
         queens_list_side(n, n - h, full & ~group.upper, full, group.first, 1u, t, threads,
-                         side[1], capacity, &s_found[1], group.share);
+                         side[1], capacity, &s_found[1]);
         __syncthreads();
         const unsigned int found[2] = {s_found[0], s_found[1]};
         if (found[0] > capacity || found[1] > capacity || found[0] == 0u || found[1] == 0u) {
@@ -665,7 +663,8 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
             for (unsigned int i = t; i < found[s]; i += threads) {
                 const unsigned long long m = side[s][i];
                 any |= m;
-                if (i % step == 0u) {
+                // Drawn by hash, not by place: every share of the group draws the same sample.
+                if (queens_hash(m) % step == 0u) {
                     unsigned long long rest = m;
                     while (rest != 0ull) {
                         atomicAdd(&s_set[s][__ffsll((long long)rest) - 1], 1u);
@@ -736,7 +735,10 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         const unsigned int runs = s_runs;
         for (unsigned int s = 0; s < 2u; ++s) {
             for (unsigned int i = t; i < found[s]; i += threads) {
-                atomicAdd(&s_cursor[s][queens_key(side[s][i], s_bits, k)], 1u);
+                const unsigned int key = queens_key(side[s][i], s_bits, k);
+                if (s == 0u || queens_key_in_share(key, group.share)) {
+                    atomicAdd(&s_cursor[s][key], 1u);
+                }
             }
         }
         __syncthreads();
@@ -765,7 +767,11 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
         for (unsigned int s = 0; s < 2u; ++s) {
             for (unsigned int i = t; i < found[s]; i += threads) {
                 const unsigned long long m = side[s][i];
-                const unsigned int at = atomicAdd(&s_cursor[s][queens_key(m, s_bits, k)], 1u);
+                const unsigned int key = queens_key(m, s_bits, k);
+                if (s == 1u && !queens_key_in_share(key, group.share)) {
+                    continue;
+                }
+                const unsigned int at = atomicAdd(&s_cursor[s][key], 1u);
                 if (runs != 0u) {
                     packed[s][at] = queens_pack(m, s_run_at, s_run_len, s_run_to, runs);
                 } else {
