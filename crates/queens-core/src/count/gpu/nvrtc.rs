@@ -310,7 +310,8 @@ mod tests {
 
     /// Where NVRTC can be had (CI installs NVIDIA's wheel and sets QUEENS_NVRTC), the kernels
     /// compile to PTX with their entry points (the frame search, the half-board join and the
-    /// half-board groups); elsewhere the test says why it checks nothing.
+    /// half-board groups), and to sm_90 machine code; elsewhere the test says why it checks
+    /// nothing.
     #[test]
     fn the_kernel_compiles_to_ptx_where_nvrtc_is_found() {
         let nvrtc = match Nvrtc::load() {
@@ -330,6 +331,9 @@ mod tests {
         assert!(ptx.contains(".entry queens_count_tasks"), "{ptx}");
         assert!(ptx.contains(".entry queens_join_pairs"), "{ptx}");
         assert!(ptx.contains(".entry queens_count_groups"), "{ptx}");
+        // Compiled to the H100's and H200's machine code too, NVRTC runs ptxas, which checks
+        // what PTX does not: the 48 KB of static shared memory a block may have, registers.
+        nvrtc.compile(super::super::KERNEL_SOURCE, "sm_90").unwrap();
         // A kernel that does not compile gives NVRTC's log.
         let err = nvrtc.compile("this is not C++", "compute_70").unwrap_err();
         assert!(
