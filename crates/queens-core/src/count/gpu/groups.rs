@@ -111,7 +111,7 @@ impl GroupTask {
 /// a rule on the mask alone (the top half of a multiplicative hash, modulo `parts`), not on the
 /// place of the half in a list. The kernel deals whole keys instead, but the shares of a group
 /// add up the same.
-pub fn in_share(mask: u64, part: u32, parts: u32) -> bool {
+fn in_share(mask: u64, part: u32, parts: u32) -> bool {
     parts <= 1 || (mask.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32 % parts == part
 }
 

@@ -11,10 +11,10 @@
 // This one file is compiled twice: by NVRTC for the device at run time (count/gpu/cuda.rs), and
 // by the host C++ compiler through the shim of crates/queens-kernel-host, so that CI runs the
 // very same code on the CPU and checks it against the known counts and independent twins. It
-// therefore uses only what both compilers take: no headers, plain integer types, C++11 (alignas),
-// and the CUDA built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim,
-// __syncthreads, __syncwarp, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX appears only under
-// __CUDA_ARCH__, beside the plain C it stands for, which the host build runs.
+// therefore uses only what both compilers take: no headers, plain integer types, C++11
+// (alignas), and the CUDA built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim,
+// __syncthreads, __syncwarp, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX
+// appears only under __CUDA_ARCH__, beside the plain C it stands for, which the host build runs.
 //
 // The first kernel's layout must match `FrameRows` and `Task` in count/gpu/tasks.rs
 // (#[repr(C)]).
@@ -184,17 +184,17 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //   2. key: the block picks up to QUEENS_KEY_BITS bits of the masks, those set in the most
 //      pairs of an upper and a lower half (counted on a sample of each side), as many as keep
 //      2^QUEENS_KEY_HALVES halves of the smaller side per key value on average (twice as many
-//      for an 11th bit), and sorts both
-//      sides by the value of those bits (a counting sort into the second half of the scratch,
-//      each key's uppers starting on a 16-byte line and padded to whole lines);
+//      for an 11th bit), and sorts both sides by the value of those bits (a counting sort into
+//      the second half of the scratch, each key's uppers starting on a 16-byte line and padded
+//      to whole lines);
 //      measured on groups of N = 16 and 18, each key bit leaves about 0.7 of the pairs, 6 % at
 //      8 bits; modelled on sampled groups (instructions issued, lanes idle), an 11th bit costs
 //      N = 20 more than it saves at 32 halves a key value, and saves N = 21 about 7 % and
 //      N = 22 about 20 % at 64;
 //   3. pack: the bits a pair's test still reads are those set in some upper and some lower
-//      half, less the key bits; where they are at most 32 (N <= 23 with a key of 10 bits or more) and
-//      `narrow` allows it, the sort writes each mask as those bits only, a 32-bit word, and the
-//      join tests a pair with one 32-bit AND instead of a 64-bit one;
+//      half, less the key bits; where they are at most 32 (N <= 23 with a key of 10 bits or
+//      more) and `narrow` allows it, the sort writes each mask as those bits only, a 32-bit
+//      word, and the join tests a pair with one 32-bit AND instead of a 64-bit one;
 //   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
 //      lower key y meet only the uppers of the keys inside ~y (3^k pairs of keys of 4^k): each
 //      warp takes 32 lowers of one key (a key's last few lowers on 2 or 4 lanes each, which
