@@ -199,6 +199,34 @@ fn an_unknown_device_is_refused() -> Outcome {
     Ok(Completion::Completed)
 }
 
+/// A join `QUEENS_GPU_JOIN` does not name is refused whatever the device, with the ones it
+/// takes; those it names count.
+fn an_unknown_join_is_refused() -> Outcome {
+    let run = |join: &str| {
+        Command::new(assert_cmd::cargo::cargo_bin("queens"))
+            .args(["count", "12", "--engine", "gpu", "-q"])
+            .env("QUEENS_GPU_DEVICE", "twin")
+            .env("QUEENS_GPU_JOIN", join)
+            .output()
+            .expect("queens starts")
+    };
+    let out = run("fast");
+    check("the exit status", out.status.code(), Some(2))?;
+    let err = stderr(&out);
+    if !(err.contains("QUEENS_GPU_JOIN") && err.contains("fast") && err.contains("lanes")) {
+        return Err(format!("the message: {err}").into());
+    }
+    for join in ["sliced", "lanes", ""] {
+        let out = run(join);
+        check(
+            &format!("QUEENS_GPU_JOIN={join:?}"),
+            stdout(&out),
+            "14200".to_string(),
+        )?;
+    }
+    Ok(Completion::Completed)
+}
+
 // ---- On either device ----
 
 /// N = 4 to 13 (the device's totals and classes against the reference table, its split and
@@ -406,6 +434,7 @@ fn main() {
             without_a_gpu_it_says_what_is_missing,
         ),
         Trial::ignorable_test("an_unknown_device_is_refused", an_unknown_device_is_refused),
+        Trial::ignorable_test("an_unknown_join_is_refused", an_unknown_join_is_refused),
         Trial::ignorable_test(
             "the_estimate_names_the_gpu_engine",
             the_estimate_names_the_gpu_engine,

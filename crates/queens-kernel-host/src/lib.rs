@@ -30,9 +30,11 @@ extern "C" {
         n: u32,
         capacity: u32,
         narrow: u32,
+        sliced: u32,
         scratch: *mut u64,
         blocks: u32,
         threads: u32,
+        key_halves: u32,
         out: *mut u64,
     );
     fn queens_kernel_host_sizeof_join_task() -> u32;
@@ -82,12 +84,17 @@ impl Kernel for HostKernel {
     }
 
     /// The groups kernel as a launch of [`HOST_GROUP_BLOCKS`] blocks of [`HOST_GROUP_THREADS`]
-    /// threads.
+    /// threads, joining as the device's launches do (chunks of at least
+    /// [`SLICED_FROM`](queens_core::count::gpu::groups::SLICED_FROM) packed lower halves
+    /// bit-sliced, which the small boards tested here seldom have: the tests of launches
+    /// slice every chunk).
     fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
         let launch = GroupLaunch {
             blocks: HOST_GROUP_BLOCKS,
             threads: HOST_GROUP_THREADS,
             narrow: true,
+            sliced: queens_core::count::gpu::groups::SLICED_FROM,
+            key_halves: 1,
         };
         count_groups(n, groups, room, launch, out);
         Ok(())
@@ -184,6 +191,13 @@ pub struct GroupLaunch {
     /// Whether the join may pack the bits it reads into 32-bit words (the device's launches
     /// do); `false` keeps the masks whole, as some groups past N = 23 need.
     pub narrow: bool,
+    /// The fewest packed lower halves of a chunk joined bit-sliced, 1 to 32 (the device's
+    /// launches take [`SLICED_FROM`](queens_core::count::gpu::groups::SLICED_FROM)); 0: none.
+    pub sliced: u32,
+    /// The halves of the smaller side a key value keeps, as a power of 2: 1 gives the small
+    /// groups tested here keys of many lengths; the device's 5 gives larger groups whole
+    /// chunks of lower halves a key.
+    pub key_halves: u32,
 }
 
 /// The groups kernel (`queens_count_groups` of kernel.cu) compiled for the host, over `groups`
@@ -200,7 +214,10 @@ pub fn count_groups(
         blocks,
         threads,
         narrow,
+        sliced,
+        key_halves,
     } = launch;
+    assert!(key_halves < 32);
     assert_eq!(groups.len(), out.len(), "one count per group");
     assert!((1..=queens_core::count::gpu::groups::MAX_N).contains(&n));
     assert!(threads > 0 && threads % 32 == 0 && blocks > 0);
@@ -219,9 +236,11 @@ pub fn count_groups(
             n as u32,
             capacity,
             u32::from(narrow),
+            sliced,
             scratch.as_mut_ptr(),
             blocks,
             threads,
+            key_halves,
             out.as_mut_ptr(),
         )
     };

@@ -33,6 +33,30 @@ static pthread_barrier_t warp_barrier[32];
 
 static inline void __syncthreads() { pthread_barrier_wait(&block_barrier); }
 static inline void __syncwarp() { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
+
+// __ballot_sync over the whole warp (the kernel passes a full mask): each lane sets its bit in
+// the warp's vote, and after the warp's barrier every lane reads it. The votes take turns in
+// three words, the one after next cleared by lane 0 after the barrier, when every lane has
+// read it (the vote before this one) and none can write it yet (the vote after next waits for
+// the barrier of the next one, which lane 0 has not reached).
+static unsigned int warp_vote[32][3];
+static thread_local unsigned int votes_cast;
+static inline unsigned int __ballot_sync(unsigned int mask, int pred)
+{
+    (void)mask;
+    const unsigned int warp = threadIdx.x / 32;
+    const unsigned int turn = votes_cast % 3;
+    votes_cast += 1;
+    if (pred) {
+        __atomic_fetch_or(&warp_vote[warp][turn], 1u << (threadIdx.x % 32), __ATOMIC_SEQ_CST);
+    }
+    pthread_barrier_wait(&warp_barrier[warp]);
+    const unsigned int vote = __atomic_load_n(&warp_vote[warp][turn], __ATOMIC_SEQ_CST);
+    if (threadIdx.x % 32 == 0) {
+        __atomic_store_n(&warp_vote[warp][(turn + 2) % 3], 0u, __ATOMIC_SEQ_CST);
+    }
+    return vote;
+}
 static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 static inline int __popcll(long long x) { return __builtin_popcountll((unsigned long long)x); }
@@ -49,9 +73,12 @@ static inline unsigned int atomicAdd(unsigned int* at, unsigned int v)
     return __atomic_fetch_add(at, v, __ATOMIC_SEQ_CST);
 }
 
-// Keys from 2 halves a key value on: the groups of the boards tested here (N <= 12, at most
-// 132 halves a side) then use keys of up to 6 bits, as those of N = 20 use 9 on the device.
-#define QUEENS_KEY_HALVES 1u
+// The halves a key value keeps, as a power of 2 (the device's is 5): set for each launch. The
+// tests mostly take 1, so that the small groups of the boards they count (N <= 12, at most 132
+// halves a side) use keys of up to 6 bits, as those of N = 20 use 9 on the device; the
+// device's value makes the keys of larger groups hold whole chunks of lower halves.
+static unsigned int host_key_halves = 1;
+#define QUEENS_KEY_HALVES host_key_halves
 
 #include "kernel.cu"
 
@@ -109,24 +136,31 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
 // one after another from the last (so that the block that takes the groups uses scratch past
 // the first block's), each block's threads at once. `out` must be zeroed by the caller, as on
 // the device; `scratch` holds 4 * capacity + QUEENS_KEYS words per block; `narrow` 0 keeps the
-// masks whole. `threads` is a multiple of 32 (whole warps, as __syncwarp needs), at most
-// QUEENS_GROUP_BLOCK.
+// masks whole; chunks of at least `sliced` lowers are joined bit-sliced (0: none); a key value
+// keeps 2^key_halves halves. `threads` is a multiple of 32 (whole warps, as __syncwarp and
+// __ballot_sync need), at most QUEENS_GROUP_BLOCK.
 extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
                                           unsigned int count,
                                           unsigned int n,
                                           unsigned int capacity,
                                           unsigned int narrow,
+                                          unsigned int sliced,
                                           unsigned long long* scratch,
                                           unsigned int blocks,
                                           unsigned int threads,
+                                          unsigned int key_halves,
                                           unsigned long long* out)
 {
     std::lock_guard<std::mutex> one_launch(launches);
+    host_key_halves = key_halves;
     unsigned int next = 0;
     for (unsigned int b = blocks; b-- > 0;) {
         pthread_barrier_init(&block_barrier, nullptr, threads);
         for (unsigned int w = 0; w < threads / 32; ++w) {
             pthread_barrier_init(&warp_barrier[w], nullptr, 32);
+            for (unsigned int& vote : warp_vote[w]) {
+                vote = 0;
+            }
         }
         std::vector<std::thread> block;
         for (unsigned int t = 0; t < threads; ++t) {
@@ -138,7 +172,8 @@ extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
                 threadIdx.x = t;
                 threadIdx.y = 0;
                 threadIdx.z = 0;
-                queens_count_groups(groups, count, n, capacity, narrow, scratch, &next, out);
+                queens_count_groups(groups, count, n, capacity, narrow, sliced, scratch, &next,
+                                    out);
             });
         }
         for (std::thread& thread : block) {

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use queens_core::count::gpu::groups::{count_groups, GROUP_BLOCK, OVERFLOW};
+use queens_core::count::gpu::groups::{count_groups, GROUP_BLOCK, OVERFLOW, SLICED_FROM};
 use queens_core::count::gpu::{tally_on, CpuTwin, FrameRows, GroupTask, Kernel, Task, BLOCK};
 use queens_core::count::halves;
 use queens_core::count::{Shard, Tally};
@@ -161,11 +161,13 @@ fn the_groups_kernel_counts_the_same_in_any_launch_and_marks_what_does_not_fit()
         ((4, 96), 1 << 12, &twin),
         ((2, 64), 20, &small),
     ] {
-        for narrow in [true, false] {
+        for (narrow, sliced) in [(true, 0), (true, 1), (false, 0)] {
             let launch = GroupLaunch {
                 blocks,
                 threads,
                 narrow,
+                sliced,
+                key_halves: 1,
             };
             let mut out = vec![0; groups.len()];
             queens_kernel_host::count_groups(n, &groups, room, launch, &mut out);
@@ -209,6 +211,8 @@ fn the_shares_of_a_group_add_up_to_the_group() {
         blocks: 2,
         threads: 64,
         narrow: true,
+        sliced: 1,
+        key_halves: 1,
     };
     let mut host = vec![0; shared.len()];
     queens_kernel_host::count_groups(n, &shared, 1 << 12, launch, &mut host);
@@ -252,6 +256,8 @@ fn the_shares_of_large_groups_add_up_whatever_the_order() {
             blocks,
             threads,
             narrow: true,
+            sliced: SLICED_FROM,
+            key_halves: 1,
         };
         let mut want = vec![0; whole.len()];
         queens_kernel_host::count_groups(n, &whole, 1 << 16, launch, &mut want);
@@ -262,5 +268,58 @@ fn the_shares_of_large_groups_add_up_whatever_the_order() {
         assert_eq!(sums, want, "{launch:?}");
         assert!(got.chunks(parts as usize).any(|c| c[0] != c[1]));
         assert_eq!(first.get_or_insert_with(|| got.clone()), &got, "{launch:?}");
+    }
+}
+
+/// The bit-sliced join counts what the independent twin counts: with every chunk sliced, on
+/// every group of N = 1 to 9 (two splits each), where lower halves of few rows and masks with
+/// no bit the test reads abound; and on groups whose keys hold whole chunks of lower halves
+/// (N = 17 with the device's key sizing, 2^5 halves a key value). Each against the lanes'
+/// join.
+#[test]
+fn the_bit_sliced_join_counts_what_the_twin_counts() {
+    let launch = |threads, sliced, key_halves| GroupLaunch {
+        blocks: 2,
+        threads,
+        narrow: true,
+        sliced,
+        key_halves,
+    };
+    for n in 1..=9 {
+        for k in [0, halves::default_pattern_columns(n)] {
+            let groups: Vec<GroupTask> = subproblems(&halves::Plan::new(n, k))
+                .into_iter()
+                .flat_map(|(_, groups, _)| groups)
+                .collect();
+            let mut want = vec![0; groups.len()];
+            CpuTwin
+                .count_groups(n, &groups, u32::MAX, &mut want)
+                .unwrap();
+            let mut got = vec![0; groups.len()];
+            queens_kernel_host::count_groups(n, &groups, 1 << 12, launch(64, 1, 1), &mut got);
+            assert_eq!(got, want, "N = {n}, k = {k}");
+        }
+    }
+    let n = 17;
+    let plan = halves::Plan::new(n, 4);
+    let sets = (0..plan.len())
+        .find_map(|i| plan.column_sets(i))
+        .expect("a subproblem with groups");
+    let groups: Vec<GroupTask> = GroupTask::of(&sets, 1).step_by(61).take(6).collect();
+    let mut want = vec![0; groups.len()];
+    CpuTwin
+        .count_groups(n, &groups, u32::MAX, &mut want)
+        .unwrap();
+    assert!(want.iter().filter(|&&w| w > 0).count() > 3);
+    for (threads, sliced, key_halves) in [
+        (GROUP_BLOCK, 0, 5),
+        (GROUP_BLOCK, SLICED_FROM, 5),
+        (64, 1, 5),
+        (96, 32, 5),
+    ] {
+        let launch = launch(threads, sliced, key_halves);
+        let mut got = vec![0; groups.len()];
+        queens_kernel_host::count_groups(n, &groups, 1 << 16, launch, &mut got);
+        assert_eq!(got, want, "{launch:?}");
     }
 }

@@ -19,7 +19,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 
-use super::groups::{scratch_words, GroupTask, GROUPS_NAME, GROUP_BLOCK};
+use super::groups::{asked_sliced, scratch_words, GroupTask, GROUPS_NAME, GROUP_BLOCK};
 use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
@@ -70,6 +70,8 @@ struct Device {
 pub struct Cuda {
     devices: Vec<Device>,
     nvrtc: String,
+    /// The groups kernel's argument `sliced` ([`asked_sliced`]).
+    sliced: u32,
 }
 
 impl std::fmt::Debug for Cuda {
@@ -89,6 +91,7 @@ impl Cuda {
     /// Opens every visible GPU: the driver library, a context on each device, the kernel
     /// compiled for its architecture and loaded. Refuses with what is missing.
     pub fn open() -> Result<Cuda, GpuError> {
+        let sliced = asked_sliced()?;
         // cudarc panics when it cannot load the driver: look for it first.
         // SAFETY: loading the driver library runs its initialisers, which have no
         // preconditions.
@@ -170,6 +173,7 @@ impl Cuda {
         let cuda = Cuda {
             devices,
             nvrtc: nvrtc.path,
+            sliced,
         };
         cuda.check_memory()?;
         Ok(cuda)
@@ -298,6 +302,7 @@ impl Device {
         n: usize,
         groups: &[GroupTask],
         capacity: u32,
+        sliced: u32,
         out: &mut [u64],
     ) -> Result<(), GpuError> {
         if groups.is_empty() {
@@ -340,6 +345,7 @@ impl Device {
         let n32 = n as u32;
         // The join packs the bits a pair's test reads into 32-bit words where they fit.
         let narrow = 1u32;
+        // Chunks of at least `sliced` packed lower halves are joined bit-sliced (0: none).
         let config = LaunchConfig {
             grid_dim: (blocks as u32, 1, 1),
             block_dim: (GROUP_BLOCK, 1, 1),
@@ -351,11 +357,11 @@ impl Device {
             .arg(&count)
             .arg(&n32)
             .arg(&capacity)
-            .arg(&narrow);
+            .arg(&narrow)
+            .arg(&sliced);
         launch.arg(scratch).arg(&mut next).arg(&mut out_dev);
-        // SAFETY: the kernel's parameters are (groups, count, n, capacity, narrow, scratch,
-        // next, out)
-        // with the layouts above; the scratch holds scratch_words(capacity) for each of the
+        // SAFETY: the kernel's parameters are (groups, count, n, capacity, narrow, sliced,
+        // scratch, next, out) with the layouts above; the scratch holds scratch_words(capacity) for each of the
         // `blocks` blocks, `next` starts at 0, and block b writes out[g] only for the groups g
         // < count it fetched.
         unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
@@ -405,7 +411,7 @@ impl Kernel for Cuda {
 
     fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
         on_every_device(&self.devices, groups, out, |d, g, o| {
-            d.groups(n, g, room, o)
+            d.groups(n, g, room, self.sliced, o)
         })
     }
 

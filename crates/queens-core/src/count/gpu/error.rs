@@ -20,6 +20,12 @@ pub enum GpuError {
         /// The value given.
         name: String,
     },
+    /// `QUEENS_GPU_JOIN` names no join this build knows.
+    #[error("QUEENS_GPU_JOIN={name:?} names no join (use sliced, the default, or lanes)")]
+    UnknownJoin {
+        /// The value given.
+        name: String,
+    },
     /// The CUDA driver library could not be loaded.
     #[error("no NVIDIA driver found: the CUDA driver library ({looked_for}) could not be loaded")]
     NoDriver {

@@ -14,7 +14,8 @@
 //! 4.5 % at 9 (the key of N = 20's groups), 3.5 % at 10. Where the bits a test still reads (set
 //! in some half of each side, less the key's) are 32 at most, as in every group of N = 22 and
 //! 23 with a key of 10 bits sampled (at most 30 and 32 bits), the masks are packed into 32-bit
-//! words and a pair is one 32-bit AND. Nothing but the group list crosses
+//! words and a pair is one 32-bit AND, or, for a chunk of [`SLICED_FROM`] or more lower halves
+//! of one key, one bit of 32 tested at once ([`JOIN_VAR`]). Nothing but the group list crosses
 //! the bus, 16 bytes a group, and the listing, the sort and the join all run on the device.
 //! Where a side has more halves than a block's scratch holds, the kernel says so
 //! ([`OVERFLOW`]) and the group is counted again in a launch with more room
@@ -45,6 +46,32 @@ pub const GROUP_KEYS: u64 = 1 << 11;
 /// sorted upper halves (`kernel.cu`, `queens_count_groups`).
 pub fn scratch_words(capacity: u32) -> u64 {
     4 * u64::from(capacity) + GROUP_KEYS
+}
+
+/// The environment variable that chooses how the groups kernel joins a chunk of lower halves
+/// whose masks are packed into 32 bits: `sliced` (unset or empty: the default), bit-sliced
+/// from [`SLICED_FROM`] lower halves a chunk; or `lanes`, one lower half a lane (2 or 4 lanes
+/// for 16 or 8 at most), as before. Both count the same: it is there to time one against the
+/// other on a device (`scripts/gpu-check --joins`).
+pub const JOIN_VAR: &str = "QUEENS_GPU_JOIN";
+
+/// The fewest lower halves of a chunk the kernel joins bit-sliced (its argument `sliced`): a
+/// warp then tests each upper half against all of them at once, in about 50 instructions for
+/// the 32 of a whole chunk (`scripts/kernel-sass`), where one lower half a lane costs 2.56
+/// instructions a pair. With 16 or fewer, the lanes' join puts each on 2 or 4 lanes, which
+/// share the upper halves out, and costs as little.
+pub const SLICED_FROM: u32 = 17;
+
+/// The kernel's argument `sliced` that [`JOIN_VAR`] asks for: [`SLICED_FROM`], or 0 (no chunk
+/// bit-sliced) for `lanes`. Refuses a value it does not know.
+pub fn asked_sliced() -> Result<u32, GpuError> {
+    match std::env::var(JOIN_VAR).ok().as_deref() {
+        Some("sliced") | Some("") | None => Ok(SLICED_FROM),
+        Some("lanes") => Ok(0),
+        Some(other) => Err(GpuError::UnknownJoin {
+            name: other.to_string(),
+        }),
+    }
 }
 
 /// What the kernel writes for a group a side of which has more halves than the scratch holds.

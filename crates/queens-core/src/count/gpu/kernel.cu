@@ -13,7 +13,7 @@
 // very same code on the CPU and checks it against the known counts and independent twins. It
 // therefore uses only what both compilers take: no headers, plain integer types, C++11
 // (alignas), and the CUDA built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim,
-// __syncthreads, __syncwarp, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX
+// __syncthreads, __syncwarp, __ballot_sync, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX
 // appears only under __CUDA_ARCH__, beside the plain C it stands for, which the host build runs.
 //
 // The first kernel's layout must match `FrameRows` and `Task` in count/gpu/tasks.rs
@@ -197,9 +197,11 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //      word, and the join tests a pair with one 32-bit AND instead of a 64-bit one;
 //   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
 //      lower key y meet only the uppers of the keys inside ~y (3^k pairs of keys of 4^k): each
-//      warp takes 32 lowers of one key (a key's last few lowers on 2 or 4 lanes each, which
-//      share out its uppers), and the lanes that test one lower read the same uppers at once,
-//      16 bytes a load.
+//      warp takes a chunk of 32 lowers of one key at a time. Packed, a chunk of at least
+//      `sliced` lowers is joined bit-sliced: its lowers become 32 bit-planes, and each lane
+//      tests its own uppers against all of them at once. Otherwise each lane takes a lower
+//      (a key's last few lowers on 2 or 4 lanes each, which share out its uppers), and the
+//      lanes that test one lower read the same uppers at once, 16 bytes a load.
 //
 // Upper halves are placed top-down, lower halves bottom-up; in both, x holds the diagonals
 // that move one column right per row placed and y those that move left. An upper half's mask
@@ -517,20 +519,10 @@ __device__ static unsigned int queens_fit_keys(const W* uppers, const unsigned i
     }
 }
 
-// Chunk `chunk` of the lowers against the uppers of every key that shares no bit with theirs:
-// the fitting pairs this lane tests. A chunk holds 32 lowers of one key, or the last 1 to 31 of
-// a key; a last chunk of at most 16 (8) lowers has each of them on 2 (4) lanes, which split
-// every key's lines of uppers between them as streams, so that a key with few lowers still
-// keeps most of the warp's lanes busy. W is the width of a packed mask. `up_end` holds where
-// each key's uppers end before their padding: a lower of mask 0 fits the padding too, so its
-// count is taken from there instead.
-template <typename W>
-__device__ static unsigned int queens_join_chunk(const W* uppers, const W* lowers,
-                                                 const unsigned int* up_start,
-                                                 const unsigned int* up_end,
-                                                 const unsigned int* low_start,
-                                                 const unsigned int* chunks, unsigned int keys,
-                                                 unsigned int chunk, unsigned int lane)
+// The key whose lowers chunk `chunk` holds: the last of the `keys` whose first chunk
+// (`chunks`, ascending) is at most `chunk`.
+__device__ static unsigned int queens_chunk_key(const unsigned int* chunks, unsigned int keys,
+                                                unsigned int chunk)
 {
     unsigned int lo = 0u, hi = keys;
     while (hi - lo > 1u) {
@@ -541,9 +533,22 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
             hi = mid;
         }
     }
-    const unsigned int y = lo;
-    const unsigned int first = low_start[y] + (chunk - chunks[y]) * 32u;
-    const unsigned int left = low_start[y + 1u] - first;
+    return lo;
+}
+
+// The `left` lowers from `first` (1 to 32, one a lane) against the uppers of the keys inside
+// `free_keys`: the fitting pairs this lane tests. A last chunk of at most 16 (8) lowers has
+// each of them on 2 (4) lanes, which split every key's lines of uppers between them as
+// streams, so that a key with few lowers still keeps most of the warp's lanes busy. W is the
+// width of a packed mask. `up_end` holds where each key's uppers end before their padding: a
+// lower of mask 0 fits the padding too, so its count is taken from there instead.
+template <typename W>
+__device__ static unsigned int queens_join_lanes(const W* uppers, const W* lowers,
+                                                 const unsigned int* up_start,
+                                                 const unsigned int* up_end, unsigned int first,
+                                                 unsigned int left, unsigned int free_keys,
+                                                 unsigned int lane)
+{
     const unsigned int streams = left > 16u ? 1u : left > 8u ? 2u : 4u;
     const unsigned int width = 32u / streams;
     const unsigned int stream = lane / width;
@@ -552,7 +557,6 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
         return 0u;
     }
     const W low = lowers[i];
-    const unsigned int free_keys = ~y & (keys - 1u);
     if (low == (W)0) {
         // Every upper of the free keys fits; counted once, by the first stream.
         unsigned int fit = 0u;
@@ -573,11 +577,128 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
     return queens_fit_keys<W, 4u>(uppers, up_start, free_keys, low, stream);
 }
 
+// `fit` with the lowers that meet upper `upper` at bit B cleared: `apart` holds the lowers
+// without bit B, and `upper` has that bit or not. On the device one predicated AND (the
+// compiler moves 7 bits of `upper` to predicates at a time); from C, a select.
+template <unsigned int B>
+__device__ static inline unsigned int queens_clear(unsigned int fit, unsigned int upper,
+                                                   const unsigned int* apart)
+{
+#ifdef __CUDA_ARCH__
+    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\tand.b32 t, %1, %3;\n\t"
+        "setp.ne.u32 p, t, 0;\n\t@p and.b32 %0, %0, %2;\n\t}"
+        : "+r"(fit)
+        : "r"(upper), "r"(apart[B]), "n"(1u << B));
+    return fit;
+#else
+    return (upper >> B) & 1u ? fit & apart[B] : fit;
+#endif
+}
+
+// The same chunk as queens_join_lanes takes, bit-sliced (packed masks only): the warp turns
+// its `left` lowers into 32 bit-planes (plane b: bit b of lower j at bit j), and each lane then
+// takes its own uppers, 32 apart, and tests one against all the lowers at once, one
+// instruction for each bit a packed mask may have and a population count for the fitting
+// ones: 50 instructions an upper for sm_90, 1.56 a pair for a whole chunk, where the lanes
+// take 2.56 (scripts/kernel-sass). Every lane of the warp must call it with the same chunk:
+// the planes are the warp's votes.
+__device__ static unsigned int queens_join_sliced(const unsigned int* uppers,
+                                                  const unsigned int* lowers,
+                                                  const unsigned int* up_start,
+                                                  const unsigned int* up_end, unsigned int first,
+                                                  unsigned int left, unsigned int free_keys,
+                                                  unsigned int lane)
+{
+    const unsigned int low = lane < left ? lowers[first + lane] : 0u;
+    // The lanes past `left` hold no lower: their bits are never counted.
+    const unsigned int valid = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
+    // apart[b]: the lowers without bit b, one a bit (the complement of a warp's vote).
+    unsigned int apart[32];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (unsigned int b = 0; b < 32u; ++b) {
+        apart[b] = ~__ballot_sync(0xffffffffu, (low >> b) & 1u);
+    }
+    unsigned int fit = 0u;
+    for (unsigned int x = free_keys;; x = (x - 1u) & free_keys) {
+        // Up to where the key's uppers end: its padding (all ones) would fit lowers of mask 0.
+        const unsigned int end = up_end[x];
+        for (unsigned int i = up_start[x] + lane; i < end; i += 32u) {
+            const unsigned int u = uppers[i];
+            // Two chains, so that each instruction need not wait on the one before.
+            unsigned int a = valid, c = valid;
+            a = queens_clear<0>(a, u, apart);
+            c = queens_clear<1>(c, u, apart);
+            a = queens_clear<2>(a, u, apart);
+            c = queens_clear<3>(c, u, apart);
+            a = queens_clear<4>(a, u, apart);
+            c = queens_clear<5>(c, u, apart);
+            a = queens_clear<6>(a, u, apart);
+            c = queens_clear<7>(c, u, apart);
+            a = queens_clear<8>(a, u, apart);
+            c = queens_clear<9>(c, u, apart);
+            a = queens_clear<10>(a, u, apart);
+            c = queens_clear<11>(c, u, apart);
+            a = queens_clear<12>(a, u, apart);
+            c = queens_clear<13>(c, u, apart);
+            a = queens_clear<14>(a, u, apart);
+            c = queens_clear<15>(c, u, apart);
+            a = queens_clear<16>(a, u, apart);
+            c = queens_clear<17>(c, u, apart);
+            a = queens_clear<18>(a, u, apart);
+            c = queens_clear<19>(c, u, apart);
+            a = queens_clear<20>(a, u, apart);
+            c = queens_clear<21>(c, u, apart);
+            a = queens_clear<22>(a, u, apart);
+            c = queens_clear<23>(c, u, apart);
+            a = queens_clear<24>(a, u, apart);
+            c = queens_clear<25>(c, u, apart);
+            a = queens_clear<26>(a, u, apart);
+            c = queens_clear<27>(c, u, apart);
+            a = queens_clear<28>(a, u, apart);
+            c = queens_clear<29>(c, u, apart);
+            a = queens_clear<30>(a, u, apart);
+            c = queens_clear<31>(c, u, apart);
+            fit += (unsigned int)__popc(a & c);
+        }
+        if (x == 0u) {
+            return fit;
+        }
+    }
+}
+
+// Chunk `chunk` of the lowers against the uppers of every key that shares no bit with theirs:
+// the fitting pairs this lane tests. A chunk holds 32 lowers of one key, or the last 1 to 31 of
+// a key. Packed masks (W of 32 bits) in a chunk of at least `sliced` lowers (1 to 32; 0: none)
+// are joined bit-sliced, the others by the lanes.
+template <typename W>
+__device__ static unsigned int queens_join_chunk(const W* uppers, const W* lowers,
+                                                 const unsigned int* up_start,
+                                                 const unsigned int* up_end,
+                                                 const unsigned int* low_start,
+                                                 const unsigned int* chunks, unsigned int keys,
+                                                 unsigned int chunk, unsigned int lane,
+                                                 unsigned int sliced)
+{
+    const unsigned int y = queens_chunk_key(chunks, keys, chunk);
+    const unsigned int first = low_start[y] + (chunk - chunks[y]) * 32u;
+    const unsigned int rest = low_start[y + 1u] - first;
+    const unsigned int left = rest < 32u ? rest : 32u;
+    const unsigned int free_keys = ~y & (keys - 1u);
+    if (sizeof(W) == 4u && sliced != 0u && left >= sliced) {
+        return queens_join_sliced((const unsigned int*)uppers, (const unsigned int*)lowers,
+                                  up_start, up_end, first, left, free_keys, lane);
+    }
+    return queens_join_lanes<W>(uppers, lowers, up_start, up_end, first, left, free_keys, lane);
+}
+
 extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
                                                unsigned int count,
                                                unsigned int n,
                                                unsigned int capacity,
                                                unsigned int narrow,
+                                               unsigned int sliced,
                                                unsigned long long* scratch,
                                                unsigned int* next,
                                                unsigned long long* out)
@@ -812,11 +933,11 @@ extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
             if (runs != 0u) {
                 pairs += queens_join_chunk<unsigned int>(packed[0], packed[1], s_start[0],
                                                          s_cursor[0], s_start[1], s_chunks, keys,
-                                                         chunk, lane);
+                                                         chunk, lane, sliced);
             } else {
                 pairs += queens_join_chunk<unsigned long long>(sorted[0], sorted[1], s_start[0],
                                                                s_cursor[0], s_start[1], s_chunks,
-                                                               keys, chunk, lane);
+                                                               keys, chunk, lane, 0u);
             }
         }
         if (pairs != 0ull) {

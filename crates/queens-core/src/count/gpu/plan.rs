@@ -143,8 +143,10 @@ impl Plan {
 
 /// Opens the device [`DEVICE_VAR`] names: every visible NVIDIA GPU (feature `cuda`), or the
 /// CPU twin. Refuses with what is missing: [`GpuError::NotBuilt`] in a build without the
-/// feature, else what [`super::cuda::Cuda::open`] finds missing.
+/// feature, else what [`super::cuda::Cuda::open`] finds missing; and a value of
+/// [`super::groups::JOIN_VAR`] it does not know, whatever the device.
 pub fn open() -> Result<Arc<dyn Kernel>, GpuError> {
+    super::groups::asked_sliced()?;
     match std::env::var(DEVICE_VAR).ok().as_deref() {
         Some("twin") => Ok(Arc::new(super::CpuTwin)),
         Some("cuda") | Some("") | None => open_cuda(),
