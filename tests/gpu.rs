@@ -200,7 +200,7 @@ fn an_unknown_device_is_refused() -> Outcome {
 }
 
 /// A join `QUEENS_GPU_JOIN` does not name is refused whatever the device, with the ones it
-/// takes; those it names count.
+/// takes; those it names are taken (the twin counts alike whichever is named).
 fn an_unknown_join_is_refused() -> Outcome {
     let run = |join: &str| {
         Command::new(assert_cmd::cargo::cargo_bin("queens"))

@@ -36,6 +36,13 @@ extern "C" {
         threads: u32,
         key_halves: u32,
         out: *mut u64,
+    ) -> u64;
+    fn queens_kernel_host_sliced(
+        uppers: *const u32,
+        count: u32,
+        lowers: *const u32,
+        left: u32,
+        lane_fit: *mut u32,
     );
     fn queens_kernel_host_sizeof_join_task() -> u32;
     fn queens_kernel_host_sizeof_group() -> u32;
@@ -202,14 +209,14 @@ pub struct GroupLaunch {
 
 /// The groups kernel (`queens_count_groups` of kernel.cu) compiled for the host, over `groups`
 /// of the `n` x `n` board with `capacity` halves a side, as a launch of the shape `launch`
-/// would run it.
+/// would run it. Returns the warp votes it cast: 32 for each chunk joined bit-sliced.
 pub fn count_groups(
     n: usize,
     groups: &[GroupTask],
     capacity: u32,
     launch: GroupLaunch,
     out: &mut [u64],
-) {
+) -> u64 {
     let GroupLaunch {
         blocks,
         threads,
@@ -217,7 +224,8 @@ pub fn count_groups(
         sliced,
         key_halves,
     } = launch;
-    assert!(key_halves < 32);
+    // The kernel shifts a count of halves by up to key_halves + 11 bits.
+    assert!(key_halves <= 20);
     assert_eq!(groups.len(), out.len(), "one count per group");
     assert!((1..=queens_core::count::gpu::groups::MAX_N).contains(&n));
     assert!(threads > 0 && threads % 32 == 0 && blocks > 0);
@@ -243,5 +251,26 @@ pub fn count_groups(
             key_halves,
             out.as_mut_ptr(),
         )
+    }
+}
+
+/// The bit-sliced join of one chunk (`queens_join_sliced` of kernel.cu) as one warp runs it:
+/// the 1 to 32 `lowers` against the `uppers`, all of one key, so that every mask may use all
+/// 32 bits; each lane's count of fitting pairs.
+pub fn join_sliced(uppers: &[u32], lowers: &[u32]) -> [u32; 32] {
+    assert!((1..=32).contains(&lowers.len()));
+    let count = u32::try_from(uppers.len()).expect("fewer than 2^32 uppers");
+    let mut lane_fit = [0u32; 32];
+    // SAFETY: the kernel reads uppers[0..count] and lowers[0..left] and each lane writes its
+    // own lane_fit entry, 32 of them.
+    unsafe {
+        queens_kernel_host_sliced(
+            uppers.as_ptr(),
+            count,
+            lowers.as_ptr(),
+            lowers.len() as u32,
+            lane_fit.as_mut_ptr(),
+        )
     };
+    lane_fit
 }

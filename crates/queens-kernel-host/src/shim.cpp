@@ -30,6 +30,7 @@ static pthread_barrier_t warp_barrier[32];
 #define __global__
 #define __device__
 #define __shared__ static
+#define __launch_bounds__(threads, blocks)
 
 static inline void __syncthreads() { pthread_barrier_wait(&block_barrier); }
 static inline void __syncwarp() { pthread_barrier_wait(&warp_barrier[threadIdx.x / 32]); }
@@ -41,12 +42,18 @@ static inline void __syncwarp() { pthread_barrier_wait(&warp_barrier[threadIdx.x
 // the barrier of the next one, which lane 0 has not reached).
 static unsigned int warp_vote[32][3];
 static thread_local unsigned int votes_cast;
+// The votes cast in the launch under way, one a warp (lane 0 counts), for tests to see that a
+// launch took the bit-sliced join.
+static unsigned long long votes_counted;
 static inline unsigned int __ballot_sync(unsigned int mask, int pred)
 {
     (void)mask;
     const unsigned int warp = threadIdx.x / 32;
     const unsigned int turn = votes_cast % 3;
     votes_cast += 1;
+    if (threadIdx.x % 32 == 0) {
+        __atomic_fetch_add(&votes_counted, 1ull, __ATOMIC_SEQ_CST);
+    }
     if (pred) {
         __atomic_fetch_or(&warp_vote[warp][turn], 1u << (threadIdx.x % 32), __ATOMIC_SEQ_CST);
     }
@@ -138,8 +145,9 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
 // the device; `scratch` holds 4 * capacity + QUEENS_KEYS words per block; `narrow` 0 keeps the
 // masks whole; chunks of at least `sliced` lowers are joined bit-sliced (0: none); a key value
 // keeps 2^key_halves halves. `threads` is a multiple of 32 (whole warps, as __syncwarp and
-// __ballot_sync need), at most QUEENS_GROUP_BLOCK.
-extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
+// __ballot_sync need), at most QUEENS_GROUP_BLOCK. Returns the warp votes the launch cast: 32
+// for each chunk joined bit-sliced.
+extern "C" unsigned long long queens_kernel_host_groups(const QueensGroup* groups,
                                           unsigned int count,
                                           unsigned int n,
                                           unsigned int capacity,
@@ -153,6 +161,7 @@ extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
 {
     std::lock_guard<std::mutex> one_launch(launches);
     host_key_halves = key_halves;
+    votes_counted = 0;
     unsigned int next = 0;
     for (unsigned int b = blocks; b-- > 0;) {
         pthread_barrier_init(&block_barrier, nullptr, threads);
@@ -184,6 +193,38 @@ extern "C" void queens_kernel_host_groups(const QueensGroup* groups,
             pthread_barrier_destroy(&warp_barrier[w]);
         }
     }
+    return votes_counted;
+}
+
+// The bit-sliced join of one chunk on its own, as one warp runs it: the `left` lowers (1 to 32)
+// against the `count` uppers, all of one key (so that every mask may use all 32 bits); writes
+// each lane's count of fitting pairs to lane_fit[0..32].
+extern "C" void queens_kernel_host_sliced(const unsigned int* uppers,
+                                          unsigned int count,
+                                          const unsigned int* lowers,
+                                          unsigned int left,
+                                          unsigned int* lane_fit)
+{
+    std::lock_guard<std::mutex> one_launch(launches);
+    pthread_barrier_init(&warp_barrier[0], nullptr, 32);
+    for (unsigned int& vote : warp_vote[0]) {
+        vote = 0;
+    }
+    const unsigned int up_start[1] = {0};
+    const unsigned int up_end[1] = {count};
+    std::vector<std::thread> warp;
+    for (unsigned int lane = 0; lane < 32; ++lane) {
+        warp.emplace_back([=] {
+            set_grid(1, 32);
+            blockIdx.x = 0;
+            threadIdx.x = lane;
+            lane_fit[lane] = queens_join_sliced(uppers, lowers, up_start, up_end, 0, left, 0, lane);
+        });
+    }
+    for (std::thread& thread : warp) {
+        thread.join();
+    }
+    pthread_barrier_destroy(&warp_barrier[0]);
 }
 
 extern "C" unsigned int queens_kernel_host_sizeof_group(void) { return sizeof(QueensGroup); }

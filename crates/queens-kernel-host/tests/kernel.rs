@@ -296,8 +296,10 @@ fn the_bit_sliced_join_counts_what_the_twin_counts() {
                 .count_groups(n, &groups, u32::MAX, &mut want)
                 .unwrap();
             let mut got = vec![0; groups.len()];
-            queens_kernel_host::count_groups(n, &groups, 1 << 12, launch(64, 1, 1), &mut got);
+            let votes =
+                queens_kernel_host::count_groups(n, &groups, 1 << 12, launch(64, 1, 1), &mut got);
             assert_eq!(got, want, "N = {n}, k = {k}");
+            assert!(n < 3 || votes > 0, "N = {n}: no chunk was sliced");
         }
     }
     let n = 17;
@@ -319,7 +321,51 @@ fn the_bit_sliced_join_counts_what_the_twin_counts() {
     ] {
         let launch = launch(threads, sliced, key_halves);
         let mut got = vec![0; groups.len()];
-        queens_kernel_host::count_groups(n, &groups, 1 << 16, launch, &mut got);
+        let votes = queens_kernel_host::count_groups(n, &groups, 1 << 16, launch, &mut got);
         assert_eq!(got, want, "{launch:?}");
+        // Some keys hold whole chunks: each threshold slices some, none for the lanes' join.
+        assert_eq!(votes > 0, sliced > 0, "{launch:?}: {votes} votes");
+    }
+}
+
+/// One chunk joined bit-sliced counts what testing every pair counts, with masks of all 32
+/// bits (the groups tested above pack fewer): chunks of 1 to 32 lower halves, against none to
+/// a hundred upper halves, some of mask 0 and some meeting only at bit 31.
+#[test]
+fn a_bit_sliced_chunk_counts_every_fitting_pair() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // Sparse masks, so that many pairs fit: 3 random bits, or bit 31 alone, or none.
+    let mut mask = || match next() % 8 {
+        0 => 0,
+        1 => 1 << 31,
+        _ => (0..3).fold(0u32, |m, _| m | 1 << (next() % 32)),
+    };
+    for left in [1, 2, 7, 16, 17, 31, 32] {
+        for count in [0, 1, 31, 32, 33, 100] {
+            let lowers: Vec<u32> = (0..left).map(|_| mask()).collect();
+            let uppers: Vec<u32> = (0..count).map(|_| mask()).collect();
+            let want: u32 = uppers
+                .iter()
+                .map(|u| lowers.iter().filter(|&&l| u & l == 0).count() as u32)
+                .sum();
+            let lanes = queens_kernel_host::join_sliced(&uppers, &lowers);
+            assert_eq!(
+                lanes.iter().sum::<u32>(),
+                want,
+                "{left} lowers, {count} uppers"
+            );
+            // Lane j tests the uppers j, j + 32, ...
+            for (j, &got) in lanes.iter().enumerate() {
+                let mine = uppers.iter().skip(j).step_by(32);
+                let fit = mine.map(|u| lowers.iter().filter(|&&l| u & l == 0).count() as u32);
+                assert_eq!(got, fit.sum::<u32>(), "lane {j}");
+            }
+        }
     }
 }

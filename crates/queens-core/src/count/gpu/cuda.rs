@@ -19,7 +19,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 
-use super::groups::{asked_sliced, scratch_words, GroupTask, GROUPS_NAME, GROUP_BLOCK};
+use super::groups::{scratch_words, GroupTask, Join, GROUPS_NAME, GROUP_BLOCK};
 use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
 use super::nvrtc::{ptx_cached, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
@@ -70,8 +70,8 @@ struct Device {
 pub struct Cuda {
     devices: Vec<Device>,
     nvrtc: String,
-    /// The groups kernel's argument `sliced` ([`asked_sliced`]).
-    sliced: u32,
+    /// How the groups kernel joins ([`Join::asked`]).
+    join: Join,
 }
 
 impl std::fmt::Debug for Cuda {
@@ -91,7 +91,7 @@ impl Cuda {
     /// Opens every visible GPU: the driver library, a context on each device, the kernel
     /// compiled for its architecture and loaded. Refuses with what is missing.
     pub fn open() -> Result<Cuda, GpuError> {
-        let sliced = asked_sliced()?;
+        let join = Join::asked()?;
         // cudarc panics when it cannot load the driver: look for it first.
         // SAFETY: loading the driver library runs its initialisers, which have no
         // preconditions.
@@ -173,7 +173,7 @@ impl Cuda {
         let cuda = Cuda {
             devices,
             nvrtc: nvrtc.path,
-            sliced,
+            join,
         };
         cuda.check_memory()?;
         Ok(cuda)
@@ -361,9 +361,9 @@ impl Device {
             .arg(&sliced);
         launch.arg(scratch).arg(&mut next).arg(&mut out_dev);
         // SAFETY: the kernel's parameters are (groups, count, n, capacity, narrow, sliced,
-        // scratch, next, out) with the layouts above; the scratch holds scratch_words(capacity) for each of the
-        // `blocks` blocks, `next` starts at 0, and block b writes out[g] only for the groups g
-        // < count it fetched.
+        // scratch, next, out) with the layouts above; the scratch holds
+        // scratch_words(capacity) for each of the `blocks` blocks, `next` starts at 0, and
+        // block b writes out[g] only for the groups g < count it fetched.
         unsafe { launch.launch(config) }.map_err(driver("cuLaunchKernel"))?;
         self.download(&out_dev, out)
     }
@@ -411,7 +411,7 @@ impl Kernel for Cuda {
 
     fn count_groups(&self, n: usize, groups: &[GroupTask], room: u32, out: &mut [u64]) -> Launched {
         on_every_device(&self.devices, groups, out, |d, g, o| {
-            d.groups(n, g, room, self.sliced, o)
+            d.groups(n, g, room, self.join.sliced(n), o)
         })
     }
 

@@ -15,7 +15,7 @@
 //! in some half of each side, less the key's) are 32 at most, as in every group of N = 22 and
 //! 23 with a key of 10 bits sampled (at most 30 and 32 bits), the masks are packed into 32-bit
 //! words and a pair is one 32-bit AND, or, for a chunk of [`SLICED_FROM`] or more lower halves
-//! of one key, one bit of 32 tested at once ([`JOIN_VAR`]). Nothing but the group list crosses
+//! of one key from N = [`SLICED_BOARDS`], one bit of 32 tested at once ([`Join`]). Nothing but the group list crosses
 //! the bus, 16 bytes a group, and the listing, the sort and the join all run on the device.
 //! Where a side has more halves than a block's scratch holds, the kernel says so
 //! ([`OVERFLOW`]) and the group is counted again in a launch with more room
@@ -49,28 +49,57 @@ pub fn scratch_words(capacity: u32) -> u64 {
 }
 
 /// The environment variable that chooses how the groups kernel joins a chunk of lower halves
-/// whose masks are packed into 32 bits: `sliced` (unset or empty: the default), bit-sliced
-/// from [`SLICED_FROM`] lower halves a chunk; or `lanes`, one lower half a lane (2 or 4 lanes
-/// for 16 or 8 at most), as before. Both count the same: it is there to time one against the
-/// other on a device (`scripts/gpu-check --joins`).
+/// whose masks are packed into 32 bits ([`Join`]): unset or empty, by the board; `sliced`,
+/// bit-sliced on every board; `lanes`, one lower half a lane on every board. All count the
+/// same: it is there to time one join against the other on a device (`scripts/gpu-check
+/// --joins`).
 pub const JOIN_VAR: &str = "QUEENS_GPU_JOIN";
 
 /// The fewest lower halves of a chunk the kernel joins bit-sliced (its argument `sliced`): a
-/// warp then tests each upper half against all of them at once, in about 50 instructions for
-/// the 32 of a whole chunk (`scripts/kernel-sass`), where one lower half a lane costs 2.56
+/// warp then tests each upper half against all of them at once, in 50 instructions for the 32
+/// of a whole chunk (`scripts/kernel-sass`), where one lower half a lane costs 2.56
 /// instructions a pair. With 16 or fewer, the lanes' join puts each on 2 or 4 lanes, which
 /// share the upper halves out, and costs as little.
 pub const SLICED_FROM: u32 = 17;
 
-/// The kernel's argument `sliced` that [`JOIN_VAR`] asks for: [`SLICED_FROM`], or 0 (no chunk
-/// bit-sliced) for `lanes`. Refuses a value it does not know.
-pub fn asked_sliced() -> Result<u32, GpuError> {
-    match std::env::var(JOIN_VAR).ok().as_deref() {
-        Some("sliced") | Some("") | None => Ok(SLICED_FROM),
-        Some("lanes") => Ok(0),
-        Some(other) => Err(GpuError::UnknownJoin {
-            name: other.to_string(),
-        }),
+/// The smallest board whose chunks are joined bit-sliced by default. A model of the join's
+/// instructions on sampled groups (its loops as compiled for sm_90, their set-up, the lanes
+/// left idle where a key's upper halves end short of 32) puts the bit-sliced join at 0.92 of
+/// the lanes' speed at N = 19, 1.04 at 20, 1.08 at 21, 1.32 at 22 and 1.48 at 23: the larger
+/// the board, the more of its pairs meet in whole chunks of long keys. Not yet timed on a GPU.
+pub const SLICED_BOARDS: usize = 21;
+
+/// How the groups kernel joins a chunk of packed lower halves ([`JOIN_VAR`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    /// Bit-sliced from N = [`SLICED_BOARDS`], by the lanes below.
+    ByBoard,
+    /// Bit-sliced whatever the board (chunks of [`SLICED_FROM`] lower halves or more).
+    Sliced,
+    /// By the lanes whatever the board.
+    Lanes,
+}
+
+impl Join {
+    /// The join [`JOIN_VAR`] asks for. Refuses a value it does not know.
+    pub fn asked() -> Result<Join, GpuError> {
+        match std::env::var(JOIN_VAR).ok().as_deref() {
+            Some("") | None => Ok(Join::ByBoard),
+            Some("sliced") => Ok(Join::Sliced),
+            Some("lanes") => Ok(Join::Lanes),
+            Some(other) => Err(GpuError::UnknownJoin {
+                name: other.to_string(),
+            }),
+        }
+    }
+
+    /// The kernel's argument `sliced` for the `n` x `n` board: [`SLICED_FROM`], or 0 for none.
+    pub fn sliced(self, n: usize) -> u32 {
+        match self {
+            Join::Sliced => SLICED_FROM,
+            Join::ByBoard if n >= SLICED_BOARDS => SLICED_FROM,
+            Join::ByBoard | Join::Lanes => 0,
+        }
     }
 }
 
@@ -280,6 +309,16 @@ mod tests {
     fn the_hosts_constants_are_the_kernels() {
         assert_eq!(u64::from(GROUP_BLOCK), kernel_define("QUEENS_GROUP_BLOCK"));
         assert_eq!(GROUP_KEYS, 1 << kernel_define("QUEENS_KEY_BITS"));
+    }
+
+    /// The join by the board slices from N = 21; the others whatever the board.
+    #[test]
+    fn the_join_by_the_board_slices_the_larger_boards() {
+        let by_board: Vec<u32> = (18..=24).map(|n| Join::ByBoard.sliced(n)).collect();
+        assert_eq!(by_board, [0, 0, 0, 17, 17, 17, 17]);
+        assert!(
+            (4..=24).all(|n| Join::Sliced.sliced(n) == SLICED_FROM && Join::Lanes.sliced(n) == 0)
+        );
     }
 
     /// The twin's groups of each pattern subproblem add up, times the factor, to what the

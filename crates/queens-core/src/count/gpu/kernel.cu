@@ -13,8 +13,9 @@
 // very same code on the CPU and checks it against the known counts and independent twins. It
 // therefore uses only what both compilers take: no headers, plain integer types, C++11
 // (alignas), and the CUDA built-ins the shim defines (blockIdx, blockDim, threadIdx, gridDim,
-// __syncthreads, __syncwarp, __ballot_sync, __popc, __popcll, __ffsll, atomicAdd, atomicOr). Inline PTX
-// appears only under __CUDA_ARCH__, beside the plain C it stands for, which the host build runs.
+// __syncthreads, __syncwarp, __ballot_sync, __launch_bounds__, __popc, __popcll, __ffsll,
+// atomicAdd, atomicOr). Inline PTX appears only under __CUDA_ARCH__, beside the plain C it
+// stands for, which the host build runs.
 //
 // The first kernel's layout must match `FrameRows` and `Task` in count/gpu/tasks.rs
 // (#[repr(C)]).
@@ -211,6 +212,8 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 // `GroupTask` in count/gpu/groups.rs (#[repr(C)]).
 
 #define QUEENS_GROUP_BLOCK 256
+// Blocks a multiprocessor of the H100 and H200 holds: 5 of 42 KB of static shared memory.
+#define QUEENS_GROUP_RESIDENT 5
 #define QUEENS_KEY_BITS 11
 #define QUEENS_KEYS (1u << QUEENS_KEY_BITS)
 #define QUEENS_PREFIX_ROWS 3u
@@ -693,15 +696,20 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
     return queens_join_lanes<W>(uppers, lowers, up_start, up_end, first, left, free_keys, lane);
 }
 
-extern "C" __global__ void queens_count_groups(const QueensGroup* groups,
-                                               unsigned int count,
-                                               unsigned int n,
-                                               unsigned int capacity,
-                                               unsigned int narrow,
-                                               unsigned int sliced,
-                                               unsigned long long* scratch,
-                                               unsigned int* next,
-                                               unsigned long long* out)
+// At most QUEENS_GROUP_BLOCK threads a block, and registers for QUEENS_GROUP_RESIDENT blocks a
+// multiprocessor: what the static shared memory allows, so that the bit-sliced join's 32 planes
+// do not cost a block (48 registers a thread; the few values the compiler then keeps in local
+// memory are read once a chunk, not in the join's loops).
+extern "C" __global__ void __launch_bounds__(QUEENS_GROUP_BLOCK, QUEENS_GROUP_RESIDENT)
+    queens_count_groups(const QueensGroup* groups,
+                        unsigned int count,
+                        unsigned int n,
+                        unsigned int capacity,
+                        unsigned int narrow,
+                        unsigned int sliced,
+                        unsigned long long* scratch,
+                        unsigned int* next,
+                        unsigned long long* out)
 {
     __shared__ unsigned int s_group;
     __shared__ unsigned int s_found[2];

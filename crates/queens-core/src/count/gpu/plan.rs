@@ -146,7 +146,7 @@ impl Plan {
 /// feature, else what [`super::cuda::Cuda::open`] finds missing; and a value of
 /// [`super::groups::JOIN_VAR`] it does not know, whatever the device.
 pub fn open() -> Result<Arc<dyn Kernel>, GpuError> {
-    super::groups::asked_sliced()?;
+    super::groups::Join::asked()?;
     match std::env::var(DEVICE_VAR).ok().as_deref() {
         Some("twin") => Ok(Arc::new(super::CpuTwin)),
         Some("cuda") | Some("") | None => open_cuda(),
