@@ -14,8 +14,9 @@
 //!
 //! - by the lanes, each lane a lower half (2 or 4 lanes a lower half for 16 or 8 at most), the
 //!   upper halves read 4 a line: 41 instructions for 4 lines;
-//! - bit-sliced, 32 votes for the planes, then each lane an upper half: 50 instructions a
-//!   pass of 32 upper halves, the last pass of a key as dear as a whole one.
+//! - bit-sliced, 32 votes for the planes and 4 table entries a lane made of them, then each
+//!   lane an upper half: 33 instructions a pass of 32 upper halves (8 table lookups among
+//!   them), the last pass of a key as dear as a whole one.
 //!
 //! Both pay about 15 instructions a key met and 30 a chunk. Groups are sampled uniformly, so
 //! the sums weigh them as the board does (up to its symmetry).
@@ -29,9 +30,9 @@ use queens_core::count::gpu::groups::{SLICED_BOARDS, SLICED_FROM};
 /// Instructions of the lanes' loop for one line of 4 packed upper halves.
 const LANES_LINE: f64 = 41.0 / 4.0;
 /// Instructions of the bit-sliced loop for one pass of up to 32 upper halves.
-const SLICED_PASS: f64 = 50.0;
-/// The votes that make a chunk's planes (a vote and a test a bit).
-const VOTES: f64 = 64.0;
+const SLICED_PASS: f64 = 33.0;
+/// The votes that make a chunk's planes (a vote and a test a bit), and its tables.
+const VOTES: f64 = 130.0;
 /// Set-up a key met, and a chunk.
 const PER_KEY: f64 = 15.0;
 const PER_CHUNK: f64 = 30.0;

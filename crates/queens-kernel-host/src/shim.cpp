@@ -212,13 +212,17 @@ extern "C" void queens_kernel_host_sliced(const unsigned int* uppers,
     }
     const unsigned int up_start[1] = {0};
     const unsigned int up_end[1] = {count};
+    // The warp's tables, as the kernel keeps them in shared memory.
+    alignas(64) static unsigned int tables[128];
+    unsigned int* table = tables;
     std::vector<std::thread> warp;
     for (unsigned int lane = 0; lane < 32; ++lane) {
         warp.emplace_back([=] {
             set_grid(1, 32);
             blockIdx.x = 0;
             threadIdx.x = lane;
-            lane_fit[lane] = queens_join_sliced(uppers, lowers, up_start, up_end, 0, left, 0, lane);
+            lane_fit[lane] =
+                queens_join_sliced(uppers, lowers, up_start, up_end, 0, left, 0, lane, table);
         });
     }
     for (std::thread& thread : warp) {

@@ -56,19 +56,19 @@ pub fn scratch_words(capacity: u32) -> u64 {
 pub const JOIN_VAR: &str = "QUEENS_GPU_JOIN";
 
 /// The fewest lower halves of a chunk the kernel joins bit-sliced (its argument `sliced`): a
-/// warp then tests each upper half against all of them at once, in 50 instructions for the 32
-/// of a whole chunk (`scripts/kernel-sass`), where one lower half a lane costs 2.56
-/// instructions a pair. With 16 or fewer, the lanes' join puts each on 2 or 4 lanes, which
+/// warp then tests each upper half against all of them at once, in 33 instructions (8 lookups
+/// in tables of the chunk's bit-planes) for the 32 of a whole chunk (`scripts/kernel-sass`),
+/// where one lower half a lane costs 2.56 instructions a pair. With 16 or fewer, the lanes' join puts each on 2 or 4 lanes, which
 /// share the upper halves out, and costs as little.
 pub const SLICED_FROM: u32 = 17;
 
 /// The smallest board whose chunks are joined bit-sliced by default. A model of the join's
 /// instructions on sampled groups (`examples/join_model.rs`: its loops as compiled for sm_90,
 /// their set-up, the lanes left idle where a key's upper halves end short of 32) puts the
-/// bit-sliced join at 0.94 of the lanes' speed at N = 18 and 19, 1.05 at 20 and 21, 1.31 at
-/// 22 and 1.41 at 23: the larger the board, the more of its pairs meet in whole chunks of long
-/// keys. Not yet timed on a GPU.
-pub const SLICED_BOARDS: usize = 20;
+/// bit-sliced join at 0.87 of the lanes' speed at N = 14, 0.99 at 16, 1.00 at 17, 1.10 at 18,
+/// 1.12 at 19, 1.31 at 20, 1.37 at 21, 1.80 at 22 and 2.01 at 23: the larger the board, the
+/// more of its pairs meet in whole chunks of long keys. Not yet timed on a GPU.
+pub const SLICED_BOARDS: usize = 18;
 
 /// How the groups kernel joins a chunk of packed lower halves ([`JOIN_VAR`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,10 +312,10 @@ mod tests {
         assert_eq!(GROUP_KEYS, 1 << kernel_define("QUEENS_KEY_BITS"));
     }
 
-    /// The join by the board slices from N = 20; the others whatever the board.
+    /// The join by the board slices from N = 18; the others whatever the board.
     #[test]
     fn the_join_by_the_board_slices_the_larger_boards() {
-        let by_board: Vec<u32> = (18..=24).map(|n| Join::ByBoard.sliced(n)).collect();
+        let by_board: Vec<u32> = (16..=22).map(|n| Join::ByBoard.sliced(n)).collect();
         assert_eq!(by_board, [0, 0, 17, 17, 17, 17, 17]);
         assert!(
             (4..=24).all(|n| Join::Sliced.sliced(n) == SLICED_FROM && Join::Lanes.sliced(n) == 0)

@@ -580,92 +580,92 @@ __device__ static unsigned int queens_join_lanes(const W* uppers, const W* lower
     return queens_fit_keys<W, 4u>(uppers, up_start, free_keys, low, stream);
 }
 
-// `fit` with the lowers that meet upper `upper` at bit B cleared: `apart` holds the lowers
-// without bit B, and `upper` has that bit or not. On the device one predicated AND (the
-// compiler moves 7 bits of `upper` to predicates at a time); from C, a select.
-template <unsigned int B>
-__device__ static inline unsigned int queens_clear(unsigned int fit, unsigned int upper,
-                                                   const unsigned int* apart)
+// The lowers that meet upper `u`, from the chunk's 8 tables of 16 entries (table g, entry v:
+// the lowers that meet an upper whose bits 4g..4g+3 are v), `table` 64-byte aligned in shared
+// memory. On the device each entry's address is the table's ORed with the nibble's offset, two
+// instructions a nibble before its load.
+__device__ static inline unsigned int queens_meet(const unsigned int* table, unsigned int u)
 {
 #ifdef __CUDA_ARCH__
-    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\tand.b32 t, %1, %3;\n\t"
-        "setp.ne.u32 p, t, 0;\n\t@p and.b32 %0, %0, %2;\n\t}"
-        : "+r"(fit)
-        : "r"(upper), "r"(apart[B]), "n"(1u << B));
-    return fit;
+    const unsigned int at = (unsigned int)__cvta_generic_to_shared(table);
+    unsigned int m[8];
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(m[0]) : "r"(at | ((u << 2) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+64];" : "=r"(m[1]) : "r"(at | ((u >> 2) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+128];" : "=r"(m[2]) : "r"(at | ((u >> 6) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+192];" : "=r"(m[3]) : "r"(at | ((u >> 10) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+256];" : "=r"(m[4]) : "r"(at | ((u >> 14) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+320];" : "=r"(m[5]) : "r"(at | ((u >> 18) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+384];" : "=r"(m[6]) : "r"(at | ((u >> 22) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1+448];" : "=r"(m[7]) : "r"(at | ((u >> 26) & 0x3cu)));
+    return m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7];
 #else
-    return (upper >> B) & 1u ? fit & apart[B] : fit;
+    unsigned int meet = 0u;
+    for (unsigned int g = 0; g < 8u; ++g) {
+        meet |= table[16u * g + ((u >> (4u * g)) & 15u)];
+    }
+    return meet;
 #endif
 }
 
 // The same chunk as queens_join_lanes takes, bit-sliced (packed masks only): the warp turns
-// its `left` lowers into 32 bit-planes (plane b: bit b of lower j at bit j), and each lane then
-// takes its own uppers, 32 apart, and tests one against all the lowers at once, one
-// instruction for each bit a packed mask may have and a population count for the fitting
-// ones: 50 instructions an upper for sm_90, 1.56 a pair for a whole chunk, where the lanes
-// take 2.56 (scripts/kernel-sass). Every lane of the warp must call it with the same chunk:
+// its `left` lowers into 32 bit-planes (plane b: bit b of lower j at bit j), and those into 8
+// tables of 16 entries in shared memory (`table`, 512 bytes for the warp, 64-byte aligned):
+// entry v of table g holds the lowers that meet an upper whose bits 4g..4g+3 are v. Each lane
+// then takes its own uppers, 32 apart, and tests one against all the lowers at once: 8
+// lookups, their union, and a population count of the lowers it leaves. For sm_90 that is 33
+// instructions an upper, 1.03 a pair for a whole chunk, where the lanes take 2.56
+// (scripts/kernel-sass); the 8 lookups an upper keep the shared memory about as busy as the
+// instructions keep the schedulers. Every lane of the warp must call it with the same chunk:
 // the planes are the warp's votes.
 __device__ static unsigned int queens_join_sliced(const unsigned int* uppers,
                                                   const unsigned int* lowers,
                                                   const unsigned int* up_start,
                                                   const unsigned int* up_end, unsigned int first,
                                                   unsigned int left, unsigned int free_keys,
-                                                  unsigned int lane)
+                                                  unsigned int lane, unsigned int* table)
 {
     const unsigned int low = lane < left ? lowers[first + lane] : 0u;
     // The lanes past `left` hold no lower: their bits are never counted.
     const unsigned int valid = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
-    // apart[b]: the lowers without bit b, one a bit (the complement of a warp's vote).
-    unsigned int apart[32];
+    // plane[b]: the lowers with bit b, one a bit (a warp's vote).
+    unsigned int plane[32];
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
     for (unsigned int b = 0; b < 32u; ++b) {
-        apart[b] = ~__ballot_sync(0xffffffffu, (low >> b) & 1u);
+        plane[b] = __ballot_sync(0xffffffffu, (low >> b) & 1u);
     }
+    // table[16 g + v]: the lowers that meet an upper whose bits 4g..4g+3 are v (the planes of
+    // those bits joined). Lane l writes the entries l, l + 32, l + 64 and l + 96: of nibble
+    // 2i for the first 16 lanes, 2i + 1 for the others.
+    const unsigned int v = lane & 15u;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+    for (unsigned int i = 0; i < 4u; ++i) {
+        unsigned int even = 0u, odd = 0u;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+        for (unsigned int j = 0; j < 4u; ++j) {
+            if ((v >> j) & 1u) {
+                even |= plane[8u * i + j];
+                odd |= plane[8u * i + 4u + j];
+            }
+        }
+        table[32u * i + lane] = lane < 16u ? even : odd;
+    }
+    __syncwarp();
     unsigned int fit = 0u;
     for (unsigned int x = free_keys;; x = (x - 1u) & free_keys) {
         // Up to where the key's uppers end: its padding (all ones) would fit lowers of mask 0.
         const unsigned int end = up_end[x];
         for (unsigned int i = up_start[x] + lane; i < end; i += 32u) {
-            const unsigned int u = uppers[i];
-            // Two chains, so that each instruction need not wait on the one before.
-            unsigned int a = valid, c = valid;
-            a = queens_clear<0>(a, u, apart);
-            c = queens_clear<1>(c, u, apart);
-            a = queens_clear<2>(a, u, apart);
-            c = queens_clear<3>(c, u, apart);
-            a = queens_clear<4>(a, u, apart);
-            c = queens_clear<5>(c, u, apart);
-            a = queens_clear<6>(a, u, apart);
-            c = queens_clear<7>(c, u, apart);
-            a = queens_clear<8>(a, u, apart);
-            c = queens_clear<9>(c, u, apart);
-            a = queens_clear<10>(a, u, apart);
-            c = queens_clear<11>(c, u, apart);
-            a = queens_clear<12>(a, u, apart);
-            c = queens_clear<13>(c, u, apart);
-            a = queens_clear<14>(a, u, apart);
-            c = queens_clear<15>(c, u, apart);
-            a = queens_clear<16>(a, u, apart);
-            c = queens_clear<17>(c, u, apart);
-            a = queens_clear<18>(a, u, apart);
-            c = queens_clear<19>(c, u, apart);
-            a = queens_clear<20>(a, u, apart);
-            c = queens_clear<21>(c, u, apart);
-            a = queens_clear<22>(a, u, apart);
-            c = queens_clear<23>(c, u, apart);
-            a = queens_clear<24>(a, u, apart);
-            c = queens_clear<25>(c, u, apart);
-            a = queens_clear<26>(a, u, apart);
-            c = queens_clear<27>(c, u, apart);
-            a = queens_clear<28>(a, u, apart);
-            c = queens_clear<29>(c, u, apart);
-            a = queens_clear<30>(a, u, apart);
-            c = queens_clear<31>(c, u, apart);
-            fit += (unsigned int)__popc(a & c);
+            fit += (unsigned int)__popc(valid & ~queens_meet(table, uppers[i]));
         }
         if (x == 0u) {
+            // The table is read by every lane before the next chunk's is written.
+            __syncwarp();
             return fit;
         }
     }
@@ -682,7 +682,7 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
                                                  const unsigned int* low_start,
                                                  const unsigned int* chunks, unsigned int keys,
                                                  unsigned int chunk, unsigned int lane,
-                                                 unsigned int sliced)
+                                                 unsigned int sliced, unsigned int* table)
 {
     const unsigned int y = queens_chunk_key(chunks, keys, chunk);
     const unsigned int first = low_start[y] + (chunk - chunks[y]) * 32u;
@@ -691,15 +691,14 @@ __device__ static unsigned int queens_join_chunk(const W* uppers, const W* lower
     const unsigned int free_keys = ~y & (keys - 1u);
     if (sizeof(W) == 4u && sliced != 0u && left >= sliced) {
         return queens_join_sliced((const unsigned int*)uppers, (const unsigned int*)lowers,
-                                  up_start, up_end, first, left, free_keys, lane);
+                                  up_start, up_end, first, left, free_keys, lane, table);
     }
     return queens_join_lanes<W>(uppers, lowers, up_start, up_end, first, left, free_keys, lane);
 }
 
 // At most QUEENS_GROUP_BLOCK threads a block, and registers for QUEENS_GROUP_RESIDENT blocks a
 // multiprocessor: what the static shared memory allows, so that the bit-sliced join's 32 planes
-// do not cost a block (48 registers a thread; the few values the compiler then keeps in local
-// memory are read once a chunk, not in the join's loops).
+// do not cost a block (48 registers a thread, none spilled).
 extern "C" __global__ void __launch_bounds__(QUEENS_GROUP_BLOCK, QUEENS_GROUP_RESIDENT)
     queens_count_groups(const QueensGroup* groups,
                         unsigned int count,
@@ -722,7 +721,8 @@ extern "C" __global__ void __launch_bounds__(QUEENS_GROUP_BLOCK, QUEENS_GROUP_RE
     __shared__ unsigned int s_run_len[64];
     __shared__ unsigned int s_run_to[64];
     __shared__ unsigned int s_start[2][QUEENS_KEYS + 1u];
-    __shared__ unsigned int s_cursor[2][QUEENS_KEYS];
+    // Also the bit-sliced join's tables during the join (s_cursor[1], 512 bytes a warp).
+    alignas(64) __shared__ unsigned int s_cursor[2][QUEENS_KEYS];
     __shared__ unsigned int s_chunks[QUEENS_KEYS + 1u];
     // The join's chunks handed out so far, and the one each warp holds.
     __shared__ unsigned int s_next_chunk;
@@ -873,7 +873,7 @@ extern "C" __global__ void __launch_bounds__(QUEENS_GROUP_BLOCK, QUEENS_GROUP_RE
         __syncthreads();
         // Each key's uppers start on a 16-byte line and fill whole lines (4 packed masks or 2
         // whole ones a line), so that the join reads lines only; the padding is masks of all
-        // ones, which fit no lower but those of mask 0 (counted apart, queens_join_chunk). It
+        // ones, which fit no lower but those of mask 0 (counted apart, queens_join_lanes). It
         // adds at most per - 1 masks a key, which the room past `capacity` holds: QUEENS_KEYS
         // whole masks, or twice as many packed ones.
         const unsigned int per = runs != 0u ? 4u : 2u;
@@ -941,11 +941,12 @@ extern "C" __global__ void __launch_bounds__(QUEENS_GROUP_BLOCK, QUEENS_GROUP_RE
             if (runs != 0u) {
                 pairs += queens_join_chunk<unsigned int>(packed[0], packed[1], s_start[0],
                                                          s_cursor[0], s_start[1], s_chunks, keys,
-                                                         chunk, lane, sliced);
+                                                         chunk, lane, sliced,
+                                                         &s_cursor[1][128u * warp]);
             } else {
                 pairs += queens_join_chunk<unsigned long long>(sorted[0], sorted[1], s_start[0],
                                                                s_cursor[0], s_start[1], s_chunks,
-                                                               keys, chunk, lane, 0u);
+                                                               keys, chunk, lane, 0u, 0);
             }
         }
         if (pairs != 0ull) {
