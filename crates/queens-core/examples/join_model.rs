@@ -14,11 +14,12 @@
 //!
 //! - by the lanes, each lane a lower half (2 or 4 lanes a lower half for 16 or 8 at most), the
 //!   upper halves read 4 a line: 41 instructions for 4 lines;
-//! - bit-sliced, 32 votes for the planes and 4 table entries a lane made of them, then each
-//!   lane an upper half: 33 instructions a pass of 32 upper halves (8 table lookups among
-//!   them), the last pass of a key as dear as a whole one.
+//! - bit-sliced, 32 votes for the planes and 4 table entries a lane made of them (about 200
+//!   instructions), then each lane an upper half: 33 instructions a pass of 32 upper halves
+//!   (8 table lookups among them), the last pass of a key as dear as a whole one.
 //!
-//! Both pay about 15 instructions a key met and 30 a chunk. Groups are sampled uniformly, so
+//! Each pays its set-up for a key met (about 30 instructions by the lanes, 36 bit-sliced) and
+//! 30 a chunk. Groups are sampled uniformly, so
 //! the sums weigh them as the board does (up to its symmetry).
 //!
 //! ```sh
@@ -29,12 +30,14 @@ use queens_core::count::gpu::groups::{SLICED_BOARDS, SLICED_FROM};
 
 /// Instructions of the lanes' loop for one line of 4 packed upper halves.
 const LANES_LINE: f64 = 41.0 / 4.0;
-/// Instructions of the bit-sliced loop for one pass of up to 32 upper halves.
+/// Instructions of the bit-sliced loop for one pass of up to 32 upper halves (its 8 lookups
+/// keep the shared memory about as busy as its instructions keep the schedulers).
 const SLICED_PASS: f64 = 33.0;
-/// The votes that make a chunk's planes (a vote and a test a bit), and its tables.
-const VOTES: f64 = 130.0;
-/// Set-up a key met, and a chunk.
-const PER_KEY: f64 = 15.0;
+/// What makes a chunk's planes (a shift, a test and a vote a bit) and its tables, in the SASS.
+const PLANES: f64 = 200.0;
+/// Set-up a key met, by the lanes and bit-sliced (read off the SASS, rounded up), and a chunk.
+const LANES_KEY: f64 = 30.0;
+const SLICED_KEY: f64 = 36.0;
 const PER_CHUNK: f64 = 30.0;
 
 /// Every placement of `rows` on exactly the columns `cols`, as the mask of the squares of row
@@ -151,8 +154,8 @@ fn group(n: usize, cols: u32) -> (f64, f64, f64) {
             } else {
                 2
             };
-            let by_lanes = PER_CHUNK + met * PER_KEY + LANES_LINE * lines[streams];
-            let by_slices = PER_CHUNK + VOTES + met * PER_KEY + SLICED_PASS * passes;
+            let by_lanes = PER_CHUNK + met * LANES_KEY + LANES_LINE * lines[streams];
+            let by_slices = PER_CHUNK + PLANES + met * SLICED_KEY + SLICED_PASS * passes;
             lanes += by_lanes;
             sliced += if left as u32 >= SLICED_FROM {
                 by_slices

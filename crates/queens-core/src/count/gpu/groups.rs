@@ -14,9 +14,10 @@
 //! 4.5 % at 9 (the key of N = 20's groups), 3.5 % at 10. Where the bits a test still reads (set
 //! in some half of each side, less the key's) are 32 at most, as in every group of N = 22 and
 //! 23 with a key of 10 bits sampled (at most 30 and 32 bits), the masks are packed into 32-bit
-//! words and a pair is one 32-bit AND, or, for a chunk of [`SLICED_FROM`] or more lower halves
-//! of one key from N = [`SLICED_BOARDS`], one bit of 32 tested at once ([`Join`]). Nothing but the group list crosses
-//! the bus, 16 bytes a group, and the listing, the sort and the join all run on the device.
+//! words and a pair is one 32-bit AND; or, for a chunk of [`SLICED_FROM`] or more lower halves
+//! of one key from N = [`SLICED_BOARDS`], an upper half meets all of them in 8 lookups in
+//! tables of their bit-planes ([`Join`]). Nothing but the group list crosses the bus, 16 bytes
+//! a group, and the listing, the sort and the join all run on the device.
 //! Where a side has more halves than a block's scratch holds, the kernel says so
 //! ([`OVERFLOW`]) and the group is counted again in a launch with more room
 //! ([`count_groups`]).
@@ -58,17 +59,17 @@ pub const JOIN_VAR: &str = "QUEENS_GPU_JOIN";
 /// The fewest lower halves of a chunk the kernel joins bit-sliced (its argument `sliced`): a
 /// warp then tests each upper half against all of them at once, in 33 instructions (8 lookups
 /// in tables of the chunk's bit-planes) for the 32 of a whole chunk (`scripts/kernel-sass`),
-/// where one lower half a lane costs 2.56 instructions a pair. With 16 or fewer, the lanes' join puts each on 2 or 4 lanes, which
-/// share the upper halves out, and costs as little.
+/// where one lower half a lane costs 2.56 instructions a pair. With 16 or fewer, the lanes'
+/// join puts each on 2 or 4 lanes, which share the upper halves out, and costs as little.
 pub const SLICED_FROM: u32 = 17;
 
 /// The smallest board whose chunks are joined bit-sliced by default. A model of the join's
 /// instructions on sampled groups (`examples/join_model.rs`: its loops as compiled for sm_90,
 /// their set-up, the lanes left idle where a key's upper halves end short of 32) puts the
-/// bit-sliced join at 0.87 of the lanes' speed at N = 14, 0.99 at 16, 1.00 at 17, 1.10 at 18,
-/// 1.12 at 19, 1.31 at 20, 1.37 at 21, 1.80 at 22 and 2.01 at 23: the larger the board, the
-/// more of its pairs meet in whole chunks of long keys. Not yet timed on a GPU.
-pub const SLICED_BOARDS: usize = 18;
+/// bit-sliced join at 0.89 of the lanes' speed at N = 16 and 17, 0.99 at 18 and 19, 1.17 at
+/// 20, 1.20 at 21, 1.62 at 22 and 1.83 at 23: the larger the board, the more of its pairs meet
+/// in whole chunks of long keys. Not yet timed on a GPU.
+pub const SLICED_BOARDS: usize = 20;
 
 /// How the groups kernel joins a chunk of packed lower halves ([`JOIN_VAR`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,10 +313,10 @@ mod tests {
         assert_eq!(GROUP_KEYS, 1 << kernel_define("QUEENS_KEY_BITS"));
     }
 
-    /// The join by the board slices from N = 18; the others whatever the board.
+    /// The join by the board slices from N = 20; the others whatever the board.
     #[test]
     fn the_join_by_the_board_slices_the_larger_boards() {
-        let by_board: Vec<u32> = (16..=22).map(|n| Join::ByBoard.sliced(n)).collect();
+        let by_board: Vec<u32> = (18..=24).map(|n| Join::ByBoard.sliced(n)).collect();
         assert_eq!(by_board, [0, 0, 17, 17, 17, 17, 17]);
         assert!(
             (4..=24).all(|n| Join::Sliced.sliced(n) == SLICED_FROM && Join::Lanes.sliced(n) == 0)

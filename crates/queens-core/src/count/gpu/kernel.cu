@@ -199,8 +199,9 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 //   4. join: an upper and a lower half whose keys share a bit cannot fit, so the halves of a
 //      lower key y meet only the uppers of the keys inside ~y (3^k pairs of keys of 4^k): each
 //      warp takes a chunk of 32 lowers of one key at a time. Packed, a chunk of at least
-//      `sliced` lowers is joined bit-sliced: its lowers become 32 bit-planes, and each lane
-//      tests its own uppers against all of them at once. Otherwise each lane takes a lower
+//      `sliced` lowers is joined bit-sliced: its lowers become 32 bit-planes, the planes 8
+//      tables of 16 entries in shared memory, and each lane meets its own uppers against all
+//      of them at once, 8 lookups an upper. Otherwise each lane takes a lower
 //      (a key's last few lowers on 2 or 4 lanes each, which share out its uppers), and the
 //      lanes that test one lower read the same uppers at once, 16 bytes a load.
 //
@@ -216,6 +217,9 @@ extern "C" __global__ void queens_join_pairs(const unsigned long long* uppers,
 #define QUEENS_GROUP_RESIDENT 5
 #define QUEENS_KEY_BITS 11
 #define QUEENS_KEYS (1u << QUEENS_KEY_BITS)
+// The bit-sliced join's tables, 128 words a warp, live in the lower cursors (s_cursor[1]),
+// which the join does not read.
+static_assert(QUEENS_GROUP_BLOCK / 32u * 128u <= QUEENS_KEYS, "a warp's tables fit the cursors");
 #define QUEENS_PREFIX_ROWS 3u
 #define QUEENS_SIDE_ROWS 16
 #define QUEENS_OVERFLOW 0xffffffffffffffffull
@@ -582,21 +586,22 @@ __device__ static unsigned int queens_join_lanes(const W* uppers, const W* lower
 
 // The lowers that meet upper `u`, from the chunk's 8 tables of 16 entries (table g, entry v:
 // the lowers that meet an upper whose bits 4g..4g+3 are v), `table` 64-byte aligned in shared
-// memory. On the device each entry's address is the table's ORed with the nibble's offset, two
-// instructions a nibble before its load.
+// memory (s_cursor is declared so, and each warp's tables are 512 bytes from the last). On the
+// device each entry's address is the table's ORed with the nibble's offset, two instructions a
+// nibble before its load; an address not so aligned would count wrong on the device only.
 __device__ static inline unsigned int queens_meet(const unsigned int* table, unsigned int u)
 {
 #ifdef __CUDA_ARCH__
     const unsigned int at = (unsigned int)__cvta_generic_to_shared(table);
     unsigned int m[8];
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(m[0]) : "r"(at | ((u << 2) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+64];" : "=r"(m[1]) : "r"(at | ((u >> 2) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+128];" : "=r"(m[2]) : "r"(at | ((u >> 6) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+192];" : "=r"(m[3]) : "r"(at | ((u >> 10) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+256];" : "=r"(m[4]) : "r"(at | ((u >> 14) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+320];" : "=r"(m[5]) : "r"(at | ((u >> 18) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+384];" : "=r"(m[6]) : "r"(at | ((u >> 22) & 0x3cu)));
-    asm volatile("ld.shared.u32 %0, [%1+448];" : "=r"(m[7]) : "r"(at | ((u >> 26) & 0x3cu)));
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(m[0]) : "r"(at | ((u << 2) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+64];" : "=r"(m[1]) : "r"(at | ((u >> 2) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+128];" : "=r"(m[2]) : "r"(at | ((u >> 6) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+192];" : "=r"(m[3]) : "r"(at | ((u >> 10) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+256];" : "=r"(m[4]) : "r"(at | ((u >> 14) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+320];" : "=r"(m[5]) : "r"(at | ((u >> 18) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+384];" : "=r"(m[6]) : "r"(at | ((u >> 22) & 0x3cu)) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+448];" : "=r"(m[7]) : "r"(at | ((u >> 26) & 0x3cu)) : "memory");
     return m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7];
 #else
     unsigned int meet = 0u;
