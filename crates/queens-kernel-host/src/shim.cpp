@@ -148,16 +148,16 @@ extern "C" void queens_kernel_host_join(const unsigned long long* uppers,
 // __ballot_sync need), at most QUEENS_GROUP_BLOCK. Returns the warp votes the launch cast: 32
 // for each chunk joined bit-sliced.
 extern "C" unsigned long long queens_kernel_host_groups(const QueensGroup* groups,
-                                          unsigned int count,
-                                          unsigned int n,
-                                          unsigned int capacity,
-                                          unsigned int narrow,
-                                          unsigned int sliced,
-                                          unsigned long long* scratch,
-                                          unsigned int blocks,
-                                          unsigned int threads,
-                                          unsigned int key_halves,
-                                          unsigned long long* out)
+                                                        unsigned int count,
+                                                        unsigned int n,
+                                                        unsigned int capacity,
+                                                        unsigned int narrow,
+                                                        unsigned int sliced,
+                                                        unsigned long long* scratch,
+                                                        unsigned int blocks,
+                                                        unsigned int threads,
+                                                        unsigned int key_halves,
+                                                        unsigned long long* out)
 {
     std::lock_guard<std::mutex> one_launch(launches);
     host_key_halves = key_halves;

@@ -589,20 +589,29 @@ __device__ static unsigned int queens_join_lanes(const W* uppers, const W* lower
 // memory (s_cursor is declared so, and each warp's tables are 512 bytes from the last). On the
 // device each entry's address is the table's ORed with the nibble's offset, two instructions a
 // nibble before its load; an address not so aligned would count wrong on the device only.
+#ifdef __CUDA_ARCH__
+// The word at shared address `at` + OFFSET (a load the compiler keeps in place).
+template <unsigned int OFFSET>
+__device__ static inline unsigned int queens_shared_load(unsigned int at)
+{
+    unsigned int word;
+    asm volatile("ld.shared.u32 %0, [%1+%2];" : "=r"(word) : "r"(at), "n"(OFFSET) : "memory");
+    return word;
+}
+#endif
+
 __device__ static inline unsigned int queens_meet(const unsigned int* table, unsigned int u)
 {
 #ifdef __CUDA_ARCH__
     const unsigned int at = (unsigned int)__cvta_generic_to_shared(table);
-    unsigned int m[8];
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(m[0]) : "r"(at | ((u << 2) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+64];" : "=r"(m[1]) : "r"(at | ((u >> 2) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+128];" : "=r"(m[2]) : "r"(at | ((u >> 6) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+192];" : "=r"(m[3]) : "r"(at | ((u >> 10) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+256];" : "=r"(m[4]) : "r"(at | ((u >> 14) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+320];" : "=r"(m[5]) : "r"(at | ((u >> 18) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+384];" : "=r"(m[6]) : "r"(at | ((u >> 22) & 0x3cu)) : "memory");
-    asm volatile("ld.shared.u32 %0, [%1+448];" : "=r"(m[7]) : "r"(at | ((u >> 26) & 0x3cu)) : "memory");
-    return m[0] | m[1] | m[2] | m[3] | m[4] | m[5] | m[6] | m[7];
+    return queens_shared_load<0>(at | ((u << 2) & 0x3cu)) |
+           queens_shared_load<64>(at | ((u >> 2) & 0x3cu)) |
+           queens_shared_load<128>(at | ((u >> 6) & 0x3cu)) |
+           queens_shared_load<192>(at | ((u >> 10) & 0x3cu)) |
+           queens_shared_load<256>(at | ((u >> 14) & 0x3cu)) |
+           queens_shared_load<320>(at | ((u >> 18) & 0x3cu)) |
+           queens_shared_load<384>(at | ((u >> 22) & 0x3cu)) |
+           queens_shared_load<448>(at | ((u >> 26) & 0x3cu));
 #else
     unsigned int meet = 0u;
     for (unsigned int g = 0; g < 8u; ++g) {
