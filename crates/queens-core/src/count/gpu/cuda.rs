@@ -89,9 +89,14 @@ fn driver(call: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
 
 impl Cuda {
     /// Opens every visible GPU: the driver library, a context on each device, the kernel
-    /// compiled for its architecture and loaded. Refuses with what is missing.
+    /// compiled for its architecture and loaded; the groups kernel joins as
+    /// [`super::groups::JOIN_VAR`] asks. Refuses with what is missing.
     pub fn open() -> Result<Cuda, GpuError> {
-        let join = Join::asked()?;
+        Cuda::open_joining(Join::asked()?)
+    }
+
+    /// [`Cuda::open`], the groups kernel joining as `join` says.
+    pub fn open_joining(join: Join) -> Result<Cuda, GpuError> {
         // cudarc panics when it cannot load the driver: look for it first.
         // SAFETY: loading the driver library runs its initialisers, which have no
         // preconditions.
@@ -345,7 +350,6 @@ impl Device {
         let n32 = n as u32;
         // The join packs the bits a pair's test reads into 32-bit words where they fit.
         let narrow = 1u32;
-        // Chunks of at least `sliced` packed lower halves are joined bit-sliced (0: none).
         let config = LaunchConfig {
             grid_dim: (blocks as u32, 1, 1),
             block_dim: (GROUP_BLOCK, 1, 1),
@@ -358,6 +362,7 @@ impl Device {
             .arg(&n32)
             .arg(&capacity)
             .arg(&narrow)
+            // Chunks of at least `sliced` packed lower halves are joined bit-sliced (0: none).
             .arg(&sliced);
         launch.arg(scratch).arg(&mut next).arg(&mut out_dev);
         // SAFETY: the kernel's parameters are (groups, count, n, capacity, narrow, sliced,

@@ -146,10 +146,10 @@ impl Plan {
 /// feature, else what [`super::cuda::Cuda::open`] finds missing; and a value of
 /// [`super::groups::JOIN_VAR`] it does not know, whatever the device.
 pub fn open() -> Result<Arc<dyn Kernel>, GpuError> {
-    super::groups::Join::asked()?;
+    let join = super::groups::Join::asked()?;
     match std::env::var(DEVICE_VAR).ok().as_deref() {
         Some("twin") => Ok(Arc::new(super::CpuTwin)),
-        Some("cuda") | Some("") | None => open_cuda(),
+        Some("cuda") | Some("") | None => open_cuda(join),
         Some(other) => Err(GpuError::UnknownDevice {
             name: other.to_string(),
         }),
@@ -157,12 +157,12 @@ pub fn open() -> Result<Arc<dyn Kernel>, GpuError> {
 }
 
 #[cfg(feature = "cuda")]
-fn open_cuda() -> Result<Arc<dyn Kernel>, GpuError> {
-    Ok(Arc::new(super::cuda::Cuda::open()?))
+fn open_cuda(join: super::groups::Join) -> Result<Arc<dyn Kernel>, GpuError> {
+    Ok(Arc::new(super::cuda::Cuda::open_joining(join)?))
 }
 
 #[cfg(not(feature = "cuda"))]
-fn open_cuda() -> Result<Arc<dyn Kernel>, GpuError> {
+fn open_cuda(_join: super::groups::Join) -> Result<Arc<dyn Kernel>, GpuError> {
     Err(GpuError::NotBuilt)
 }
 
