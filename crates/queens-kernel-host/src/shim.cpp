@@ -100,6 +100,24 @@ static void set_grid(unsigned int blocks, unsigned int threads)
     blockDim.z = 1;
 }
 
+// Readies the barriers and votes of a block's `warps` warps, and takes them down after.
+static void warps_begin(unsigned int warps)
+{
+    for (unsigned int w = 0; w < warps; ++w) {
+        pthread_barrier_init(&warp_barrier[w], nullptr, 32);
+        for (unsigned int& vote : warp_vote[w]) {
+            vote = 0;
+        }
+    }
+}
+
+static void warps_end(unsigned int warps)
+{
+    for (unsigned int w = 0; w < warps; ++w) {
+        pthread_barrier_destroy(&warp_barrier[w]);
+    }
+}
+
 // Runs `thread` for every thread of a launch of `blocks` blocks of `threads` threads, one after
 // another on the calling thread: for the kernels whose threads never wait for each other.
 template <typename Thread>
@@ -165,12 +183,7 @@ extern "C" unsigned long long queens_kernel_host_groups(const QueensGroup* group
     unsigned int next = 0;
     for (unsigned int b = blocks; b-- > 0;) {
         pthread_barrier_init(&block_barrier, nullptr, threads);
-        for (unsigned int w = 0; w < threads / 32; ++w) {
-            pthread_barrier_init(&warp_barrier[w], nullptr, 32);
-            for (unsigned int& vote : warp_vote[w]) {
-                vote = 0;
-            }
-        }
+        warps_begin(threads / 32);
         std::vector<std::thread> block;
         for (unsigned int t = 0; t < threads; ++t) {
             block.emplace_back([=, &next] {
@@ -189,9 +202,7 @@ extern "C" unsigned long long queens_kernel_host_groups(const QueensGroup* group
             thread.join();
         }
         pthread_barrier_destroy(&block_barrier);
-        for (unsigned int w = 0; w < threads / 32; ++w) {
-            pthread_barrier_destroy(&warp_barrier[w]);
-        }
+        warps_end(threads / 32);
     }
     return votes_counted;
 }
@@ -206,10 +217,7 @@ extern "C" void queens_kernel_host_sliced(const unsigned int* uppers,
                                           unsigned int* lane_fit)
 {
     std::lock_guard<std::mutex> one_launch(launches);
-    pthread_barrier_init(&warp_barrier[0], nullptr, 32);
-    for (unsigned int& vote : warp_vote[0]) {
-        vote = 0;
-    }
+    warps_begin(1);
     const unsigned int up_start[1] = {0};
     const unsigned int up_end[1] = {count};
     // The warp's tables, as the kernel keeps them in shared memory.
@@ -228,7 +236,7 @@ extern "C" void queens_kernel_host_sliced(const unsigned int* uppers,
     for (std::thread& thread : warp) {
         thread.join();
     }
-    pthread_barrier_destroy(&warp_barrier[0]);
+    warps_end(1);
 }
 
 extern "C" unsigned int queens_kernel_host_sizeof_group(void) { return sizeof(QueensGroup); }
