@@ -12,6 +12,7 @@
 //! `queens_core::text` (names in messages are shown with their control characters escaped);
 //! nothing else of the crate.
 
+use crate::output::note;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -91,7 +92,7 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
             shown(&lock_path)
         ),
         Err(TryLockError::Error(err)) => {
-            eprintln!(
+            note!(
                 "queens: warning: cannot lock {} ({err}); going on without a lock: make sure no \
                  other run uses {}",
                 shown(&lock_path),

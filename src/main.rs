@@ -8,6 +8,8 @@
 //! ([`signals::early`]), and given back to the default handling once the command is known not
 //! to stop gracefully on them.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod browse;
 mod cli;
 mod cmd;
@@ -29,6 +31,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
+use crate::output::note;
 use crate::status::Status;
 
 fn main() -> ExitCode {
@@ -163,7 +166,7 @@ fn fit_budget(cli: &mut Cli, matches: &clap::ArgMatches) {
     if let Some(search) = cli.command.search_mut() {
         let (budget, note) = memory::fit(search.max_memory, explicit, memory::ceiling());
         if let Some(note) = note {
-            eprintln!("{note}");
+            note!("{note}");
         }
         search.max_memory = budget;
     }

@@ -14,6 +14,17 @@ use anyhow::{bail, Context};
 
 use crate::format::Format;
 
+/// `eprintln!` that cannot fail: a line to standard error, which is lost where standard error
+/// cannot be written (a full disk, a closed pipe), so that a note or a warning never costs the
+/// user the result or the status (`eprintln!` would panic; the binary denies it).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use note;
+
 /// Standard output behind a buffer: every command writes its data through this.
 pub fn stdout() -> BufWriter<StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())

@@ -19,7 +19,8 @@
 //! default handling stays: a signal ends the process, and a resumed run loses the work since the
 //! last save.
 //!
-//! May call: `queens_core::count::Run` (to cancel it) and [`crate::status`]; nothing of `cmd/`.
+//! May call: `queens_core::count::Run` (to cancel it), [`crate::status`] and
+//! [`crate::output::note`]; nothing of `cmd/`.
 
 #[cfg(unix)]
 mod imp {
@@ -32,6 +33,7 @@ mod imp {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     use signal_hook::iterator::{Handle, Signals};
 
+    use crate::output::note;
     use crate::status::Status;
 
     /// Who answers a signal.
@@ -105,7 +107,7 @@ mod imp {
                     Target::Notify(_) => "without waiting for the requests in flight",
                     _ => "without saving",
                 };
-                eprintln!("queens: a second signal: stopping {what}");
+                note!("queens: a second signal: stopping {what}");
                 std::process::exit(128 + signal);
             }
             state.first_at = Some(Instant::now());
@@ -295,6 +297,7 @@ mod imp {
 
     use queens_core::count::Run;
 
+    use crate::output::note;
     use crate::status::Status;
 
     pub struct Caught;

@@ -12,6 +12,7 @@ use queens_core::complete::{
 use crate::cli::{shorten, too_large, CompleteArgs};
 
 use crate::format::{write_stream, Format};
+use crate::output::note;
 use crate::status::Status;
 
 /// The share of the memory budget an instance's text may take: 1/64.
@@ -34,12 +35,12 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
         {
             Counted::Completions(count) => {
                 if count == 0 {
-                    eprintln!("queens: no completion: {}", impossible(&instance));
+                    note!("queens: no completion: {}", impossible(&instance));
                 }
                 count
             }
             Counted::GivenQueensAttack(flaw) => {
-                eprintln!("queens: no completion: {flaw}");
+                note!("queens: no completion: {flaw}");
                 0
             }
         };
@@ -67,11 +68,11 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
             Ok(Status::Success)
         }
         Completion::GivenQueensAttack(flaw) => {
-            eprintln!("queens: no completion: {flaw}");
+            note!("queens: no completion: {flaw}");
             Ok(Status::No)
         }
         Completion::Impossible => {
-            eprintln!("queens: no completion: {}", impossible(&instance));
+            note!("queens: no completion: {}", impossible(&instance));
             Ok(Status::No)
         }
     }

@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::cli::{MergeArgs, Recount};
 use crate::json::round_ms;
+use crate::output::note;
 use crate::status::Status;
 
 /// The merged result, as `--format json` (`--json`) prints it.
@@ -193,18 +194,22 @@ fn recount(parts: &[(String, ShardResult)], how: Recount, threads: usize) -> any
             disagree += 1;
             "DISAGREES"
         };
-        eprintln!(
+        note!(
             "queens: shard {} ({name}): saved {}/{}, recounted {}/{}: {verdict}",
-            p.shard, p.counts.total, p.counts.unique, again.total, again.unique
+            p.shard,
+            p.counts.total,
+            p.counts.unique,
+            again.total,
+            again.unique
         );
     }
     if disagree > 0 {
-        eprintln!(
+        note!(
             "queens: error: {disagree} of {} recounted shards disagree: the merge is refused",
             chosen.len()
         );
     } else {
-        eprintln!("queens: all {} recounted shards agree", chosen.len());
+        note!("queens: all {} recounted shards agree", chosen.len());
     }
     Ok(disagree == 0)
 }

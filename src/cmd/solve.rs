@@ -13,6 +13,7 @@ use queens_core::Algorithm;
 use crate::cli::SolveArgs;
 use crate::format::{write_json_answer, write_stream, Format};
 use crate::hint::budget_hint;
+use crate::output::note;
 use crate::output::SignOfLife;
 use crate::status::Status;
 
@@ -38,7 +39,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             min_conflicts::check_request(n, args.search.max_memory).map_err(budget_hint)?;
             let seed = args.seed.unwrap_or_else(|| {
                 let seed = queens_core::random::random_seed();
-                eprintln!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
+                note!("queens: min-conflicts seed {seed} (repeat with --seed {seed})");
                 seed
             });
             // The seed, given or drawn, is in the JSON too (issue 39).
@@ -90,7 +91,7 @@ impl Answer {
             write_json_answer(&mut out, n, self.seed, None)?;
             out.flush().context("writing the answer")?;
         }
-        eprintln!("queens: no solution: the {n}x{n} board has none");
+        note!("queens: no solution: the {n}x{n} board has none");
         Ok(Status::No)
     }
 }

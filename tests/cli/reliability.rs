@@ -267,3 +267,50 @@ fn issue_40_under_any_address_space_cap_a_command_answers_or_refuses_at_once() {
         assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"));
     }
 }
+
+/// Runs `queens` with `args` and its standard error on `/dev/full`, where every write fails
+/// (ENOSPC): (status, standard output).
+fn with_stderr_full(args: &[&str]) -> (Option<i32>, String) {
+    let full = fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stderr(full)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// A note, a warning or a "resuming" line that cannot be written (standard error on a full
+/// disk or a closed pipe) is lost, but never the result or the status: each of these commands
+/// writes such a line, and used to panic on it (status 101, nothing printed).
+#[test]
+fn a_standard_error_that_cannot_be_written_costs_neither_the_result_nor_the_status() {
+    let (total, _) = known_for(12);
+    let (total14, _) = known_for(14);
+    // A budget holding fewer subproblems than threads: a note.
+    assert_eq!(
+        with_stderr_full(&["count", "14", "-j", "2", "--max-memory", "2M"]),
+        (Some(0), format!("{total14}\n"))
+    );
+    // A finished checkpoint resumed: "resuming from ...".
+    let (_dir, ckpt) = temp_checkpoint();
+    finish("12", &ckpt, &[]);
+    let ckpt = ckpt.to_str().unwrap();
+    assert_eq!(
+        with_stderr_full(&["count", "12", "--checkpoint", ckpt]),
+        (Some(0), format!("{total}\n"))
+    );
+    // No solution: the answer "no" is status 1 and a line on standard error.
+    assert_eq!(with_stderr_full(&["solve", "3"]), (Some(1), String::new()));
+    // The min-conflicts seed drawn, on standard error.
+    let (code, out) = with_stderr_full(&["solve", "8", "--algo", "min-conflicts"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().filter(|l| l.contains('Q')).count(), 8, "{out}");
+}

@@ -32,6 +32,7 @@ use crate::cli::CountArgs;
 use crate::hint::budget_hint;
 use crate::json::round_ms;
 use crate::memory::{self, CountBudget};
+use crate::output::note;
 use crate::output::SignOfLife;
 use crate::signals;
 use crate::status::Status;
@@ -152,7 +153,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let (run, session) = Session::open(args, run, lock, saved)?;
     if !args.quiet {
         if let Some(note) = at_once_note(&run, &budget, asked_threads(args), split_kept) {
-            eprintln!("queens: note: {note}");
+            note!("queens: note: {note}");
         }
     }
     let run = Arc::new(run);
@@ -190,7 +191,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let caught = signals.caught();
     let save_failed = session.save(&run).err();
     if let Some(err) = &save_failed {
-        eprintln!("queens: error: the last save failed: {err:#}");
+        note!("queens: error: the last save failed: {err:#}");
     }
 
     if caught.is_some() || !run.is_complete() {
@@ -221,7 +222,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
                 "; nothing was saved (use --checkpoint FILE to be able to resume)".to_string()
             }
         };
-        eprintln!("queens: interrupted{saved}");
+        note!("queens: interrupted{saved}");
         if save_failed.is_some() {
             return Ok(Status::Failure);
         }
@@ -230,10 +231,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
 
     print_counts(args, &run, counts, started)?;
     if session.resumed() && !args.quiet {
-        eprintln!("queens: {}", whole_run(session.spent()));
+        note!("queens: {}", whole_run(session.spent()));
     }
     if let Some(path) = session.path().filter(|_| save_failed.is_some()) {
-        eprintln!(
+        note!(
             "queens: the count is complete and printed, but {} does not hold it (status 2)",
             escape_path(path)
         );
@@ -296,7 +297,7 @@ fn print_finished(
         bail!("the checkpoint {} is not finished", escape_path(path));
     };
     if !args.quiet {
-        eprintln!(
+        note!(
             "queens: resuming from {}: {} subproblems already counted",
             escape_path(path),
             run.control().tally().finished

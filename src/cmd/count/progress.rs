@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::cli::{CountArgs, Progress};
+use crate::output::note;
 
 /// The progress display chosen by `--progress` (default: a bar when standard error is a
 /// terminal and `--quiet` is absent, nothing otherwise).
@@ -84,7 +85,7 @@ impl Display {
                 begun.1, begun.0
             );
         }
-        eprintln!("{line}");
+        note!("{line}");
     }
 
     pub fn finish(&self) {

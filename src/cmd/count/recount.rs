@@ -15,6 +15,7 @@ use queens_core::count::{Run, Shard};
 
 use super::session::{self, lock_and_load};
 use crate::cli::CountArgs;
+use crate::output::note;
 use crate::signals;
 use crate::status::Status;
 
@@ -83,7 +84,7 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
         out.flush()?;
     }
     if let Some(signal) = signals.caught() {
-        eprintln!(
+        note!(
             "queens: interrupted; {checked} of {} recounts done",
             chosen.len()
         );

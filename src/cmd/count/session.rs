@@ -17,6 +17,7 @@ use queens_core::count::{Checkpoint, Run, Shard, Spent};
 use super::progress::Display;
 use crate::cli::CountArgs;
 use crate::lock;
+use crate::output::note;
 
 /// The checkpoint side of a run: the file and its lock, the interval, the time spent before
 /// this session, and when it started (on the clock and in processor time).
@@ -56,7 +57,7 @@ impl Session {
             let finished = saved.tally.finished;
             let (resumed, before) = run.resume(saved, path)?;
             if !args.quiet {
-                eprintln!(
+                note!(
                     "queens: resuming from {}: {finished} subproblems already counted",
                     escape_path(path),
                 );
@@ -129,13 +130,13 @@ impl Session {
                 match saved {
                     Ok(()) => {
                         if failing.take().is_some() {
-                            eprintln!("queens: the checkpoint is saved again");
+                            note!("queens: the checkpoint is saved again");
                         }
                     }
                     Err(err) => {
                         let message = format!("{err:#}");
                         if failing.as_deref() != Some(message.as_str()) {
-                            eprintln!(
+                            note!(
                                 "queens: warning: {message}; the count goes on and the save is \
                                  retried every {} s",
                                 self.every.as_secs_f64()
