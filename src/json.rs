@@ -66,9 +66,16 @@ pub fn summary_json(algorithm: Algorithm, n: usize, all: bool, s: &Summary) -> V
     })
 }
 
-/// Seconds to the millisecond, for readable JSON (`count --json`, `merge --json`).
+/// Seconds to the millisecond, for readable JSON (`count --json`, `merge --json`); seconds
+/// too many to count in milliseconds (past about 1.8e305) as they are, never infinite (which
+/// JSON would print as `null`).
 pub fn round_ms(seconds: f64) -> f64 {
-    (seconds * 1000.0).round() / 1000.0
+    let ms = seconds * 1000.0;
+    if ms.is_finite() {
+        ms.round() / 1000.0
+    } else {
+        seconds
+    }
 }
 
 /// The JSON encoding of one verdict of `queens verify --format json`: `{"line":3,"n":8,

@@ -58,6 +58,10 @@ fn merged_seconds_past_the_largest_number_are_refused_not_null() {
     let ran = merge(["c", "d"], 1e300).succeeds();
     let v: serde_json::Value = serde_json::from_str(&ran.stdout).expect("json");
     assert!(v["seconds"].as_f64().is_some_and(|s| s > 1e300), "{v}");
+    // So do finite sums too large to count in milliseconds (1.6e308 s is 1.6e311 ms).
+    let ran = merge(["e", "f"], 8e307).succeeds();
+    let v: serde_json::Value = serde_json::from_str(&ran.stdout).expect("json");
+    assert!(v["seconds"].as_f64().is_some_and(|s| s > 1e308), "{v}");
 }
 
 #[test]
