@@ -67,6 +67,33 @@ fn shards_merge_into_the_known_total_and_unique_count() {
     }
 }
 
+/// `--unique` in text prints a shard's classes where they are whole (the frame split's), and
+/// is refused before counting where a shard holds eighths of classes (the half-board split's,
+/// and --pieces'), naming the way that adds them up.
+#[test]
+fn unique_in_text_prints_a_shards_classes_or_refuses_its_eighths() {
+    let (_, unique) = known_for(14);
+    let mut classes = 0u128;
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let line = stdout_of(&[
+            "count", "14", "--engine", "frame", "--shard", &shard, "--unique",
+        ]);
+        classes += line.trim().parse::<u128>().expect("one integer line");
+    }
+    assert_eq!(classes, unique);
+    for extra in [&["--engine", "halves"][..], &["--pieces", "2"]] {
+        let mut args = vec!["count", "14", "--shard", "0/3", "--unique"];
+        args.extend(extra);
+        let ran = run_args(&args).status(2).stderr_has(&[
+            "holds its classes in eighths",
+            "--format json",
+            "queens merge --unique",
+        ]);
+        assert!(ran.stdout.is_empty(), "{ran:#?}");
+    }
+}
+
 #[test]
 fn merge_reads_many_results_from_one_file_one_per_line() {
     let dir = tempfile::tempdir().unwrap();

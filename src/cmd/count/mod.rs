@@ -149,6 +149,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         None => engine_run(n, engine_for(args, saved.as_ref()), args.threads, budget)?,
     };
     let run = run.shard(shard).threads(args.threads);
+    classes_in_text(args, &run)?;
     let split_kept = saved.is_some();
     let (run, session) = Session::open(args, run, lock, saved)?;
     if !args.quiet {
@@ -274,6 +275,21 @@ fn print_counts(
     Ok(())
 }
 
+/// Refuses `--unique` in text (one line: the classes) for a shard whose classes are eighths,
+/// before anything is counted: its classes are not whole until every shard is added, which
+/// `--format json` and `queens merge --unique` do.
+fn classes_in_text(args: &CountArgs, run: &Run) -> anyhow::Result<()> {
+    if args.unique && !args.json()? && run.unique_in_eighths() {
+        bail!(
+            "--unique prints the classes, but a shard of split {} holds its classes in eighths, \
+             whole only once every shard is added: count the shards with --format json and add \
+             them with `queens merge --unique`",
+            run.split()
+        );
+    }
+    Ok(())
+}
+
 /// Whether the finished `run` of a checkpoint is the run the arguments ask for: any engine
 /// under `auto`, else the one asked; the split of `--pieces` when given. Otherwise the locked
 /// path refuses the file, naming why.
@@ -296,6 +312,7 @@ fn print_finished(
     let Some(counts) = run.finished_counts() else {
         bail!("the checkpoint {} is not finished", escape_path(path));
     };
+    classes_in_text(args, run)?;
     if !args.quiet {
         note!(
             "queens: resuming from {}: {} subproblems already counted",

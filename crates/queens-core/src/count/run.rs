@@ -167,6 +167,13 @@ impl Run {
         self.plan.counter().split().to_string()
     }
 
+    /// Whether this run's `unique` is in eighths of classes rather than classes: a shard of
+    /// several of a split that sums classes in eighths ([`Split::unique_in_eighths`]), whose
+    /// classes are whole only once every shard is added (`queens merge` divides by 8).
+    pub fn unique_in_eighths(&self) -> bool {
+        self.shard.count > 1 && self.plan.counter().split().unique_in_eighths()
+    }
+
     /// The rows the frames are cut at (0: whole frames, and for the half-board engine).
     pub fn depth(&self) -> usize {
         self.plan.counter().split().depth()
