@@ -94,6 +94,22 @@ fn unique_in_text_prints_a_shards_classes_or_refuses_its_eighths() {
     }
 }
 
+/// The shards of every engine's split of the small boards merge into the known counts: the
+/// rules `merge` checks a part against hold there too (N = 1's one solution is its own class,
+/// 7 eighths in the fixed-point subproblem).
+#[test]
+fn the_shards_of_the_small_boards_merge_with_every_engine() {
+    for n in 1..=6 {
+        for engine in ["frame", "halves"] {
+            let dir = tempfile::tempdir().unwrap();
+            let files = write_shards(dir.path(), "part", 2, |_| {
+                format!("count {n} --engine {engine}")
+            });
+            merged_to(&files, known_for(n));
+        }
+    }
+}
+
 #[test]
 fn merge_reads_many_results_from_one_file_one_per_line() {
     let dir = tempfile::tempdir().unwrap();

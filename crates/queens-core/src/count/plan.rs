@@ -195,14 +195,16 @@ impl Split {
         }
     }
 
-    /// Whether `counts` can be what `shard` of this split adds up to, whatever a checksum says,
+    /// Whether `counts` can be what `shard` of this split of the `n` x `n` board adds up to, whatever a checksum says,
     /// by the rules of the engine that makes it: a half-board shard of several counts its
     /// eighths of classes as [`halves::Plan::possible_shard`] says; the frame splits have no
     /// rule of the kind.
-    pub fn shard_possible(self, shard: Shard, counts: Counts) -> bool {
+    pub fn shard_possible(self, n: usize, shard: Shard, counts: Counts) -> bool {
         match self {
             Split::Frames | Split::Pieces { .. } => true,
-            Split::Halves { .. } => shard.count == 1 || halves::Plan::possible_shard(shard, counts),
+            Split::Halves { .. } => {
+                shard.count == 1 || halves::Plan::possible_shard(n, shard, counts)
+            }
         }
     }
 

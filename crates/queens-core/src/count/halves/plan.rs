@@ -407,13 +407,15 @@ impl Plan {
         }
     }
 
-    /// Whether `counts` can be what `shard` of more than one of a half-board split adds up to,
-    /// whatever the checksum says: its patterns' eighths of classes equal their total, and
-    /// shard 0 adds the fixed-point subproblem's `S180 + 2 S90`, even (the whole board's are
-    /// classes, not eighths).
-    pub fn possible_shard(shard: Shard, counts: Counts) -> bool {
+    /// Whether `counts` can be what `shard` of more than one of a half-board split of the
+    /// `n` x `n` board adds up to, whatever the checksum says: its patterns' eighths of classes
+    /// equal their total, and shard 0 adds the fixed-point subproblem's `S180 + 2 S90`, even
+    /// (the whole board's are classes, not eighths), or for N = 1 its 7 eighths (see
+    /// [`Plan::solve`]).
+    pub fn possible_shard(n: usize, shard: Shard, counts: Counts) -> bool {
         match counts.unique.checked_sub(counts.total) {
             Some(0) => true,
+            Some(7) if n == 1 => shard.index == 0,
             Some(extra) => shard.index == 0 && extra.is_multiple_of(2),
             None => false,
         }

@@ -116,7 +116,7 @@ impl Parser {
             _ => return Err(ShardResultError::NotSharded { name: name() }),
         };
         // What the split's engine says no shard can have (a half-board shard's eighths).
-        if split.is_some_and(|split| !split.shard_possible(shard, counts)) {
+        if split.is_some_and(|split| !split.shard_possible(f.n, shard, counts)) {
             return Err(ShardResultError::HalvesEighths {
                 name: name(),
                 unique: f.unique,

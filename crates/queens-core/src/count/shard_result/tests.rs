@@ -236,6 +236,22 @@ fn a_half_board_shard_whose_eighths_no_shard_can_have_is_refused() {
             "{index}: {err}"
         );
     }
+    // N = 1: the fixed-point subproblem of its one solution adds 7 eighths, odd, in shard 0
+    // only (the CLI suite merges the half-board shards of every small N).
+    let one = |index: u64, total: u128, unique: u128| {
+        let shard = Shard::new(index, 2).unwrap();
+        let split = "halves0-v1";
+        let plan = split.parse::<Split>().unwrap().subproblems(1).unwrap();
+        result_line(1, Counts { total, unique }, 1.0, Some(shard), split, plan)
+    };
+    assert!(ShardResult::parse("p", &one(0, 0, 7)).is_ok());
+    for (index, total, unique) in [(1, 0, 7), (0, 1, 10)] {
+        let err = refusal(&one(index, total, unique));
+        assert!(
+            matches!(err, ShardResultError::HalvesEighths { .. }),
+            "{err}"
+        );
+    }
 }
 
 /// Issue 39: `unique_unit` says what `unique` holds: eighths in a shard of several of a split
