@@ -84,7 +84,7 @@ fn parse_and_run() -> ExitCode {
         .unwrap_or_else(|err| err.exit());
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     if !stops_gracefully(&cli.command) {
-        signals::release();
+        signals::release(matches!(cli.command, Command::Count(_)));
     }
     color::set(cli.color);
     if let Err(err) = use_key() {

@@ -61,6 +61,8 @@ mod imp {
         target: Target,
         /// When the first signal was caught.
         first_at: Option<Instant>,
+        /// The signals that stay ignored under the default handling ([`super::release`]).
+        stay_ignored: Vec<i32>,
     }
 
     /// A repeat of the first signal sooner than this after it is taken for the same one:
@@ -88,8 +90,9 @@ mod imp {
         fn on(&self, signal: i32) {
             let mut state = self.state();
             if state.mode == Mode::Default {
+                let dies = !state.stay_ignored.contains(&signal);
                 drop(state);
-                if !self.ignored_at_start.contains(&signal) {
+                if dies {
                     die_of(signal);
                 }
                 return;
@@ -162,6 +165,7 @@ mod imp {
                         mode: Mode::Waiting,
                         target: Target::None,
                         first_at: None,
+                        stay_ignored: Vec::new(),
                     }),
                     ignored_at_start,
                     handle: signals.handle(),
@@ -189,8 +193,11 @@ mod imp {
     }
 
     /// Gives the default handling back, for the commands that do not stop gracefully: a
-    /// signal caught since [`early`] ends the process now as it would have then.
-    pub fn release() {
+    /// signal caught since [`early`] ends the process now as it would have then. A signal
+    /// ignored at the start stays ignored, but for a `count` (`--estimate`, `--algo`): SIGINT
+    /// and SIGTERM end it even then, as they stop every other count (whoever sends them to a
+    /// count started by a script's `&` means it to stop).
+    pub fn release(count: bool) {
         let Some(shared) = HANDLERS.get() else {
             return;
         };
@@ -199,9 +206,16 @@ mod imp {
             return;
         }
         state.mode = Mode::Default;
-        drop(state);
+        state.stay_ignored = shared
+            .ignored_at_start
+            .iter()
+            .copied()
+            .filter(|&s| !(count && (s == SIGINT || s == SIGTERM)))
+            .collect();
         let caught = shared.caught.load(Ordering::SeqCst);
-        if caught != 0 && !shared.ignored_at_start.contains(&caught) {
+        let dies = caught != 0 && !state.stay_ignored.contains(&caught);
+        drop(state);
+        if dies {
             die_of(caught);
         }
     }
@@ -318,7 +332,7 @@ mod imp {
 
     pub fn early() {}
 
-    pub fn release() {}
+    pub fn release(_count: bool) {}
 
     pub fn install() -> anyhow::Result<Caught> {
         Ok(Caught)

@@ -311,6 +311,32 @@ fn other_commands_keep_the_default_handling_of_sigint() {
     }
 }
 
+/// A count that does not save (`--estimate`, `--algo`) ends on SIGINT as a signal ends any
+/// program, and even when it was started with SIGINT ignored (a script's `count ... &`), as
+/// every count does: whoever sends SIGINT to a count means it to stop.
+#[test]
+fn a_count_that_does_not_save_ends_on_sigint_even_started_with_it_ignored() {
+    for line in ["count 20 --estimate", "count 18 --algo bitboard"] {
+        let (_, mut child) = at_the_command(limited(&words(line), &[], true));
+        // SAFETY: `kill` sends a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break Some(status);
+            }
+            if start.elapsed() > Duration::from_secs(2) {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let status = status.unwrap_or_else(|| panic!("{line}: still running 2 s after SIGINT"));
+        assert_eq!(status.signal(), Some(libc::SIGINT), "{line}: {status:?}");
+    }
+}
+
 #[test]
 fn a_sparse_gigabyte_checkpoint_is_refused_from_its_size() {
     let (_dir, path) = temp_checkpoint();
