@@ -35,7 +35,7 @@ pub struct CountArgs {
     #[command(flatten)]
     pub size: Size,
     /// Count by listing every solution with this solver instead of the counting engine.
-    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "engine"])]
+    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "checkpoint_every", "recount", "engine"])]
     pub algo: Option<AlgoArg>,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -107,20 +107,27 @@ pub struct CountArgs {
     /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
     /// (0: whole frames). Default: whole frames up to N = 21, D = max(2, N - 21) above, so that
     /// no subproblem takes more than seconds of one core. Implies --engine frame.
-    #[arg(long, value_name = "D", conflicts_with_all = ["algo", "estimate"],
+    #[arg(long, value_name = "D", conflicts_with = "algo",
           value_parser = clap::value_parser!(u64).range(0..=12))]
     pub pieces: Option<u64>,
 }
 
 impl CountArgs {
     /// Whether the count is printed as JSON: `--format json` or its synonym `--json` (see
-    /// [`ResultFormat::resolve`]); refused with `--algo`, which prints only the total.
+    /// [`ResultFormat::resolve`]); refused with `--algo`, which prints only the total, and with
+    /// `--estimate`, which prints sentences.
     pub fn json(&self) -> anyhow::Result<bool> {
         let json = ResultFormat::resolve(self.format, self.json)? == ResultFormat::Json;
         if json && self.algo.is_some() {
             anyhow::bail!(
                 "--format json cannot be used with --algo: counting by listing prints only the \
                  total, one integer line"
+            );
+        }
+        if json && self.estimate {
+            anyhow::bail!(
+                "--format json cannot be used with --estimate: the forecast is sentences, one \
+                 a line"
             );
         }
         Ok(json)

@@ -1001,6 +1001,48 @@ fn estimate_names_the_subproblems_nodes_time_and_core_hours_of_the_run() {
     run("count 12 --estimate --checkpoint x").status(2);
 }
 
+/// `--estimate --pieces D` forecasts the run of that cut (the split a count with the same
+/// flags reports), and a flag that would do nothing with another is refused, not ignored.
+#[test]
+fn estimate_forecasts_pieces_and_flags_that_would_do_nothing_are_refused() {
+    let text = stdout_of(&words("count 12 --estimate --pieces 2 -j 1"));
+    let split = json_of(&words("count 12 --pieces 2 --json"))["split"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(split, "frame1-rows2-v1");
+    assert!(
+        text.contains(&format!("engine: frame (split {split};")),
+        "{text}"
+    );
+    assert!(
+        text.contains("cut into pieces by its first 2 free rows"),
+        "{text}"
+    );
+    fails_with(
+        "count 12 --estimate --json",
+        2,
+        &["cannot be used with --estimate"],
+    );
+    fails_with(
+        "count 12 --estimate --format json",
+        2,
+        &["cannot be used with --estimate"],
+    );
+    fails_with(
+        "count 12 --estimate --pieces 2 --engine halves",
+        2,
+        &["--engine halves"],
+    );
+    for flag in ["--recount 2", "--checkpoint-every 5"] {
+        fails_with(
+            &format!("count 10 --algo bitboard {flag}"),
+            2,
+            &["cannot be used with"],
+        );
+    }
+}
+
 /// `--estimate` forecasts the engine the same command runs: by default the half-board engine
 /// from N = 12 on, with the split the run takes on its threads within --max-memory; its lines
 /// name the subproblems, the engine and split, the halves, the memory (within the split's

@@ -78,7 +78,7 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     if let Some(f) = run.forecast_halves(&sampling(HALVES_SAMPLE)) {
         return halves(args, &run, &f?, threads, budget);
     }
-    let e = count::estimate(n, shard, &sampling(FRAME_SAMPLE))?;
+    let e = count::estimate(n, shard, run.depth(), &sampling(FRAME_SAMPLE))?;
     let core = e.core_seconds();
     let plural = |t: usize| if t == 1 { "" } else { "s" };
     let mut out = crate::output::stdout();

@@ -116,22 +116,25 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         args.search.max_memory_given,
         memory::ceiling(),
     );
-    if args.estimate {
-        let threads = asked_threads(args);
-        // The GPU engine counts a CPU engine's subproblems: the estimate is of those, made on
-        // the CPU (estimate.rs says so), without opening a device.
-        let engine = args.engine.engine().on_cpu()?;
-        let (run, budget) = engine_run(n, engine, threads, budget)?;
-        return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
-    }
-    // The handlers come before any planning or reading: a signal sent while the plan is made
-    // or the checkpoint read cancels the run as soon as it exists.
-    let signals = signals::install()?;
     if args.pieces.is_some() && args.engine.engine() == count::Engine::Halves {
         bail!(
             "--pieces cuts the frames of the frame engine: it cannot be used with --engine halves"
         );
     }
+    if args.estimate {
+        let threads = asked_threads(args);
+        // The GPU engine counts a CPU engine's subproblems: the estimate is of those, made on
+        // the CPU (estimate.rs says so), without opening a device.
+        let engine = args.engine.engine().on_cpu()?;
+        let (run, budget) = match args.pieces {
+            Some(depth) => (pieces_run(args, depth as usize, None)?, budget),
+            None => engine_run(n, engine, threads, budget)?,
+        };
+        return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
+    }
+    // The handlers come before any planning or reading: a signal sent while the plan is made
+    // or the checkpoint read cancels the run as soon as it exists.
+    let signals = signals::install()?;
     count::check_size(n)?;
     // A finished checkpoint is only read: no lock, no save, no budget.
     if let Some(path) = &args.checkpoint {

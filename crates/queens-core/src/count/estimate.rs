@@ -231,10 +231,12 @@ pub(crate) fn probe_frame(
 /// probes: about a second of one core, so that a few frames are counted in [`Sampling::budget`].
 const CALIBRATION_NODES: f64 = 1e8;
 
-/// Estimates shard `shard` of the `n` x `n` board: its nodes by probes of every subproblem,
-/// and the time per node by counting random subproblems whole as `sampling` says.
+/// Estimates shard `shard` of the `n` x `n` board, its frames cut into pieces at `depth` rows
+/// (0: whole frames; the frame engine's plan cuts at [`pieces::depth_for`]): its nodes by
+/// probes of every subproblem, and the time per node by counting random subproblems whole as
+/// `sampling` says.
 ///
-/// With the plan of pieces of large boards (see `pieces`), the probes also estimate how many
+/// With pieces (see `pieces`), the probes also estimate how many
 /// pieces there are, and 64 random pieces of each of the 8 largest frames are probed in turn:
 /// the most nodes among them is the size of the largest piece as far as a sample can tell (a
 /// lower bound of the true largest, usually close: pieces of one frame differ less than frames).
@@ -245,11 +247,15 @@ const CALIBRATION_NODES: f64 = 1e8;
 /// frames counted whole for `sampling.budget`, then on the next smaller board while fewer than
 /// three finished, until `sampling.bound` from the start (a count running then is stopped and
 /// left out).
-pub fn estimate(n: usize, shard: Shard, sampling: &Sampling) -> Result<Estimate, CountError> {
+pub fn estimate(
+    n: usize,
+    shard: Shard,
+    depth: usize,
+    sampling: &Sampling,
+) -> Result<Estimate, CountError> {
     check_size(n)?;
     let start = Instant::now();
     let plan = subproblems(n);
-    let depth = pieces::depth_for(n);
     let (todo, share) = if depth > 0 {
         ((0..plan.len()).collect(), 1.0 / shard.count as f64)
     } else {
@@ -461,7 +467,7 @@ mod tests {
     #[test]
     fn an_estimate_counts_the_shard_and_measures_a_time_per_node() {
         let sampling = Sampling::new(Duration::from_millis(200), Duration::from_secs(60));
-        let e = estimate(12, Shard::new(1, 3).unwrap(), &sampling).unwrap();
+        let e = estimate(12, Shard::new(1, 3).unwrap(), 0, &sampling).unwrap();
         assert_eq!(
             e.subproblems,
             Shard::new(1, 3)
@@ -474,7 +480,7 @@ mod tests {
         assert!(e.largest.1 > 0.0 && e.largest.1 < e.nodes, "{e:?}");
         assert_eq!(e.calibrated_on, 12);
         assert!(!e.processor_time && !e.bound_reached, "{e:?}");
-        assert!(estimate(33, Shard::WHOLE, &sampling).is_err());
+        assert!(estimate(33, Shard::WHOLE, 0, &sampling).is_err());
     }
 
     /// Issue 36: the time per node comes from the thread clock of the `Sampling` when it has
@@ -483,12 +489,12 @@ mod tests {
     fn the_counts_are_timed_by_the_thread_clock_given() {
         let sampling = Sampling::new(Duration::from_millis(100), Duration::from_secs(60))
             .timed_by(one_second_per_reading);
-        let e = estimate(12, Shard::WHOLE, &sampling).unwrap();
+        let e = estimate(12, Shard::WHOLE, 0, &sampling).unwrap();
         assert!(e.processor_time, "{e:?}");
         assert!(e.calibration.0 >= 1, "{e:?}");
         assert_eq!(e.calibration.1, e.calibration.0 as f64, "{e:?}");
         // A clock that cannot be read leaves the wall clock.
-        let e = estimate(12, Shard::WHOLE, &sampling.timed_by(|| None)).unwrap();
+        let e = estimate(12, Shard::WHOLE, 0, &sampling.timed_by(|| None)).unwrap();
         assert!(
             !e.processor_time && e.calibration.1 < e.calibration.0 as f64,
             "{e:?}"
@@ -500,10 +506,42 @@ mod tests {
     #[test]
     fn the_bound_stops_the_counts_and_the_estimate_still_answers() {
         let sampling = Sampling::new(Duration::from_secs(3), Duration::ZERO);
-        let e = estimate(13, Shard::WHOLE, &sampling).unwrap();
+        let e = estimate(13, Shard::WHOLE, 0, &sampling).unwrap();
         assert!(e.nodes > 0.0, "{e:?}");
         assert_eq!((e.calibration.0, e.seconds_per_node), (0, 0.0), "{e:?}");
         assert!(e.bound_reached, "{e:?}");
         assert_eq!(e.core_seconds(), 0.0);
+    }
+
+    /// Frames cut at `depth` rows: the probes estimate how many pieces there are, here against
+    /// the pieces listed one by one, and a shard of pieces holds about `1/M` of them.
+    #[test]
+    fn an_estimate_of_pieces_counts_the_pieces_of_its_depth() {
+        let sampling = Sampling::new(Duration::from_millis(50), Duration::from_secs(60));
+        let n = 12;
+        for depth in [1, 2, 3] {
+            let exact: usize = subproblems(n)
+                .iter()
+                .map(|sub| pieces::PieceIter::new(n, sub, depth).count())
+                .sum();
+            let e = estimate(n, Shard::WHOLE, depth, &sampling).unwrap();
+            assert_eq!(e.depth, depth);
+            let (estimated, _) = e.pieces.expect("pieces");
+            let error = (estimated - exact as f64).abs() / exact as f64;
+            assert!(
+                error < 0.1,
+                "depth {depth}: {estimated} pieces, {exact} listed"
+            );
+            let e = estimate(n, Shard::new(0, 4).unwrap(), depth, &sampling).unwrap();
+            let (quarter, _) = e.pieces.expect("pieces");
+            assert!(
+                (quarter * 4.0 - estimated).abs() / estimated < 0.2,
+                "{quarter}"
+            );
+        }
+        assert!(estimate(n, Shard::WHOLE, 0, &sampling)
+            .unwrap()
+            .pieces
+            .is_none());
     }
 }
