@@ -392,6 +392,14 @@ fn a_resumed_run_reports_the_wall_and_processor_time_of_all_its_sessions() {
     );
     assert!(wall > 0.0 && cpu > 0.0, "{first}");
     let arg = ckpt.to_str().unwrap();
+    // A budget that holds no half-board split names the checkpoint's split and what it needs,
+    // and leaves the file as it was.
+    for budget in ["1K", "3M"] {
+        run_args(&["count", "17", "--max-memory", budget, "--checkpoint", arg])
+            .status(2)
+            .stderr_has(&["records the split halves", "resume it with --max-memory"]);
+    }
+    assert_eq!(std::fs::read_to_string(&ckpt).unwrap(), first);
     let done = queens()
         .args(["count", "17", "--engine", "halves", "--checkpoint", arg])
         .assert()

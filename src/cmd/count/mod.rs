@@ -55,6 +55,32 @@ fn engine_for(args: &CountArgs, saved: Option<&Checkpoint>) -> count::Engine {
     }
 }
 
+/// A budget in which no half-board split fits, met while resuming a checkpoint of one: the
+/// error names the checkpoint's split and the budget it needs (as a resume whose split does not
+/// fit does), not the finest split, which the checkpoint does not have.
+fn resuming_budget(
+    err: count::CountError,
+    args: &CountArgs,
+    saved: Option<&Checkpoint>,
+) -> count::CountError {
+    let (count::CountError::MemoryBudget { budget, .. }, Some(saved), Some(path)) =
+        (&err, saved, &args.checkpoint)
+    else {
+        return err;
+    };
+    let need = Run::of_split(args.size.n, &saved.split, Shard::WHOLE)
+        .and_then(|run| run.subproblem_bytes());
+    match need {
+        Some(need) if need > *budget => count::CountError::CheckpointMemory {
+            path: escape_path(path),
+            split: saved.split.clone(),
+            need,
+            budget: *budget,
+        },
+        _ => err,
+    }
+}
+
 /// The run of `--pieces D`: the frame engine with its frames cut at `D` rows, refused with
 /// another engine, past the board's free rows, or with a checkpoint of another split.
 fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> anyhow::Result<Run> {
@@ -149,7 +175,8 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     };
     let (run, budget) = match args.pieces {
         Some(depth) => (pieces_run(args, depth as usize, saved.as_ref())?, budget),
-        None => engine_run(n, engine_for(args, saved.as_ref()), args.threads, budget)?,
+        None => engine_run(n, engine_for(args, saved.as_ref()), args.threads, budget)
+            .map_err(|err| resuming_budget(err, args, saved.as_ref()))?,
     };
     let run = run.shard(shard).threads(args.threads);
     classes_in_text(args, &run)?;

@@ -90,8 +90,8 @@ pub enum CountError {
     /// A checkpoint's recorded half-board split does not fit in the memory budget.
     #[error(
         "checkpoint file {path} records the split {split}, whose subproblems need about {} MiB \
-         each, more than the budget of {} MiB: resume it with --max-memory {}M or more",
-        need.div_ceil(1 << 20), budget >> 20, need.div_ceil(1 << 20)
+         each, more than the budget of {}: resume it with --max-memory {}M or more",
+        need.div_ceil(1 << 20), crate::error::bytes(*budget), need.div_ceil(1 << 20)
     )]
     CheckpointMemory {
         /// The file.
