@@ -268,6 +268,38 @@ fn issue_40_under_any_address_space_cap_a_command_answers_or_refuses_at_once() {
     }
 }
 
+/// Under address-space caps just above what a command needs to start, a count of the frame
+/// engine on more threads than fit used to abort (SIGABRT) once its threads' join buffers met
+/// the cap: its threads now fit in the budget at once, which follows the cap, and a frame
+/// whose buffers cannot grow joins fewer rows. Every cap of the sweep answers or refuses.
+#[test]
+fn a_frame_count_on_many_threads_under_a_tight_cap_answers_or_refuses() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: needs prlimit (util-linux)");
+        return;
+    }
+    // Each count, and the largest cap it is tried under (N = 17 on one thread takes seconds).
+    let counts: [(&[&str], usize, u64); 2] = [
+        (&["count", "16", "--engine", "frame", "-j", "8"], 16, 64),
+        (&["count", "17", "--engine", "frame", "-j", "1"], 17, 40),
+    ];
+    for mib in (30..=64).step_by(2) {
+        for &(args, n, most) in counts.iter().filter(|c| mib <= c.2) {
+            let (code, stdout, stderr) = under_cap(mib << 20, args);
+            let refused = code == Some(2) && stderr.contains("address-space limit");
+            let answered = code == Some(0) && stdout == format!("{}\n", known_for(n).0);
+            assert!(
+                answered || refused,
+                "{args:?} under {mib} MiB (of {most}): status {code:?}, {stdout:?}, {stderr:?}"
+            );
+        }
+    }
+}
+
 /// Runs `queens` with `args` and its standard error on `/dev/full`, where every write fails
 /// (ENOSPC): (status, standard output).
 fn with_stderr_full(args: &[&str]) -> (Option<i32>, String) {

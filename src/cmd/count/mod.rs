@@ -153,7 +153,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         // the CPU (estimate.rs says so), without opening a device.
         let engine = args.engine.engine().on_cpu()?;
         let (run, budget) = match args.pieces {
-            Some(depth) => (pieces_run(args, depth as usize, None)?, budget),
+            Some(depth) => (
+                pieces_run(args, depth as usize, None)?.memory_at_once(budget.at_once),
+                budget,
+            ),
             None => engine_run(n, engine, threads, budget)?,
         };
         return estimate::estimate(args, run.shard(shard).threads(threads), &budget);
@@ -174,7 +177,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         None => (None, None),
     };
     let (run, budget) = match args.pieces {
-        Some(depth) => (pieces_run(args, depth as usize, saved.as_ref())?, budget),
+        Some(depth) => (
+            pieces_run(args, depth as usize, saved.as_ref())?.memory_at_once(budget.at_once),
+            budget,
+        ),
         None => engine_run(n, engine_for(args, saved.as_ref()), args.threads, budget)
             .map_err(|err| resuming_budget(err, args, saved.as_ref()))?,
     };
@@ -411,7 +417,8 @@ fn engine_run(
 ) -> Result<(Run, CountBudget), count::CountError> {
     let run = Run::with_engine(n, engine, threads, budget.split)?;
     let Some(need) = run.subproblem_bytes() else {
-        return Ok((run, budget));
+        // The frame engine's threads fit in the budget at once too (`Run::workers`).
+        return Ok((run.memory_at_once(budget.at_once), budget));
     };
     let fitted = budget.fitted(need);
     let run = if fitted.split == budget.split {
@@ -430,7 +437,7 @@ fn engine_run(
 /// from a checkpoint (`split_kept`), and by default, where the budget at once is already all the
 /// process can have: only more memory would run more.
 fn at_once_note(run: &Run, budget: &CountBudget, asked: usize, split_kept: bool) -> Option<String> {
-    let need = run.subproblem_bytes()?;
+    let need = run.worker_bytes()?;
     let workers = run.workers();
     if workers >= asked {
         return None;
@@ -448,7 +455,10 @@ fn at_once_note(run: &Run, budget: &CountBudget, asked: usize, split_kept: bool)
         if workers == 1 { "" } else { "s" },
         if workers == 1 { "s" } else { "" }
     );
-    let split_fixed = split_kept || (!budget.given && budget.ceiling.is_some());
+    // Only the half-board split follows the budget.
+    let split_fixed = split_kept
+        || (!budget.given && budget.ceiling.is_some())
+        || run.subproblem_bytes().is_none();
     // The split under a budget of `bytes`, when it runs `asked` subproblems at once: the
     // run's own when fixed, else the one that budget would choose.
     let runs_all = |bytes: u64| -> Option<String> {

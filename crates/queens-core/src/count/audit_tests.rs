@@ -46,6 +46,29 @@ fn a_half_board_checkpoint_resumes_with_its_own_split_on_any_number_of_threads()
     }
 }
 
+/// The frame engine's threads fit in the budget at once as the half-board engine's
+/// subproblems do, by its memory model (a thread's stack and join buffers), one at least; a
+/// board it does not join has nothing but stacks to fit.
+#[test]
+fn the_frame_engines_threads_fit_in_the_budget_at_once() {
+    let one = frames::join::thread_bytes(17);
+    for (budget, workers) in [(u64::MAX, 8), (4 * one, 4), (one, 1), (1024, 1)] {
+        let run = Run::with_engine(17, Engine::Frame, 8, 1 << 30)
+            .unwrap()
+            .memory_at_once(budget);
+        assert_eq!(run.worker_bytes(), Some(one));
+        assert_eq!(run.workers(), workers, "budget {budget}");
+    }
+    let small = Run::with_engine(12, Engine::Frame, 8, 1 << 30).unwrap();
+    assert_eq!(small.memory_at_once(20 << 20).workers(), 8);
+    // Either way the count is exact.
+    let run = Run::with_engine(15, Engine::Frame, 4, 1 << 30)
+        .unwrap()
+        .memory_at_once(1024);
+    assert_eq!(run.workers(), 1);
+    assert_eq!(run.execute().unwrap(), known(15));
+}
+
 #[test]
 fn the_split_depends_on_the_board_and_the_budget_never_on_the_threads() {
     for (n, budget) in [(16, 32 << 20), (17, 32 << 20), (19, 1 << 30), (20, 1 << 30)] {

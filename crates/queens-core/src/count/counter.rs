@@ -35,6 +35,13 @@ pub(crate) trait Counter: fmt::Debug + Send + Sync {
         None
     }
 
+    /// The bytes one worker thread may hold while it counts, by the engine's memory model
+    /// (its buffers and its stack): the run counts on at most as many threads as fit in its
+    /// budget at once. By default one subproblem's bytes ([`Counter::subproblem_bytes`]).
+    fn worker_bytes(&self) -> Option<u64> {
+        self.subproblem_bytes()
+    }
+
     /// Counts the subproblems `todo` (of `shard`, those of the tally not yet done) on
     /// `threads` threads (1: the calling thread; 0: one per core), recording each in
     /// `control`'s tally as soon as it is counted (with pieces, each frame begun in

@@ -124,11 +124,11 @@ impl Run {
         Some(Run::of_plan(n, plan, 0).shard(shard))
     }
 
-    /// The threads the run uses: those asked for (0: one per core), and with an engine whose
-    /// subproblems take memory (the half-board engine) at most as many as fit in the budget at
-    /// once.
+    /// The threads the run uses: those asked for (0: one per core), and at most as many as
+    /// fit in the budget at once by the engine's memory model ([`Run::worker_bytes`]), at
+    /// least one.
     pub fn workers(&self) -> usize {
-        let Some(bytes) = self.plan.counter().subproblem_bytes() else {
+        let Some(bytes) = self.worker_bytes() else {
             return self.threads;
         };
         let asked = if self.threads == 0 {
@@ -193,20 +193,27 @@ impl Run {
         self
     }
 
-    /// Bounds by `bytes` how many of the half-board engine's subproblems run at once, apart
-    /// from the budget [`Run::with_engine`] chose the split by: `queens count` without
-    /// `--max-memory` chooses the split by a fixed budget, the same on every machine, and runs
-    /// as many subproblems at once as the machine's memory holds. A resumed checkpoint's split
-    /// must fit one subproblem in it. No effect on the frame engine.
+    /// Bounds by `bytes` how many of the run's subproblems are counted at once (its workers,
+    /// [`Run::workers`]), apart from the budget [`Run::with_engine`] chose the half-board
+    /// split by: `queens count` without `--max-memory` chooses the split by a fixed budget, the
+    /// same on every machine, and runs as many subproblems at once as the machine's memory
+    /// holds. A resumed checkpoint's half-board split must fit one subproblem in it.
     pub fn memory_at_once(mut self, bytes: u64) -> Run {
         self.budget = bytes;
         self
     }
 
-    /// The bytes one of the half-board engine's subproblems may hold by the memory model (what
-    /// [`Run::workers`] divides the budget by); `None` for the frame engine.
+    /// The bytes one of the half-board engine's subproblems may hold by the memory model, which
+    /// a resumed split must fit in the budget; `None` for the frame engine.
     pub fn subproblem_bytes(&self) -> Option<u64> {
         self.plan.counter().subproblem_bytes()
+    }
+
+    /// The bytes one worker thread may hold by the engine's memory model (what
+    /// [`Run::workers`] divides the budget by): a half-board subproblem's, or a frame engine
+    /// thread's stack and buffers (`frames::join::thread_bytes`); `None` on the GPU.
+    pub fn worker_bytes(&self) -> Option<u64> {
+        self.plan.counter().worker_bytes()
     }
 
     /// Resumes from a checkpoint read from `path`, after checking that it belongs to this run:

@@ -65,6 +65,30 @@ pub fn join_rows(n: usize) -> usize {
 /// and 22 nearly every frame is, and joins five rows or fewer.
 pub const MAX_BOTTOMS: usize = 1 << 17;
 
+/// The bytes of scratch memory a bottom may take at most: its entry (16 bytes, twice over in a
+/// buffer grown by doubling), its slot (4), its mask with padding (up to 32) and up to 4 table
+/// slots (48).
+const BOTTOM_BYTES: u64 = 2 * 16 + 4 + 32 + 48;
+
+/// The stack of a worker thread (the standard library's default, which the thread pool keeps).
+const WORKER_STACK: u64 = 2 << 20;
+
+/// The bytes a thread of the frame engine may hold for the `n` x `n` board: its stack and its
+/// scratch memory for the largest frame's bottoms (at most [`MAX_BOTTOMS`], and at most the
+/// placements of [`join_rows`] queens on `n` columns). About 14 MiB from N = 17, a stack alone
+/// below N = 15. A frame whose bottoms find no memory to grow in joins fewer rows instead, so
+/// a thread never needs more, but the run stays within its budget only by this bound.
+pub fn thread_bytes(n: usize) -> u64 {
+    let rows = join_rows(n);
+    let placements = (0..rows).fold(1u64, |p, i| p.saturating_mul(n.saturating_sub(i) as u64));
+    let bottoms = if rows == 0 {
+        0
+    } else {
+        placements.min(MAX_BOTTOMS as u64)
+    };
+    WORKER_STACK + bottoms * BOTTOM_BYTES
+}
+
 /// The widest board the join handles: bit 31 of the upper side's mask is its sentinel.
 pub const MAX_JOIN_N: usize = 31;
 
@@ -174,7 +198,8 @@ fn count_limited(
     for (o, e) in open.iter_mut().zip(&s.extra).take(m) {
         *o = full & !e & !s.cols;
     }
-    // Join fewer rows when the bottoms of this frame would not fit in the budget.
+    // Join fewer rows when the bottoms of this frame would not fit in the budget, or in the
+    // memory the process can have (an address-space limit): the search alone needs none.
     let mut split = m - rows;
     while !collect_bottoms(s, &open, split, limit, &mut scratch.bottoms) {
         split += 1;
@@ -185,7 +210,9 @@ fn count_limited(
     if scratch.bottoms.is_empty() {
         return Some(0);
     }
-    let (shift, mask) = group(scratch);
+    let Some((shift, mask)) = group(scratch) else {
+        return kernel::search_completions(s, cancel);
+    };
     let table = &scratch.table[..];
     let masks = &scratch.masks[..];
     let inner = full & !s.cols;
@@ -227,7 +254,7 @@ fn count_limited(
 /// columns and the squares of row `split` its queens see along the two diagonals, including
 /// its own queen there: bits of the low word for the diagonal going up and to the left, of the
 /// high word for the one going up and to the right. Returns `false`, with `out` incomplete,
-/// when there are more than `limit`.
+/// when there are more than `limit`, or when `out` cannot grow (no memory).
 #[inline(always)]
 fn collect_bottoms(
     s: &Setup,
@@ -255,7 +282,10 @@ fn collect_bottoms(
         let bit = f & f.wrapping_neg();
         f ^= bit;
         if sp == split {
-            if out.len() == limit {
+            // One test on the common path: growing is rare (the buffer is kept per thread).
+            if out.len() == out.capacity().min(limit)
+                && (out.len() >= limit || out.try_reserve(out.len().max(1 << 10)).is_err())
+            {
                 return false;
             }
             out.push((c | bit, u64::from(l | bit) | u64::from(r | bit) << 32));
@@ -280,8 +310,8 @@ fn collect_bottoms(
 /// Groups the bottoms by columns into `masks` (each group padded with all-ones entries to a
 /// multiple of four) and `table`, without sorting: one pass counts each group in the table,
 /// one assigns the groups their places, one scatters the masks. Returns the hash shift and
-/// the table's index mask.
-fn group(scratch: &mut Scratch) -> (u32, usize) {
+/// the table's index mask; `None` when the buffers cannot grow (no memory).
+fn group(scratch: &mut Scratch) -> Option<(u32, usize)> {
     let Scratch {
         bottoms,
         masks,
@@ -292,6 +322,7 @@ fn group(scratch: &mut Scratch) -> (u32, usize) {
     let shift = 32 - bits;
     let mask = (1usize << bits) - 1;
     table.clear();
+    table.try_reserve_exact(1 << bits).ok()?;
     table.resize(
         1 << bits,
         Slot {
@@ -301,6 +332,7 @@ fn group(scratch: &mut Scratch) -> (u32, usize) {
         },
     );
     slots.clear();
+    slots.try_reserve_exact(bottoms.len()).ok()?;
     for &(cols, _) in bottoms.iter() {
         let mut h = slot_of(cols, shift);
         while table[h].cols != cols && table[h].cols != EMPTY {
@@ -317,6 +349,7 @@ fn group(scratch: &mut Scratch) -> (u32, usize) {
         slot.len = 0;
     }
     masks.clear();
+    masks.try_reserve_exact(end as usize).ok()?;
     masks.resize(end as usize, u64::MAX);
     for (&(_, key), &h) in bottoms.iter().zip(slots.iter()) {
         let slot = &mut table[h as usize];
@@ -326,7 +359,7 @@ fn group(scratch: &mut Scratch) -> (u32, usize) {
     for slot in table.iter_mut() {
         slot.len = slot.len.next_multiple_of(4);
     }
-    (shift, mask)
+    Some((shift, mask))
 }
 
 /// The table slot where the search for `cols` starts (Fibonacci hashing).
@@ -448,6 +481,50 @@ mod tests {
         let s = Setup::new(n, &sub.oriented);
         assert!(applies(n, &s, 5));
         assert_eq!(count(&s, 5, &raised), None);
+    }
+
+    /// The bytes `scratch` holds.
+    fn scratch_bytes(scratch: &Scratch) -> u64 {
+        let bytes = |cap: usize, size: usize| (cap * size) as u64;
+        bytes(scratch.bottoms.capacity(), 16)
+            + bytes(scratch.masks.capacity(), 8)
+            + bytes(scratch.table.capacity(), std::mem::size_of::<Slot>())
+            + bytes(scratch.slots.capacity(), 4)
+    }
+
+    /// The memory model the run sizes its threads by holds: a thread's scratch memory stays
+    /// within [`thread_bytes`] (less its stack) over every frame it joins, including frames
+    /// with more bottoms than [`MAX_BOTTOMS`] (N = 19, which join fewer rows).
+    #[test]
+    fn a_threads_scratch_memory_stays_within_the_model() {
+        assert_eq!(thread_bytes(14), WORKER_STACK);
+        for (n, every) in [(15, 1), (16, 3), (17, 40), (19, 400)] {
+            let mut scratch = Scratch::default();
+            let (mut most, mut listed) = (0u64, 0usize);
+            for sub in subproblems(n).iter().step_by(every) {
+                let s = Setup::new(n, &sub.oriented);
+                if !applies(n, &s, join_rows(n)) {
+                    continue;
+                }
+                let mut open = [0u32; MAX_N];
+                for (o, e) in open.iter_mut().zip(&s.extra).take(s.rows.len()) {
+                    *o = s.full & !e & !s.cols;
+                }
+                let mut split = s.rows.len() - join_rows(n);
+                while !collect_bottoms(&s, &open, split, MAX_BOTTOMS, &mut scratch.bottoms) {
+                    split += 1;
+                }
+                listed = listed.max(scratch.bottoms.len());
+                assert!(group(&mut scratch).is_some());
+                most = most.max(scratch_bytes(&scratch));
+            }
+            let model = thread_bytes(n) - WORKER_STACK;
+            assert!(listed > 1000, "N = {n}: {listed} bottoms at most");
+            assert!(
+                most <= model,
+                "N = {n}: {most} bytes, more than the {model} modelled"
+            );
+        }
     }
 
     #[test]

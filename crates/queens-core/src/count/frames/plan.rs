@@ -73,6 +73,10 @@ impl Counter for Plan {
         self.frames.len()
     }
 
+    fn worker_bytes(&self) -> Option<u64> {
+        Some(super::join::thread_bytes(self.n))
+    }
+
     fn count(&self, todo: &[usize], shard: Shard, threads: usize, control: &Control) -> Counted {
         let (n, frames) = (self.n, &self.frames[..]);
         if self.depth > 0 {
