@@ -133,7 +133,7 @@ fn stops_gracefully(command: &Command) -> bool {
 
 /// Prints the error (nothing for a closed pipe, status 0) and returns status 2.
 fn report(err: anyhow::Error) -> ExitCode {
-    if is_broken_pipe(&err) {
+    if output::is_broken_pipe(&err) {
         return Status::Success.into();
     }
     // Whatever part of the message quotes input (a file name, a line read) is shown, never
@@ -186,13 +186,4 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Completions(args) => cmd::completions::run(&args),
         Command::Man(a) => cmd::completions::man(&a),
     }
-}
-
-/// Whether the error comes from writing to a pipe whose reader has gone.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
 }

@@ -25,6 +25,20 @@ macro_rules! note {
 }
 pub(crate) use note;
 
+/// Whether the error comes from writing to a pipe whose reader has gone.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let kind = match cause.downcast_ref::<io::Error>() {
+            Some(e) => Some(e.kind()),
+            // JSON written with serde_json (`verify`, `merge`) wraps the I/O error in its own.
+            None => cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Standard output behind a buffer: every command writes its data through this.
 pub fn stdout() -> BufWriter<StdoutLock<'static>> {
     BufWriter::with_capacity(1 << 16, io::stdout().lock())

@@ -13,8 +13,7 @@ use queens_core::Algorithm;
 use crate::cli::SolveArgs;
 use crate::format::{write_json_answer, write_stream, Format};
 use crate::hint::budget_hint;
-use crate::output::note;
-use crate::output::SignOfLife;
+use crate::output::{is_broken_pipe, note, SignOfLife};
 use crate::status::Status;
 
 /// Runs `queens solve`.
@@ -88,8 +87,14 @@ impl Answer {
         let n = self.n;
         if self.format == Format::Json {
             let mut out = super::stdout();
-            write_json_answer(&mut out, n, self.seed, None)?;
-            out.flush().context("writing the answer")?;
+            let written = write_json_answer(&mut out, n, self.seed, None)
+                .map_err(anyhow::Error::from)
+                .and_then(|()| out.flush().context("writing the answer"));
+            // A closed pipe loses the value, not the answer.
+            match written {
+                Err(err) if is_broken_pipe(&err) => {}
+                written => written?,
+            }
         }
         note!("queens: no solution: the {n}x{n} board has none");
         Ok(Status::No)

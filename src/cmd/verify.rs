@@ -11,12 +11,13 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::Context;
-use queens_core::board::{find_flaw_in_columns, find_flaw_in_squares};
+use queens_core::board::{find_flaw_in_columns, find_flaw_in_squares, Flaw};
 use queens_core::parse::{CompactEntry, EntryReader};
 use queens_core::text::escape;
 
 use crate::cli::{ResultFormat, VerifyArgs};
 use crate::json::verdict_json;
+use crate::output::is_broken_pipe;
 use crate::status::Status;
 
 /// Runs `queens verify`.
@@ -54,28 +55,53 @@ fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<
             continue;
         }
         let n = entry.size();
-        match (args.format, flaw) {
-            (ResultFormat::Json, flaw) => {
-                serde_json::to_writer(&mut out, &verdict_json(line, n, flaw.as_ref()))?;
-                writeln!(out)?;
-            }
-            (ResultFormat::Text, None) => writeln!(out, "line {line}: {n}x{n}: solution")?,
-            (ResultFormat::Text, Some(flaw)) => {
-                writeln!(out, "line {line}: {n}x{n}: not a solution: {flaw}")?
-            }
-        }
-        // A verdict on a large board is worth seeing at once; small ones go out in batches.
-        if n >= 4096 {
-            out.flush()?;
+        // A closed pipe stops the reading; the status is still the answer: "no" once a
+        // placement that is not a solution was seen.
+        match write_verdict(&mut out, args.format, line, n, flaw.as_ref()) {
+            Err(err) if is_broken_pipe(&err) => return Ok(answer(all_good)),
+            written => written?,
         }
     }
     if seen == 0 {
         anyhow::bail!("{name} holds no placement (expected positions lines or board blocks)");
     }
-    out.flush()?;
-    Ok(if all_good {
+    match out.flush().map_err(anyhow::Error::from) {
+        Err(err) if is_broken_pipe(&err) => {}
+        flushed => flushed?,
+    }
+    Ok(answer(all_good))
+}
+
+/// The status of `verify`: yes when every placement was a solution.
+fn answer(all_good: bool) -> Status {
+    if all_good {
         Status::Success
     } else {
         Status::No
-    })
+    }
+}
+
+/// Prints the verdict on the placement of line `line` (`flaw`: why it is not a solution).
+fn write_verdict(
+    out: &mut impl Write,
+    format: ResultFormat,
+    line: usize,
+    n: usize,
+    flaw: Option<&Flaw>,
+) -> anyhow::Result<()> {
+    match (format, flaw) {
+        (ResultFormat::Json, flaw) => {
+            serde_json::to_writer(&mut *out, &verdict_json(line, n, flaw))?;
+            writeln!(out)?;
+        }
+        (ResultFormat::Text, None) => writeln!(out, "line {line}: {n}x{n}: solution")?,
+        (ResultFormat::Text, Some(flaw)) => {
+            writeln!(out, "line {line}: {n}x{n}: not a solution: {flaw}")?
+        }
+    }
+    // A verdict on a large board is worth seeing at once; small ones go out in batches.
+    if n >= 4096 {
+        out.flush()?;
+    }
+    Ok(())
 }

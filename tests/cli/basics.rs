@@ -276,6 +276,55 @@ fn a_closed_pipe_ends_the_listing_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
+/// `queens verify` with `input` on standard input and its output read up to the first line,
+/// then closed: (the first line, the exit status, standard error).
+fn verify_closed_after_one_line(args: &[&str], input: String) -> (String, Option<i32>, String) {
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("queens"))
+        .arg("verify")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The input is written meanwhile: verify answers each placement as it reads it.
+    let writer = std::thread::spawn(move || {
+        let _ = std::io::Write::write_all(&mut stdin, input.as_bytes());
+    });
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        first,
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A closed pipe ends `verify` quietly, in text and in JSON (which serde_json writes, and once
+/// made status 2 and "Broken pipe"), and its status is still the answer: "no" once a placement
+/// that is not a solution was seen.
+#[test]
+fn a_closed_pipe_ends_verify_quietly_and_keeps_its_answer() {
+    let many = |first: &str| format!("{first}\n{}", "1 3 0 2\n".repeat(200_000));
+    for format in ["text", "json"] {
+        let (line, code, err) =
+            verify_closed_after_one_line(&["--format", format], many("1 3 0 2"));
+        assert!(line.contains("solution") || line.contains("true"), "{line}");
+        assert_eq!((code, err.as_str()), (Some(0), ""), "{format}");
+        let (line, code, err) = verify_closed_after_one_line(&["--format", format], many("0 0"));
+        assert!(
+            line.contains("not a solution") || line.contains("false"),
+            "{line}"
+        );
+        assert_eq!((code, err.as_str()), (Some(1), ""), "{format}");
+    }
+}
+
 #[test]
 fn help_lists_every_subcommand() {
     let text = printed("--help");
