@@ -111,6 +111,16 @@ pub enum ParseError {
         /// What is wrong.
         message: String,
     },
+    /// A carriage return that does not end its line (`\r\n`): old Mac line endings, which
+    /// would otherwise run two lines into one.
+    #[error(
+        "line {line}: a carriage return (\\r) inside the line: lines end with \\n or \\r\\n \
+         (convert old Mac line endings first, for example with tr '\\r' '\\n')"
+    )]
+    CarriageReturn {
+        /// The 1-based line number.
+        line: usize,
+    },
 }
 
 fn shorten(text: &str) -> String {
@@ -174,10 +184,14 @@ enum Start {
     Other,
 }
 
-/// Blanks inside a line (the line end `\n` is not one).
+/// Blanks inside a line (the line end `\n` is not one, nor a carriage return, which may only
+/// come right before it).
 fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+    matches!(b, b' ' | b'\t' | 0x0b | 0x0c)
 }
+
+/// The UTF-8 byte-order mark, which some editors write at the start of a text file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// Reads entries one at a time from a buffered input, in bounded memory beyond the entry
 /// itself; an iterator of `Result`s that ends after the first error.
@@ -200,6 +214,8 @@ pub struct EntryReader<R> {
     done: bool,
     /// The memory budget in bytes for one entry and its check.
     budget: u64,
+    /// Whether the start of the input was looked at for a byte-order mark.
+    started: bool,
 }
 
 /// The bytes the reader and the check take per queen of a positions line: its `u32` and the
@@ -231,11 +247,20 @@ impl<R: BufRead> EntryReader<R> {
             peeked: None,
             done: false,
             budget,
+            started: false,
         }
     }
 
-    /// Skips the blanks at the start of the current line and says what follows.
-    fn start(&mut self) -> io::Result<Start> {
+    /// Skips the blanks at the start of the current line and says what follows. A
+    /// byte-order mark at the start of the input is skipped; a carriage return there ends the
+    /// line only right before `\n`.
+    fn start(&mut self) -> Result<Start, ReadError> {
+        if !self.started {
+            self.started = true;
+            if self.input.fill_buf()?.starts_with(BOM) {
+                self.input.consume(BOM.len());
+            }
+        }
         loop {
             let buf = self.input.fill_buf()?;
             if buf.is_empty() {
@@ -249,6 +274,14 @@ impl<R: BufRead> EntryReader<R> {
                 Some(i) => {
                     let b = buf[i];
                     self.input.consume(i);
+                    if b == b'\r' {
+                        self.input.consume(1);
+                        return match self.input.fill_buf()?.first() {
+                            None => Ok(Start::Eof),
+                            Some(b'\n') => Ok(Start::Blank),
+                            Some(_) => Err(ParseError::CarriageReturn { line: self.line }.into()),
+                        };
+                    }
                     return Ok(match b {
                         b'\n' => Start::Blank,
                         b'#' => Start::Comment,
@@ -284,27 +317,47 @@ impl<R: BufRead> EntryReader<R> {
         }
     }
 
-    /// Reads the rest of the current line and the line end. Keeps at most `keep` bytes of it.
-    fn rest_of_line(&mut self, keep: usize) -> io::Result<Vec<u8>> {
-        let mut kept = Vec::new();
+    /// Skips the rest of the current line (a comment) and its line end.
+    fn skip_line(&mut self) -> io::Result<()> {
         loop {
             let buf = self.input.fill_buf()?;
             if buf.is_empty() {
                 break;
             }
             let (len, end) = match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => (i, true),
+                Some(i) => (i + 1, true),
                 None => (buf.len(), false),
             };
-            let room = keep.saturating_sub(kept.len()).min(len);
-            kept.extend_from_slice(&buf[..room]);
-            self.input.consume(len + usize::from(end));
+            self.input.consume(len);
             if end {
                 break;
             }
         }
         self.line += 1;
-        while kept.last().is_some_and(|&b| is_blank(b)) {
+        Ok(())
+    }
+
+    /// Up to `most` more bytes of the current line, for a message: the reading stops there,
+    /// so an endless line (`/dev/zero`) is named at once.
+    fn more_of_line(&mut self, most: usize) -> io::Result<Vec<u8>> {
+        let mut kept = Vec::new();
+        while kept.len() < most {
+            let buf = self.input.fill_buf()?;
+            let take = buf.len().min(most - kept.len());
+            let (len, end) = match buf[..take].iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (take, false),
+            };
+            if len == 0 && !end {
+                break;
+            }
+            kept.extend_from_slice(&buf[..len]);
+            self.input.consume(len);
+            if end {
+                break;
+            }
+        }
+        while kept.last().is_some_and(|&b| is_blank(b) || b == b'\r') {
             kept.pop();
         }
         Ok(kept)
@@ -313,7 +366,7 @@ impl<R: BufRead> EntryReader<R> {
     /// The error for a line that is neither form, given the part of it already consumed.
     fn unrecognised(&mut self, mut head: Vec<u8>) -> ReadError {
         let line = self.line;
-        match self.rest_of_line(64) {
+        match self.more_of_line(64) {
             Ok(rest) => {
                 head.extend_from_slice(&rest);
                 let text = String::from_utf8_lossy(&head);
@@ -345,6 +398,8 @@ impl<R: BufRead> EntryReader<R> {
         // The number being read: its value (`None` once past u64) and its significant digits.
         let mut number: Option<(Option<u64>, u64)> = None;
         let mut head: Vec<u8> = Vec::new();
+        // A carriage return was the last byte: the next must end the line.
+        let mut cr = false;
         let mut push = |cols: &mut Vec<u32>, (value, digits): (Option<u64>, u64)| {
             let col = value
                 .and_then(|v| u32::try_from(v).ok())
@@ -363,7 +418,17 @@ impl<R: BufRead> EntryReader<R> {
                 if head.len() < 48 {
                     head.push(b);
                 }
+                if cr && b != b'\n' {
+                    self.input.consume(i);
+                    return Err(ParseError::CarriageReturn { line }.into());
+                }
                 match b {
+                    b'\r' => {
+                        cr = true;
+                        if let Some(v) = number.take() {
+                            push(&mut cols, v);
+                        }
+                    }
                     b'0'..=b'9' => {
                         let digit = u64::from(b - b'0');
                         let (value, digits) = number.unwrap_or((Some(0), 0));
@@ -438,6 +503,8 @@ impl<R: BufRead> EntryReader<R> {
         let mut queens = [None, None];
         let mut trailing = false;
         let mut head: Vec<u8> = Vec::new();
+        // A carriage return was the last byte: the next must end the line.
+        let mut cr = false;
         loop {
             let buf = self.input.fill_buf()?;
             if buf.is_empty() {
@@ -450,10 +517,18 @@ impl<R: BufRead> EntryReader<R> {
                 if head.len() < 48 {
                     head.push(b);
                 }
+                if cr && b != b'\n' {
+                    self.input.consume(used - 1);
+                    return Err(ParseError::CarriageReturn { line: self.line }.into());
+                }
                 match b {
                     b'\n' => {
                         end = true;
                         break;
+                    }
+                    b'\r' => {
+                        cr = true;
+                        trailing = true;
                     }
                     b'Q' | b'.' if !trailing => {
                         if len == max {
@@ -508,7 +583,12 @@ impl<R: BufRead> EntryReader<R> {
         for row in 1..n {
             let start = self.start()?;
             if start != Start::Board {
-                let line = self.line;
+                // The line that is no board row, or at the end of the input its last line.
+                let line = if start == Start::Eof {
+                    self.line - 1
+                } else {
+                    self.line
+                };
                 self.peeked = Some(start);
                 return Err(ParseError::BadBoard {
                     line,
@@ -563,9 +643,7 @@ impl<R: BufRead> EntryReader<R> {
             match start {
                 Start::Eof => return Ok(None),
                 Start::Blank => self.skip_blank_lines()?,
-                Start::Comment => {
-                    self.rest_of_line(0)?;
-                }
+                Start::Comment => self.skip_line()?,
                 Start::Number => {
                     return Ok(Some((line, CompactEntry::Positions(self.positions()?))))
                 }
@@ -753,7 +831,7 @@ mod tests {
     #[test]
     fn rejects_boards_that_are_not_square() {
         let err = parse_entries("Q..\n..Q\n").unwrap_err();
-        assert!(matches!(err, ParseError::BadBoard { line: 3, .. }), "{err}");
+        assert!(matches!(err, ParseError::BadBoard { line: 2, .. }), "{err}");
         assert!(
             err.to_string().contains("has 3 columns but 2 rows"),
             "{err}"
@@ -819,6 +897,67 @@ mod tests {
         let text = format!("1 3 0 2\n{line}\n");
         let start = "line 2: the positions line is longer than the 500 columns";
         assert_refused_within(&text, 500 * BYTES_PER_COLUMN, 1, start);
+    }
+
+    /// A carriage return ends a line only before `\n` (or the end of the input): a lone one
+    /// (old Mac line endings) would run two placements into one, so it is an error at its line
+    /// wherever it stands.
+    #[test]
+    fn a_carriage_return_ends_a_line_only_before_a_line_feed() {
+        let crlf = parse_entries("1 3 0 2\r\n\r\n.Q..\r\n...Q\r\nQ...\r\n..Q.\r\n# c\r\n2 0 3 1\r")
+            .unwrap();
+        assert_eq!(crlf.iter().map(|e| e.line).collect::<Vec<_>>(), [1, 3, 8]);
+        for (text, line) in [
+            ("1 3 0 2\r2 0 3 1\r", 1),
+            ("1 3\r0 2\n", 1),
+            ("\n\r1 3 0 2\n", 2),
+            (".Q\rQ.\n", 1),
+            ("1 3 0 2\n.Q..\n...Q\r\nQ...\r..Q.\n", 4),
+        ] {
+            assert_eq!(
+                parse_entries(text).unwrap_err(),
+                ParseError::CarriageReturn { line },
+                "{text:?}"
+            );
+        }
+    }
+
+    /// A UTF-8 byte-order mark at the start of the input is skipped; elsewhere it is text like
+    /// any other, shown escaped in the message.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let entries = parse_entries("\u{feff}1 3 0 2\n").unwrap();
+        assert_eq!(entries[0].entry, Entry::Positions(vec![1, 3, 0, 2]));
+        let err = parse_entries("1 3 0 2\n\u{feff}2 0 3 1\n").unwrap_err();
+        assert!(
+            err.to_string().contains("line 2: '\\u{feff}2 0 3 1'"),
+            "{err}"
+        );
+    }
+
+    /// An endless line that is neither form (`/dev/zero`) is named at once, from its first
+    /// bytes, instead of being read to an end that never comes.
+    #[test]
+    fn an_endless_unrecognised_line_is_an_error_at_once() {
+        let zeros = std::io::BufReader::new(std::io::repeat(0));
+        let err = EntryReader::new(zeros).next().unwrap().unwrap_err();
+        assert!(err.to_string().starts_with("line 1: '\\0\\0"), "{err}");
+        let xs = std::io::BufReader::new(std::io::repeat(b'x'));
+        assert!(EntryReader::new(xs).next().unwrap().is_err());
+    }
+
+    /// A board cut short by the end of the input is an error at its last line.
+    #[test]
+    fn a_board_cut_short_at_the_end_is_named_at_its_last_line() {
+        for text in [".Q..\n...Q\nQ...\n", ".Q..\n...Q\nQ..."] {
+            match parse_entries(text).unwrap_err() {
+                ParseError::BadBoard { line, message } => {
+                    assert_eq!(line, 3, "{text:?}");
+                    assert!(message.contains("4 columns but 3 rows"), "{message}");
+                }
+                err => panic!("{err}"),
+            }
+        }
     }
 
     #[test]
