@@ -377,6 +377,8 @@ fn parse_csplib(text: &str, budget: u64) -> Result<Instance, InstanceParseError>
     let mut lx = Lexer::new(text);
     let mut n: Option<(usize, i128)> = None;
     let mut init: Option<Given> = None;
+    // Each name and the line that gave it: a parameter is given once.
+    let mut named: Vec<(&str, usize)> = Vec::new();
     while let Some((line, tok)) = lx.next()? {
         if tok != Token::Word("letting") {
             return Err(Lexer::malformed(
@@ -391,6 +393,17 @@ fn parse_csplib(text: &str, budget: u64) -> Result<Instance, InstanceParseError>
                 return Err(Lexer::malformed(line, "expected a name after 'letting'"));
             }
         };
+        if let Some(&(_, first)) = named.iter().find(|(seen, _)| *seen == name) {
+            return Err(Lexer::malformed(
+                line,
+                format!(
+                    "'letting {}' again: it was given on line {first}, and a parameter is given \
+                     once",
+                    shorten(name)
+                ),
+            ));
+        }
+        named.push((name, line));
         match lx.next()? {
             Some((_, Token::Punct('='))) | Some((_, Token::Word("be"))) => {}
             other => {

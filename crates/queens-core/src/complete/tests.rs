@@ -374,6 +374,18 @@ fn reports_malformed_csplib_files_with_their_line() {
         ("letting n = 8\nletting init = [[1, 2]\n", 2, "','"),
         ("letting n = 8 ; \n", 1, "unexpected ';'"),
         ("letting n =\n", 1, "ends where a value"),
+        // A parameter given twice (the second would have been taken, or the lists merged).
+        ("letting n = 8\nletting n = 9\n", 2, "given on line 1"),
+        (
+            "letting n = 8\nletting init = [[0, 0]]\n\nletting init = [[1, 5]]\n",
+            4,
+            "'letting init' again",
+        ),
+        (
+            "letting x = 1\nletting n = 8 letting x = 2\n",
+            2,
+            "'letting x' again",
+        ),
     ];
     for (text, line, needle) in cases {
         match parse_instance(text) {
