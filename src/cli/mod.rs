@@ -135,8 +135,26 @@ pub struct CompletionsArgs {
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// The command whose page to print (queens-COMMAND(1)); without it, the top page, queens(1).
+    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(MAN_PAGES))]
     pub command: Option<String>,
 }
+
+/// The commands `queens man` has a page for: every subcommand but `help` (its page would be
+/// the top one, queens(1)). A test keeps the list the subcommands' own; being a list of
+/// values, the shell completions offer it and a name not in it is refused with the list.
+pub const MAN_PAGES: [&str; 11] = [
+    "solve",
+    "list",
+    "count",
+    "verify",
+    "browse",
+    "trace",
+    "merge",
+    "complete",
+    "serve",
+    "completions",
+    "man",
+];
 
 #[cfg(test)]
 mod tests {
@@ -152,6 +170,19 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// `queens man` offers a page for every subcommand, and for nothing else.
+    #[test]
+    fn man_pages_are_the_subcommands() {
+        let mut top = Cli::command();
+        top.build();
+        let commands: Vec<&str> = top
+            .get_subcommands()
+            .map(|c| c.get_name())
+            .filter(|&name| name != "help")
+            .collect();
+        assert_eq!(commands, MAN_PAGES);
     }
 
     #[test]
