@@ -296,7 +296,11 @@ fn issue_39_every_command_has_its_manual_page_with_its_flags_and_examples() {
         );
     }
     // A name that has no page is refused with the list, which the completions offer too.
-    fails_with("man nope", 2, &["invalid value 'nope'", "possible values", "count"]);
+    fails_with(
+        "man nope",
+        2,
+        &["invalid value 'nope'", "possible values", "count"],
+    );
     fails_with("man help", 2, &["invalid value 'help'", "solve"]);
     let bash = stdout_of(&["completions", "bash"]);
     assert!(bash.contains("solve list count verify browse"), "{bash}");
