@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use super::instance::{Instance, DEFAULT_BUDGET, MAX_N};
 use crate::board::Square;
-use crate::parse::{CompactEntry, EntryReader, ReadError};
+use crate::parse::{CompactEntry, EntryReader, ParseError, ReadError};
 
 /// The bytes the reader takes per given queen: its square (16) and its line (4), twice over
 /// while the list grows.
@@ -108,8 +108,20 @@ pub fn parse_instance_within(text: &str, budget: u64) -> Result<Instance, Instan
     }
 }
 
+/// The reader's error in the words of an instance: a line that is neither form is named
+/// against the two forms an instance has (the reader's own words name positions lines, which
+/// an instance is not).
 fn board_error(err: ReadError) -> InstanceParseError {
     match err {
+        ReadError::Parse(ParseError::Unrecognised { line, text }) => {
+            InstanceParseError::Malformed {
+                line,
+                message: format!(
+                "'{text}' is neither a board row (Q and .) nor part of a CSPLib parameter file \
+                 (letting n = ... / letting init = [[r, c], ...])"
+            ),
+            }
+        }
         ReadError::Parse(e) => InstanceParseError::Board(e),
         ReadError::Io(e) => unreachable!("reading a string cannot fail: {e}"),
     }

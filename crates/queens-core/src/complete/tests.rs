@@ -400,6 +400,12 @@ fn reports_malformed_csplib_files_with_their_line() {
         parse_instance("letting init = []\n"),
         Err(InstanceParseError::MissingSize)
     );
+    // A line of neither form is named against the forms an instance has: no positions line.
+    let err = parse_instance("Q.\n0:0\n").unwrap_err().to_string();
+    assert!(
+        err.starts_with("line 2: '0:0' is neither a board row") && !err.contains("positions"),
+        "{err}"
+    );
 }
 
 #[test]
