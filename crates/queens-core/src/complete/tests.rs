@@ -401,7 +401,7 @@ fn reports_malformed_csplib_files_with_their_line() {
         Err(InstanceParseError::MissingSize)
     );
     // A line of neither form is named against the forms an instance has: no positions line.
-    let err = parse_instance("Q.\n0:0\n").unwrap_err().to_string();
+    let err = parse_instance("\n0:0\n").unwrap_err().to_string();
     assert!(
         err.starts_with("line 2: '0:0' is neither a board row") && !err.contains("positions"),
         "{err}"
