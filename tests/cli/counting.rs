@@ -346,6 +346,33 @@ fn a_budget_that_holds_fewer_subproblems_than_threads_says_so_with_the_budget_fo
     .stderr_is("");
 }
 
+/// The frame engine's threads fit in the budget at once too: a budget that holds fewer says
+/// so, and one that holds less than a thread's memory says that, while one thread counts.
+#[test]
+fn a_budget_that_holds_fewer_frame_threads_says_so() {
+    let (total, _) = known_for(15);
+    let ran = run("count 15 --engine frame -j 2 --max-memory 1K").succeeds();
+    assert_eq!(ran.stdout, format!("{total}\n"));
+    assert!(
+        ran.stderr.starts_with(
+            "queens: note: --max-memory 1.0 KiB holds less than one subproblem of N = 15 ("
+        ) && ran
+            .stderr
+            .contains("each), so 1 of the 2 threads counts; --max-memory "),
+        "{ran:#?}"
+    );
+    let flag = ran
+        .stderr
+        .trim_end()
+        .rsplit_once("--max-memory ")
+        .and_then(|(_, rest)| rest.strip_suffix(" would run all 2"))
+        .unwrap_or_else(|| panic!("{ran:#?}"));
+    run(&format!("count 15 --engine frame -j 2 --max-memory {flag}"))
+        .succeeds()
+        .stdout_is(&format!("{total}\n"))
+        .stderr_is("");
+}
+
 /// Issue 36: `--quiet` silences that note.
 #[test]
 fn quiet_silences_the_note_on_the_subproblems_a_budget_holds_at_once() {

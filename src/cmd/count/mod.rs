@@ -449,10 +449,21 @@ fn at_once_note(run: &Run, budget: &CountBudget, asked: usize, split_kept: bool)
         true => budget.describe(),
         false => format!("{},", budget.describe()),
     };
+    // One thread counts even where the budget holds less than its memory (the frame engine,
+    // whose threads need little; the half-board engine refuses such a budget first).
+    let held = if budget.at_once < need {
+        format!(
+            "holds less than one subproblem of N = {n} ({} each)",
+            memory::short(need)
+        )
+    } else {
+        format!(
+            "holds {workers} subproblem{} of N = {n} at once",
+            if workers == 1 { "" } else { "s" }
+        )
+    };
     let mut note = format!(
-        "{budget_words} holds {workers} subproblem{} of N = {n} at once, so {workers} of the \
-         {asked} threads count{}",
-        if workers == 1 { "" } else { "s" },
+        "{budget_words} {held}, so {workers} of the {asked} threads count{}",
         if workers == 1 { "s" } else { "" }
     );
     // Only the half-board split follows the budget.
