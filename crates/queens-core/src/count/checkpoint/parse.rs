@@ -144,9 +144,10 @@ impl Checkpoint {
         }
 
         let words = subproblems.div_ceil(64);
-        if hex.len() != 16 * words || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let lower_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        if hex.len() != 16 * words || !hex.bytes().all(lower_hex) {
             return Err(bad(format!(
-                "'done' should have {} hexadecimal digits for {subproblems} subproblems",
+                "'done' should have {} lower-case hexadecimal digits for {subproblems} subproblems",
                 16 * words
             )));
         }
@@ -359,7 +360,8 @@ fn parse_pieces(
     Ok(out)
 }
 
-/// Parses a whole number written in decimal digits only (no sign, no spaces).
+/// Parses a whole number written in decimal digits only, as a save writes it (no sign, no
+/// spaces, no leading zero).
 fn decimal<T: std::str::FromStr>(
     v: &str,
     key: &str,
@@ -368,6 +370,12 @@ fn decimal<T: std::str::FromStr>(
     if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad(format!(
             "'{key}' is not a whole number: '{}'",
+            shorten(v)
+        )));
+    }
+    if v.len() > 1 && v.starts_with('0') {
+        return Err(bad(format!(
+            "'{key}' has a leading zero: '{}' (a save writes none)",
             shorten(v)
         )));
     }

@@ -270,6 +270,19 @@ fn damaged_checkpoints_are_refused_with_the_reason() {
             "'n' is not a whole number",
         ),
         (resealed(&text.replace("n 12", "n 33")), "not from 1 to 32"),
+        // Only what a save writes: no leading zero, lower-case hexadecimal.
+        (
+            resealed(&text.replace("n 12", "n 012")),
+            "'n' has a leading zero",
+        ),
+        (
+            resealed(&text.replace("total 24", "total 024")),
+            "'total' has a leading zero",
+        ),
+        (
+            resealed(&text.replace("done 0000000000000001", "done 000000000000000A")),
+            "lower-case hexadecimal",
+        ),
         (
             text.replace("queens-count-checkpoint 2", "hello"),
             "first line",
