@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use queens_core::trace::{Event, Outcome};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{TraceWriter, Traced};
 use crate::json::{event_json, summary_json};
@@ -33,7 +33,7 @@ impl TraceWriter for Json {
     }
 }
 
-fn write_json_line(out: &mut dyn Write, value: &Value) -> io::Result<()> {
+fn write_json_line(out: &mut dyn Write, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     out.write_all(b"\n")
 }

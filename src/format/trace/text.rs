@@ -171,6 +171,11 @@ fn summary_text(s: &Summary, algorithm: Algorithm) -> String {
 mod tests {
     use super::*;
     use crate::json::event_json;
+
+    /// The JSON of `event` as `queens trace --format json` writes it, read back.
+    fn json_of(event: &Event) -> Value {
+        serde_json::to_value(event_json(event)).unwrap()
+    }
     use queens_core::trace::ConflictLine;
     use queens_core::Square;
     use serde_json::{json, Value};
@@ -194,7 +199,7 @@ mod tests {
             untried: None,
         };
         assert_eq!(
-            event_json(&event),
+            json_of(&event),
             json!({"event": "conflict", "step": 4, "row": 1, "col": 0,
                    "with": {"row": 0, "col": 0}, "kind": "column",
                    "positions": [0, -1, -1, -1], "positions_by": "row"})
@@ -205,7 +210,7 @@ mod tests {
     #[test]
     fn backtrack_solver_events_carry_the_untried_array() {
         let events = first_events(Algorithm::Backtrack, 4);
-        let v = event_json(&events[0]);
+        let v = json_of(&events[0]);
         assert_eq!(v["event"], "try");
         // The row is marked tried as it is tried (COMP 333's setPositionTried).
         assert_eq!(v["untried"], json!([1, 0, 0, 0]));
@@ -223,14 +228,14 @@ mod tests {
     #[test]
     fn queue_events_encode_the_queue_length_and_backtracks_have_no_column() {
         let events = first_events(Algorithm::Bfs, 4);
-        assert_eq!(event_json(&events[0])["queue"], 1);
-        assert_eq!(event_json(&events[0])["row"], Value::Null);
+        assert_eq!(json_of(&events[0])["queue"], 1);
+        assert_eq!(json_of(&events[0])["row"], Value::Null);
         let events = first_events(Algorithm::Wirth, 4);
         let backtrack = events
             .iter()
             .find(|e| e.kind == EventKind::Backtrack)
             .unwrap();
-        let v = event_json(backtrack);
+        let v = json_of(backtrack);
         assert_eq!(v["col"], Value::Null);
         assert!(v["row"].is_u64());
         assert!(v.get("untried").is_none());
