@@ -163,6 +163,30 @@ async fn a_deep_offset_of_a_big_board_over_the_step_budget_is_refused() {
     assert!(body["error"].as_str().unwrap().contains("too deep"));
 }
 
+/// A page that the walk reaches but cannot fill within the step budget says so (not that its
+/// offset is too deep), and how to ask for less.
+#[tokio::test]
+async fn a_page_too_long_to_list_is_refused_as_such() {
+    // The least budget (a power of two) that lists the first two solutions of N = 32.
+    let steps = (10..40)
+        .map(|k| 1u64 << k)
+        .find(|&b| queens_core::search::rank::solutions_from(32, 0, 2, b).is_ok())
+        .unwrap();
+    let router = app_with(Limits {
+        steps,
+        ..Limits::default()
+    });
+    let (status, body) = get_from(router, "/api/solutions?n=32&limit=100").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains("a page of 100 solutions from offset 0")
+            && message.contains("ask for fewer (limit)")
+            && !message.contains("too deep"),
+        "{message}"
+    );
+}
+
 #[tokio::test]
 async fn a_big_board_lists_its_first_solutions_without_a_total() {
     let (status, body) = get("/api/solutions?n=31&limit=2").await;

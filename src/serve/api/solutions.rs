@@ -124,9 +124,14 @@ fn ranked_page(asked: PageAsked, known: Option<u64>) -> Result<Found, ApiError> 
         return Ok(empty);
     }
     let (n, offset) = (asked.n, asked.offset);
-    let page = rank::solutions_from(n, offset, asked.limit, asked.steps).map_err(|e| match e {
+    let limit = asked.limit;
+    let page = rank::solutions_from(n, offset, limit, asked.steps).map_err(|e| match e {
         RankError::OverBudget(_) => ApiError::too_much_work(format!(
             "offset {offset} of the {n}x{n} board is too deep to reach quickly: {e}"
+        )),
+        RankError::PageOverBudget { .. } => ApiError::too_much_work(format!(
+            "a page of {limit} solutions from offset {offset} of the {n}x{n} board is too long \
+             to list quickly: {e}; ask for fewer (limit)"
         )),
         RankError::Size(_) => ApiError::bad_request(e.to_string()),
     })?;

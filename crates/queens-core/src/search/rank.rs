@@ -30,6 +30,18 @@ pub enum RankError {
     /// The walk needed more search steps (nodes of the tree) than its budget.
     #[error("reaching that solution needs more than {0} search steps")]
     OverBudget(u64),
+    /// The walk reached the solution at the offset, but filling the page needed more search
+    /// steps than its budget: `found` of its solutions (one at least) were listed.
+    #[error(
+        "listing the page needs more than {budget} search steps (the solution at the offset was \
+         reached, and {found} of the page found)"
+    )]
+    PageOverBudget {
+        /// The budget.
+        budget: u64,
+        /// The solutions of the page listed when the budget ran out.
+        found: usize,
+    },
 }
 
 /// What a ranked walk found.
@@ -159,9 +171,10 @@ pub fn solutions_from(n: usize, offset: u64, limit: usize, budget: u64) -> Resul
         found: Vec::with_capacity(limit.min(1 << 12)),
         steps: budget,
     };
-    let full_page = walk
-        .root()
-        .map_err(|Exhausted| RankError::OverBudget(budget))?;
+    let full_page = walk.root().map_err(|Exhausted| match walk.found.len() {
+        0 => RankError::OverBudget(budget),
+        found => RankError::PageOverBudget { budget, found },
+    })?;
     // A walk that ran to the end without filling the page has seen every solution: the skipped
     // ones, minus what was left to skip, plus the ones it found.
     let total = (!full_page).then(|| offset - walk.skip + walk.found.len() as u64);
@@ -272,6 +285,22 @@ mod tests {
             Err(RankError::OverBudget(1000))
         );
         assert_eq!(count(12, 10), Err(RankError::OverBudget(10)));
+        // The offset reached, the page not filled: which of the two ran out is told apart.
+        let budget = (10..40)
+            .map(|k| 1u64 << k)
+            .find(|&b| solutions_from(32, 0, 2, b).is_ok())
+            .unwrap();
+        assert_eq!(
+            solutions_from(32, 0, 1, budget / 4),
+            Err(RankError::OverBudget(budget / 4))
+        );
+        match solutions_from(32, 0, 1000, budget) {
+            Err(RankError::PageOverBudget { budget: b, found }) => {
+                assert_eq!(b, budget);
+                assert!((2..1000).contains(&found), "{found}");
+            }
+            other => panic!("{other:?}"),
+        }
         assert_eq!(
             solutions_from(0, 0, 1, 10),
             Err(RankError::Size(SizeError {
