@@ -35,7 +35,8 @@ pub struct ServeLimits {
     /// answered 503 with Retry-After. Default: the number of cores.
     #[arg(long, value_name = "COUNT", value_parser = parse_count)]
     pub max_heavy: Option<usize>,
-    /// The most search steps one request may take (a 422 beyond).
+    /// The most search steps the ranking walk of one /api/solutions request may take (a 422
+    /// beyond); the other endpoints are bounded by their N and limits (docs/server-limits.md).
     #[arg(long, value_name = "STEPS", default_value_t = 300_000_000)]
     pub max_steps: u64,
     /// The longest wait for a request's head (request line and headers); also closes keep-alive

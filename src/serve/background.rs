@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::extract::{RawQuery, State};
 use axum::Json;
-use queens_core::board::is_canonical;
+use queens_core::board::{find_flaw_in_columns, is_canonical};
 use queens_core::count::{self, Run};
 use queens_core::{trace as tracing, Algorithm, SearchOptions};
 use serde_json::json;
@@ -134,8 +134,16 @@ pub async fn index(State(state): State<AppState>, RawQuery(query): RawQuery) -> 
             n - 1
         )));
     }
-    let _slot = admit(&state, Work::Walk { n }, "finding a solution's place")?;
+    // A board that is no solution has no place: said at once, without a walk of the list.
+    let columns: Vec<u32> = queens.iter().map(|&c| c as u32).collect();
+    let solution = find_flaw_in_columns(&columns).is_none();
+    let _slot = solution
+        .then(|| admit(&state, Work::Walk { n }, "finding a solution's place"))
+        .transpose()?;
     let found = tokio::task::spawn_blocking(move || {
+        if !solution {
+            return None;
+        }
         let mut index = 0u64;
         let mut found = None;
         let mut visit = |q: &[usize]| {

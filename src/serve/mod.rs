@@ -109,7 +109,11 @@ pub fn app() -> Router {
 
 /// The viewer with the given limits.
 pub fn app_with(limits: Limits) -> Router {
-    let state = AppState::new(limits);
+    app_of(AppState::new(limits))
+}
+
+/// The viewer on `state` (a test may hold its heavy slots).
+fn app_of(state: AppState) -> Router {
     // One route a line; `method_not_allowed_fallback` must come after every route.
     Router::new()
         .route("/", get(index))

@@ -711,6 +711,34 @@ async fn a_deep_unique_offset_is_refused_by_the_step_budget_without_a_search() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
+/// `/api/index` of a board that is no solution answers at once, without a walk of the list and
+/// so without a heavy slot (it walked up to 1.4 s of N = 15 first); a solution still takes one.
+#[tokio::test]
+async fn the_index_of_a_board_that_is_no_solution_needs_no_walk() {
+    let state = super::AppState::new(Limits {
+        heavy: 1,
+        ..Limits::default()
+    });
+    let _held = state.admit_heavy("a test").expect("the one slot");
+    let router = super::app_of(state);
+    let (status, body) = get_from(
+        router.clone(),
+        "/api/index?n=15&queens=14,13,12,11,10,9,8,7,6,5,4,3,2,1,0",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("is not a solution"),
+        "{body}"
+    );
+    let solution = "/api/index?n=15&queens=0,2,4,1,9,11,13,3,12,8,5,14,6,10,7";
+    let (status, body) = get_from(router, solution).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+}
+
 #[tokio::test]
 async fn heavy_requests_beyond_the_slots_are_busy_with_retry_after() {
     let state = super::AppState::new(Limits {
