@@ -8,13 +8,14 @@
 //! written: `ln -s l.ck s.ck`, or `dir/../l.ck`, names the same checkpoint as `l.ck` and takes
 //! the same lock, so that two runs never count one checkpoint twice over.
 //!
-//! May call: the standard library (`File::try_lock`), `libc` (`O_NOFOLLOW`) and
-//! `queens_core::text` (names in messages are shown with their control characters escaped);
-//! nothing else of the crate.
+//! May call: the standard library (`File::try_lock`), `libc` (`O_NOFOLLOW`),
+//! `queens_core::text` (names in messages are shown with their control characters escaped)
+//! and [`crate::output::note`] (its warning); nothing else of the crate.
 
-use crate::output::note;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+
+use crate::output::note;
 
 /// A held lock (dropping it, or the end of the process, releases it).
 #[derive(Debug)]

@@ -1,8 +1,8 @@
 //! The progress display of `queens count`, chosen by `--progress`: a bar redrawn in place on a
 //! terminal (never on a pipe or a file), one line per interval for logs, or nothing.
 //!
-//! May call: `indicatif` and the command-line flags; nothing of the count itself (the session
-//! hands it the numbers).
+//! May call: `indicatif`, the command-line flags and [`crate::output::note`] (its lines);
+//! nothing of the count itself (the session hands it the numbers).
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;

@@ -4,8 +4,8 @@
 //! taken over all its sessions, which every save records.
 //!
 //! May call: `queens_core::count` (the checkpoint format), [`crate::lock`],
-//! [`super::progress`] (moved while the run is watched) and `libc` (the process's processor
-//! time).
+//! [`crate::output::note`] (its notes), [`super::progress`] (moved while the run is watched)
+//! and `libc` (the process's processor time).
 
 use queens_core::text::escape_path;
 use std::path::{Path, PathBuf};
