@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
+#[path = "support/skip.rs"]
+mod skip;
+
 /// Which device `--engine gpu` counts on: the value of `QUEENS_GPU_DEVICE`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -426,6 +429,115 @@ fn the_estimate_names_the_gpu_engine() -> Outcome {
     Ok(Completion::Completed)
 }
 
+/// `scripts/gpu-check` with `args`, on the twin: its exit status and standard output.
+fn gpu_check(args: &[&str]) -> Result<(Option<i32>, String), Failed> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gpu-check");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .env("QUEENS_GPU_DEVICE", "twin")
+        .env_remove("QUEENS_GPU_SPLIT")
+        .env_remove("QUEENS_GPU_JOIN")
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    Ok((out.status.code(), text))
+}
+
+/// A shell script at `path` that runs `body`.
+#[cfg(unix)]
+fn script(path: &Path, body: &str) -> Result<(), Failed> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).map_err(|e| e.to_string())?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// `scripts/gpu-check`, the one command a GPU session runs, works end to end on the twin with
+/// small boards: every check of each split passes, the times table has a row for each N with
+/// the ratio to a stand-in for ygch/n_queens; a binary that counts wrong fails its checks
+/// with status 1; a board past the reference table is bad usage (status 2).
+#[cfg(unix)]
+fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
+    if let Some(outcome) = skip::needs(&["python3"], "python3") {
+        return outcome;
+    }
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let queens = assert_cmd::cargo::cargo_bin("queens");
+    let queens = queens.to_str().expect("a UTF-8 path");
+    let ygch = dir.path().join("n_queens");
+    script(
+        &ygch,
+        &format!("exec '{queens}' count \"$1\" -q >/dev/null"),
+    )?;
+    let ygch = ygch.to_str().expect("a UTF-8 path");
+    // Long enough on the twin to be stopped after a second: N = 17 by frames, 16 by halves.
+    for (split, signals) in [("frames", "17"), ("halves", "16")] {
+        let args = [
+            "--queens",
+            queens,
+            "--ygch",
+            ygch,
+            "--splits",
+            split,
+            "--counts-to",
+            "12",
+            "--shards-n",
+            "12",
+            "--signals-n",
+            signals,
+            "--times-from",
+            "10",
+            "--times-to",
+            "11",
+            "--runs",
+            "1",
+        ];
+        let (code, text) = gpu_check(&args)?;
+        if code != Some(0) || !text.contains("0 failed") {
+            return Err(format!("gpu-check by {split}: {code:?}\n{text}").into());
+        }
+        // 9 counts, the shards, 3 of the signals.
+        check(
+            &format!("checks passed by {split}"),
+            text.contains("13 passed"),
+            true,
+        )?;
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with(" 10 ") || l.starts_with(" 11 "))
+            .collect();
+        let ratios = rows
+            .iter()
+            .all(|r| r.split_whitespace().count() >= 4 && r.contains('s'));
+        check(
+            &format!("the times by {split}: {rows:?}"),
+            rows.len() == 2 && ratios,
+            true,
+        )?;
+    }
+    let wrong = dir.path().join("wrong");
+    script(
+        &wrong,
+        "echo '{\"total\": 1, \"unique\": 1, \"split\": \"x\"}'",
+    )?;
+    let wrong = wrong.to_str().expect("a UTF-8 path");
+    let (code, text) = gpu_check(&["--queens", wrong, "--only", "counts", "--counts-to", "6"])?;
+    check(
+        &format!("a wrong binary: {text}"),
+        (code, text.contains("FAIL  [frames] count 4")),
+        (Some(1), true),
+    )?;
+    let (code, text) = gpu_check(&["--queens", queens, "--counts-to", "40"])?;
+    check(
+        &format!("--counts-to 40: {text}"),
+        (code, text.contains("--counts-to takes an N from 4 to 27")),
+        (Some(2), true),
+    )?;
+    Ok(Completion::Completed)
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -476,5 +588,10 @@ fn main() {
             move || pieces_count_the_same(device),
         ));
     }
+    #[cfg(unix)]
+    trials.push(Trial::ignorable_test(
+        "gpu_check_runs_end_to_end_on_the_twin",
+        gpu_check_runs_end_to_end_on_the_twin,
+    ));
     libtest_mimic::run(&args, trials).exit();
 }
