@@ -27,7 +27,7 @@ pub enum Format {
     Board,
     /// The 0-based columns separated by spaces, one placement per line.
     Positions,
-    /// One JSON object per line: {"n":8,"queens":[0,4,7,5,2,6,1,3]}.
+    /// One JSON object per line: `{"n":8,"queens":[0,4,7,5,2,6,1,3]}`.
     Json,
     /// Chess squares in row order, files a.. for columns, rank N for row 0 (N <= 26).
     Algebraic,

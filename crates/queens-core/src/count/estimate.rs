@@ -243,7 +243,7 @@ const CALIBRATION_NODES: f64 = 1e8;
 /// A shard of pieces holds about `1/M` of every frame.
 ///
 /// The time per node is measured on this board when its frames average at most
-/// [`CALIBRATION_NODES`] by the probes, else on the largest smaller board whose frames do: random
+/// `CALIBRATION_NODES` by the probes, else on the largest smaller board whose frames do: random
 /// frames counted whole for `sampling.budget`, then on the next smaller board while fewer than
 /// three finished, until `sampling.bound` from the start (a count running then is stopped and
 /// left out).

@@ -7,7 +7,7 @@
 //! part becomes 3, 1, 7, 9, ..., N-1, 5; for remainder 3 the even part becomes 4, 6, ..., N-1, 2
 //! and the odd part 5, 7, ..., N, 1, 3.
 //!
-//! Every column is a closed-form function of its row and N ([`column`]), so a solution is an
+//! Every column is a closed-form function of its row and N ([`column()`]), so a solution is an
 //! iterator ([`columns`]) that holds nothing: a board of 10^8 queens is streamed in O(N) time
 //! and O(1) memory. N = 1 gives the single queen; N = 2 and 3 have no solution.
 

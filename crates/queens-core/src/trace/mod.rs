@@ -1,7 +1,7 @@
 //! The trace recorder the viewers use: numbered events with their own copy of the board, their
 //! counts, and the limits that keep a trace finite.
 //!
-//! The solvers report their steps through [`Tracer`](crate::search::Tracer) (see
+//! The solvers report their steps through [`Tracer`] (see
 //! [`search::tracer`](crate::search) for what each event means); this module numbers them, copies
 //! the solver's board into an [`Event`], counts them in a [`Summary`] and stops at a limit.
 //! Cost: O(N) per event handed out; [`Trace::summarize`] counts without building events.

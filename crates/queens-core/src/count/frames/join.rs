@@ -1,7 +1,7 @@
 //! Completing a frame from both ends: search the upper rows, look the last few up.
 //!
 //! The idea: split the free rows of a subproblem into the upper ones and the last few (four
-//! to six from N = 15 on, see [`join_rows`]). First list every way to fill the last rows alone
+//! to six from N = 15 on, see `join_rows`). First list every way to fill the last rows alone
 //! (respecting the frame), searching upwards from the bottom row; each such *bottom* is stored
 //! under the set of columns it uses, with the squares of the split row that its queens see
 //! along the two diagonals, looking upwards. Then search the upper rows top to bottom as the
@@ -75,7 +75,7 @@ const WORKER_STACK: u64 = 2 << 20;
 
 /// The bytes a thread of the frame engine may hold for the `n` x `n` board: its stack and its
 /// scratch memory for the largest frame's bottoms (at most [`MAX_BOTTOMS`], and at most the
-/// placements of [`join_rows`] queens on `n` columns). About 14 MiB from N = 17, a stack alone
+/// placements of `join_rows` queens on `n` columns). About 14 MiB from N = 17, a stack alone
 /// below N = 15. A frame whose bottoms find no memory to grow in joins fewer rows instead, so
 /// a thread never needs more, but the run stays within its budget only by this bound.
 pub fn thread_bytes(n: usize) -> u64 {
@@ -161,7 +161,7 @@ fn count_with_avx2(
 
 /// Counts the completions of a frame with the last `rows` free rows joined (the search alone
 /// when the join does not apply: `rows` is 0, the frame has fewer than `rows + 2` free rows,
-/// or N = 32). The engine uses [`join_rows`]; this is for measuring other choices.
+/// or N = 32). The engine uses `join_rows`; this is for measuring other choices.
 pub fn count_completions_joining(
     n: usize,
     sub: &Subproblem,

@@ -4,7 +4,7 @@
 //!
 //! The frame split: the frame engine's subproblems (canonical frames, or their pieces on large
 //! boards; see `frame` and `pieces`) are cut further on the host into partial placements of
-//! their first free rows ([`tasks`]), and one GPU thread searches each to the last row with
+//! their first free rows (`tasks`), and one GPU thread searches each to the last row with
 //! the CPU kernel's bitmask loop, its stack in shared memory (`kernel.cu`). The frames that a
 //! symmetry fixes need each solution checked against those symmetries to count classes; they
 //! are a small share of the work and are counted meanwhile by the CPU engine on the host's

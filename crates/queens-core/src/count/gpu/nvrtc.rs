@@ -78,7 +78,7 @@ fn candidates() -> Vec<PathBuf> {
 }
 
 impl Nvrtc {
-    /// Loads the library from the first place of [`candidates`] that has it.
+    /// Loads the library from the first place of `candidates` that has it.
     pub fn load() -> Result<Nvrtc, GpuError> {
         let tried = candidates();
         for path in &tried {

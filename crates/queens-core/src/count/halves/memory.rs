@@ -42,7 +42,7 @@ fn halves_estimate(n: usize) -> f64 {
 
 /// The memory one thread needs for the largest subproblem of the `n` x `n` board with `k`
 /// pattern columns (an estimate: the halves of a pattern, 16 bytes each per side, for the
-/// largest pattern: [`largest_over_mean`] times the average).
+/// largest pattern: `largest_over_mean` times the average).
 pub fn bytes_per_thread(n: usize, k: usize) -> u64 {
     let k = k.min(n & !1);
     let per_pattern = largest_over_mean(k) * halves_estimate(n) / f64::from(1u32 << k);

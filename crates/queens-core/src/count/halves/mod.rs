@@ -45,7 +45,7 @@
 //! at the price of fixing one queen in each half (docs/performance.md, "Odd boards").
 //! The number of classes comes from Burnside's lemma, `unique = (total + S180 + 2 S90) / 8`,
 //! with the solutions fixed by the half and quarter turns counted by their own searches
-//! ([`super::fixed`]) as one more subproblem of the plan (the first). Because that division
+//! (`count::fixed`) as one more subproblem of the plan (the first). Because that division
 //! only holds for the whole board, the tally of this engine keeps *eighths* of classes:
 //! each subproblem adds `8 x` its share, and [`Plan::classes`] divides the sum of a complete
 //! run by 8.

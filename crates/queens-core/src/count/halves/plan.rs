@@ -186,7 +186,7 @@ impl Plan {
     }
 
     /// The plan the engine uses for `n` within `budget` bytes: the default number of pattern
-    /// columns, or more when [`PLAN_WORKERS`] of the subproblems would not fit. The split
+    /// columns, or more when `PLAN_WORKERS` of the subproblems would not fit. The split
     /// depends on N and the budget only, never on the threads of the machine, so that a run
     /// resumes and its shards merge on any core count; [`Plan::concurrent`] says how many of
     /// its subproblems fit in the budget at once.
@@ -384,7 +384,7 @@ impl Plan {
 
 impl Plan {
     /// Subproblem `i` counted again independently of [`Plan::solve`]: a pattern by the plain
-    /// search of its board ([`plain_count_pattern`]: no halves listed, no join), the
+    /// search of its board (`plain_count_pattern`: no halves listed, no join), the
     /// fixed-point subproblem by its own searches again (they never use the join). `None` when
     /// `i` is past the plan or `cancel` was raised.
     pub fn recount(&self, i: usize, cancel: &AtomicBool) -> Option<Counts> {

@@ -21,7 +21,7 @@
 //! the other processes of a busy machine do not inflate the forecast: it is the time on idle
 //! cores.
 //! Cost: about 2 million probes of each side, plus the draws: for `sampling.budget`, then on
-//! until [`FEWEST_DRAWS`] are counted, never past `sampling.bound` from the start, where the
+//! until `FEWEST_DRAWS` are counted, never past `sampling.bound` from the start, where the
 //! draws still running are stopped and left out (when none had finished, their time so far
 //! gives a lower bound). It calls `plan.rs` (to count the draws), `list.rs` (the walks probed)
 //! and the fixed-point searches of `count::fixed`.
@@ -67,7 +67,7 @@ pub struct Forecast {
     pub processor_time: bool,
     /// How many draws the bound stopped before they finished (left out of the estimate).
     pub stopped: usize,
-    /// Whether the bound ended the sample (before [`FEWEST_DRAWS`] were counted).
+    /// Whether the bound ended the sample (before `FEWEST_DRAWS` were counted).
     pub bound_reached: bool,
     /// Seconds of one core for the pattern subproblems, estimated (0 when nothing was timed).
     pub pattern_seconds: f64,
@@ -153,7 +153,7 @@ fn predict(plan: &Plan, todo: &[usize], probes: usize, rng: &mut Rng) -> Vec<(f6
 
 /// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
 /// subproblem, the fixed-point part timed, then subproblems drawn by their predicted cost and
-/// counted whole for `sampling.budget`, and on until [`FEWEST_DRAWS`] are counted, but never
+/// counted whole for `sampling.budget`, and on until `FEWEST_DRAWS` are counted, but never
 /// past `sampling.bound` from the start: the draws still running then are stopped and left out
 /// (their time so far makes a lower bound when none had finished). Each draw is timed by
 /// `sampling`'s thread clock. A thread that cannot start, or a draw whose halves find no
@@ -363,7 +363,7 @@ fn sample_draws(
 }
 
 /// Whether the sample draws again, `elapsed` into the forecast with `drawn` draws counted:
-/// within `sampling.budget`, and past it while fewer than [`FEWEST_DRAWS`] are counted; never
+/// within `sampling.budget`, and past it while fewer than `FEWEST_DRAWS` are counted; never
 /// at or past `sampling.bound`.
 fn goes_on(sampling: &Sampling, elapsed: Duration, drawn: usize) -> bool {
     elapsed < sampling.bound && (elapsed < sampling.budget || drawn < FEWEST_DRAWS)
