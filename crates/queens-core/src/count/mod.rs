@@ -18,7 +18,7 @@
 //! - `split.rs`: the typed [`Split`] of a board into subproblems, and its names.
 //! - `shard_result/`: the one-line result of a shard, written and read back.
 //! - `merge.rs`: the shard results of a count added up, once every shard is there once
-//!   ([`merge`]).
+//!   ([`merge()`]).
 //! - `estimate.rs`: the Monte Carlo estimate of a count too large to run.
 //! - `types.rs`: [`Counts`], [`CountError`] and [`MAX_N`], which every layer imports.
 //! - `fixed.rs`: the solutions fixed by the half and quarter turns, so that Burnside's lemma

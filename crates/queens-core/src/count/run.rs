@@ -146,7 +146,7 @@ impl Run {
 
     /// Forecasts this run's shard with the half-board engine (see [`halves::forecast`]):
     /// `None` when the run uses another engine (the frame engine's estimate is
-    /// [`super::estimate`]). Draws subproblems on the run's threads as `sampling` says (its
+    /// [`super::estimate()`]). Draws subproblems on the run's threads as `sampling` says (its
     /// budget, its bound, its thread clock); a thread that cannot start or a draw without
     /// memory is an error.
     pub fn forecast_halves(

@@ -3,7 +3,7 @@
 //! The idea: the subproblems (canonical frames, see `frame`) are independent, so they are
 //! handed out one at a time — to a plain loop in [`run_sequential`], to a rayon pool that
 //! steals work at the granularity of one subproblem in [`run_parallel`]. Each finished
-//! subproblem is recorded in the run's [`Tally`](super::control::Tally), which the caller may read at
+//! subproblem is recorded in the run's [`Tally`](crate::count::control::Tally), which the caller may read at
 //! any moment to show progress or to write a checkpoint; raising [`Control::cancel`] makes
 //! every search stop soon, leaving the tally exact for the subproblems it lists as done.
 //! Source: the usual fork-join decomposition of parallel backtracking; rayon's work stealing
