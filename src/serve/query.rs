@@ -43,15 +43,25 @@ impl Params {
         Ok(Params { endpoint, map })
     }
 
+    /// The value of `name`, as given: no space trimmed, as on the command line.
     pub(super) fn get(&self, name: &str) -> Option<&str> {
-        self.map.get(name).map(|v| v.trim())
+        self.map.get(name).map(String::as_str)
     }
 
+    /// `value` as a whole number in decimal digits only, as the command line takes one: not
+    /// `+8`, ` 8` or `8.0`.
     pub(super) fn number(&self, name: &str, value: &str) -> Result<u64, ApiError> {
-        value.parse().map_err(|_| {
-            ApiError::bad_request(format!(
+        if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ApiError::bad_request(format!(
                 "{name} must be a whole number, not '{}'",
                 shorten(value)
+            )));
+        }
+        value.parse().map_err(|_| {
+            ApiError::bad_request(format!(
+                "{name} = {} is too large (at most {})",
+                shorten(value),
+                u64::MAX
             ))
         })
     }

@@ -310,6 +310,10 @@ async fn an_n_that_is_not_a_number_is_a_bad_request() {
         bad_request(&format!("{endpoint}?n=-1"), &["whole number", "'-1'"]).await;
         bad_request(&format!("{endpoint}?n=8.5"), &["whole number"]).await;
         bad_request(&format!("{endpoint}?n="), &["whole number"]).await;
+        // Digits only, as on the command line: no sign, no space around them.
+        bad_request(&format!("{endpoint}?n=%2B8"), &["whole number", "'+8'"]).await;
+        bad_request(&format!("{endpoint}?n=%208"), &["whole number", "' 8'"]).await;
+        bad_request(&format!("{endpoint}?n=8+"), &["whole number", "'8 '"]).await;
     }
 }
 
@@ -350,7 +354,7 @@ async fn an_n_above_the_endpoint_limit_is_a_bad_request() {
     .await;
     bad_request(
         "/api/solutions?n=99999999999999999999999",
-        &["whole number"],
+        &["too large", "18446744073709551615"],
     )
     .await;
 }
