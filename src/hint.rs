@@ -15,7 +15,40 @@ pub fn budget_hint(err: queens_core::Error) -> anyhow::Error {
 }
 
 /// What the user can do about an engine error, in command-line words the engine does not know.
-pub fn for_error(err: &anyhow::Error) -> &'static str {
+pub fn for_error(err: &anyhow::Error) -> String {
+    use queens_core::count::CountError;
+    for cause in err.chain() {
+        let hint = match cause.downcast_ref::<CountError>() {
+            Some(CountError::MemoryBudget { .. }) => {
+                " (raise --max-memory or use --engine frame)".to_string()
+            }
+            Some(CountError::OutOfMemory { .. }) => {
+                " (lower --max-memory or --threads, or use --engine frame)".to_string()
+            }
+            Some(CountError::CheckpointMemory { need, .. }) => {
+                format!(
+                    ": resume it with --max-memory {}M or more",
+                    need.div_ceil(1 << 20)
+                )
+            }
+            _ => continue,
+        };
+        return hint;
+    }
+    let malformed = err.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<ShardResultError>(),
+            Some(ShardResultError::Malformed { .. })
+        )
+    });
+    if malformed {
+        return " (a shard result is the line `queens count --shard I/M --json` writes)".into();
+    }
+    fixed_hint(err).into()
+}
+
+/// The hints of [`for_error`] that carry no figure of the error.
+fn fixed_hint(err: &anyhow::Error) -> &'static str {
     let over_budget = err.chain().any(|cause| {
         matches!(
             cause.downcast_ref::<queens_core::Error>(),
@@ -78,5 +111,46 @@ mod tests {
             "whole.json is not a shard result: it has no valid \"shard\" and \"shards\" (count \
              with --shard I/M --json)"
         );
+    }
+
+    /// The engine's count errors name no flag; the binary adds the flags and the figure.
+    #[test]
+    fn the_count_errors_get_their_flags_here() {
+        use queens_core::count::CountError;
+        let cases = [
+            (
+                CountError::MemoryBudget {
+                    n: 18,
+                    need: 3 << 20,
+                    budget: 1 << 20,
+                },
+                " (raise --max-memory or use --engine frame)",
+            ),
+            (
+                CountError::OutOfMemory {
+                    n: 18,
+                    bytes: 1 << 30,
+                },
+                " (lower --max-memory or --threads, or use --engine frame)",
+            ),
+            (
+                CountError::CheckpointMemory {
+                    path: "x.ckpt".into(),
+                    split: "halves8-v1".into(),
+                    need: (5 << 20) + 1,
+                    budget: 1 << 20,
+                },
+                ": resume it with --max-memory 6M or more",
+            ),
+        ];
+        for (err, hint) in cases {
+            assert!(!err.to_string().contains("--"), "{err}");
+            let err = anyhow::Error::from(err).context("count 18");
+            assert_eq!(super::for_error(&err), hint);
+        }
+        let err = ShardResult::parse("x.json", "{").unwrap_err();
+        assert!(!err.to_string().contains("queens count"), "{err}");
+        let err = anyhow::Error::from(err);
+        assert!(super::for_error(&err).contains("`queens count --shard I/M --json`"));
     }
 }

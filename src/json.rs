@@ -124,6 +124,14 @@ pub fn verdict_json(line: usize, n: usize, flaw: Option<&Flaw>) -> Value {
             fields.insert("flaw".into(), json!("empty-row"));
             fields.insert("row".into(), json!(row));
         }
+        // (`verify` refuses such a line before it is checked: kept for a complete encoding.)
+        Some(Flaw::OffBoard(square)) => {
+            fields.insert("flaw".into(), json!("off-board"));
+            fields.insert(
+                "queen".into(),
+                json!({"row": square.row, "col": square.col}),
+            );
+        }
     }
     Value::Object(fields)
 }

@@ -67,6 +67,9 @@ pub enum Flaw {
     },
     /// No two queens attack each other, but a row has no queen, so there are fewer than N.
     EmptyRow(usize),
+    /// A queen lies off the board: its column (or row) is not below N. The first such queen in
+    /// reading order, found before any attack is looked for.
+    OffBoard(Square),
 }
 
 impl fmt::Display for Flaw {
@@ -88,12 +91,14 @@ impl fmt::Display for Flaw {
                 )
             }
             Flaw::EmptyRow(row) => write!(f, "row {row} has no queen"),
+            Flaw::OffBoard(square) => write!(f, "the queen at {square} is off the board"),
         }
     }
 }
 
 /// Checks a placement (the column of the queen in each row) and returns the first flaw, or
-/// `None` when it is a solution. Every column must be smaller than `queens.len()`. Runs in O(N)
+/// `None` when it is a solution. A column not below `queens.len()` is a flaw of its own,
+/// [`Flaw::OffBoard`], named before any attack. Runs in O(N)
 /// time with 5 bits of extra memory per queen; see [`find_flaw_in_columns`] for the compact form.
 ///
 /// # Example
@@ -114,8 +119,7 @@ pub fn find_flaw(queens: &[usize]) -> Option<Flaw> {
 }
 
 /// Checks a placement stored compactly, one `u32` column per row (4 bytes per queen: a
-/// 10^8-queen placement takes 400 MB), exactly like [`find_flaw`]. Every column must be smaller
-/// than `queens.len()`.
+/// 10^8-queen placement takes 400 MB), exactly like [`find_flaw`].
 ///
 /// # Example
 /// ```
@@ -149,12 +153,15 @@ impl Bits {
 /// diagonal. When a line is found taken, the earlier queen on it is found by scanning the rows
 /// above, once, so a flawed placement costs O(N) too.
 fn first_attack(n: usize, col_of: impl Fn(usize) -> usize) -> Option<Flaw> {
+    if let Some(row) = (0..n).find(|&row| col_of(row) >= n) {
+        let col = col_of(row);
+        return Some(Flaw::OffBoard(Square { row, col }));
+    }
     let mut cols = Bits::new(n);
     let mut down = Bits::new(2 * n);
     let mut up = Bits::new(2 * n);
     for row in 0..n {
         let col = col_of(row);
-        debug_assert!(col < n, "column off the board");
         let line = if cols.insert(col) {
             Line::Column
         } else if down.insert(row + n - col) {
@@ -189,7 +196,8 @@ fn first_attack(n: usize, col_of: impl Fn(usize) -> usize) -> Option<Flaw> {
 
 /// Checks any set of squares on an `n` x `n` board (for example read from a drawn board, where
 /// a row may hold several queens or none) and returns the first flaw, or `None` when the
-/// squares are exactly a solution. Squares must lie on the board.
+/// squares are exactly a solution. A square off the board is [`Flaw::OffBoard`], named when
+/// it is reached (an attack among the squares before it is named first).
 pub fn find_flaw_in_squares(n: usize, squares: impl IntoIterator<Item = Square>) -> Option<Flaw> {
     const EMPTY: usize = usize::MAX;
     let mut rows = vec![EMPTY; n];
@@ -198,7 +206,9 @@ pub fn find_flaw_in_squares(n: usize, squares: impl IntoIterator<Item = Square>)
     let mut anti = vec![EMPTY; 2 * n];
     let mut seen: Vec<Square> = Vec::new();
     for sq in squares {
-        debug_assert!(sq.row < n && sq.col < n, "square off the board");
+        if sq.row >= n || sq.col >= n {
+            return Some(Flaw::OffBoard(sq));
+        }
         let idx = seen.len();
         let slots = [
             (&mut rows[sq.row], Line::Row),
@@ -249,7 +259,7 @@ mod tests {
     #[test]
     fn names_a_shared_anti_diagonal() {
         assert_eq!(
-            find_flaw(&[2, 1, 3]),
+            find_flaw(&[2, 1, 0]),
             Some(Flaw::Attack {
                 first: sq(0, 2),
                 second: sq(1, 1),
@@ -306,7 +316,7 @@ mod tests {
 
     #[test]
     fn messages_read_as_english() {
-        let flaw = find_flaw(&[2, 1, 3]).unwrap();
+        let flaw = find_flaw(&[2, 1, 0]).unwrap();
         assert_eq!(
             flaw.to_string(),
             "the queens at row 0, column 2 and row 1, column 1 attack each other along an \
@@ -317,5 +327,21 @@ mod tests {
     #[test]
     fn the_single_queen_is_a_solution() {
         assert_eq!(find_flaw(&[0]), None);
+    }
+
+    #[test]
+    fn a_queen_off_the_board_is_a_flaw_of_its_own() {
+        let off = |row, col| Some(Flaw::OffBoard(sq(row, col)));
+        assert_eq!(find_flaw(&[0, 3]), off(1, 3));
+        assert_eq!(find_flaw(&[1, 3, 0, 6]), off(3, 6));
+        // Before any attack, and in the compact form too.
+        assert_eq!(find_flaw(&[0, 0, usize::MAX]), off(2, usize::MAX));
+        assert_eq!(find_flaw_in_columns(&[1, 3, 0, 4]), off(3, 4));
+        assert_eq!(find_flaw_in_squares(2, [sq(0, 0), sq(1, 3)]), off(1, 3));
+        assert_eq!(find_flaw_in_squares(2, [sq(5, 0)]), off(5, 0));
+        assert_eq!(
+            Flaw::OffBoard(sq(1, 3)).to_string(),
+            "the queen at row 1, column 3 is off the board"
+        );
     }
 }

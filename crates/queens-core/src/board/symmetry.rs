@@ -40,6 +40,9 @@ impl Symmetry {
     ];
 
     /// The image of square `(r, c)` on the `n` x `n` board.
+    ///
+    /// # Panics
+    /// When `n` is 0, or (in a debug build) the square is off the board.
     #[inline]
     pub fn map(self, n: usize, (r, c): (usize, usize)) -> (usize, usize) {
         let m = n - 1;
@@ -66,6 +69,9 @@ impl Symmetry {
 }
 
 /// Whether `queens` is the lexicographically smallest of its eight images.
+///
+/// # Panics
+/// When a column is not below `queens.len()` (check with [`find_flaw`](crate::find_flaw)).
 pub fn is_canonical(queens: &[usize]) -> bool {
     let mut image = vec![0; queens.len()];
     Symmetry::ALL[1..].iter().all(|g| {
@@ -88,6 +94,9 @@ pub fn stabilizer_size(queens: &[usize]) -> usize {
 
 /// The lexicographically smallest of the eight images of `queens`: the representative of its
 /// symmetry class.
+///
+/// # Panics
+/// When a column is not below `queens.len()` (check with [`find_flaw`](crate::find_flaw)).
 pub fn representative(queens: &[usize]) -> Vec<usize> {
     let mut best = queens.to_vec();
     let mut image = vec![0; queens.len()];

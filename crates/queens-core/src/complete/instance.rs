@@ -98,9 +98,15 @@ impl Instance {
         }))
     }
 
-    /// How many rows have no given queen: the size of the problem left to search.
+    /// How many rows have no given queen: the size of the problem left to search (a given
+    /// queen off the board, which solving refuses, takes no row).
     pub fn free_rows(&self) -> usize {
-        let mut rows: Vec<usize> = self.fixed.iter().map(|q| q.row).collect();
+        let mut rows: Vec<usize> = self
+            .fixed
+            .iter()
+            .map(|q| q.row)
+            .filter(|&r| r < self.n)
+            .collect();
         rows.sort_unstable();
         rows.dedup();
         self.n - rows.len()

@@ -61,7 +61,8 @@ pub(crate) trait Counter: fmt::Debug + Send + Sync {
     fn classes(&self, sum: u128) -> u128;
 
     /// Why the parts of `tally` (finished subproblems, and pieces of those begun) cannot have
-    /// been counted by this plan, whatever a checksum says: the first impossible part, named
-    /// by its subproblem; `None` when every part is possible.
-    fn impossible(&self, tally: &Tally) -> Option<String>;
+    /// been counted by this plan in `shard`, whatever a checksum says: the first impossible
+    /// part, named by its subproblem (a piece the frame does not have, counts no part can
+    /// have); `None` when every part is possible.
+    fn impossible(&self, tally: &Tally, shard: Shard) -> Option<String>;
 }

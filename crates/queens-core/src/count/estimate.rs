@@ -200,6 +200,10 @@ pub(crate) fn random_piece(
 }
 
 /// The mean of `probes` probes of subproblem `sub`.
+///
+/// # Panics
+/// When `sub` is not a subproblem of the `n` x `n` board (one of [`subproblems`]`(n)`, or a
+/// piece cut from one).
 pub fn probe_nodes(n: usize, sub: &Subproblem, probes: usize) -> f64 {
     mean_probe(&setup(n, sub), &mut Rng::from_entropy(), probes, usize::MAX).0
 }
@@ -257,7 +261,7 @@ pub fn estimate(
     let start = Instant::now();
     let plan = subproblems(n);
     let (todo, share) = if depth > 0 {
-        ((0..plan.len()).collect(), 1.0 / shard.count as f64)
+        ((0..plan.len()).collect(), 1.0 / shard.count() as f64)
     } else {
         (shard.select(plan.len()), 1.0)
     };

@@ -89,12 +89,15 @@ pub(crate) fn quarter_turn_until(n: usize, cancel: &AtomicBool) -> Result<Option
     Ok(quarter_turn_from(&mut board, 0, cancel))
 }
 
-/// Burnside's lemma over the eight symmetries, given the total and the fixed counts.
+/// Burnside's lemma over the eight symmetries, given the total and the fixed counts (a board's
+/// own: counts no board has may give any answer, never a panic).
 pub fn classes_from_fixed(n: usize, total: u128, half: u128, quarter: u128) -> u128 {
     if n == 1 {
         return 1;
     }
-    (total + half + 2 * quarter) / 8
+    // Each term divided first, the remainders summed: no sum can pass u128.
+    let (t, h, q) = (total % 8, half % 8, (2 * (quarter % 4)) % 8);
+    total / 8 + half / 8 + quarter / 4 + (t + h + q) / 8
 }
 
 /// A partial placement with row, column and diagonal occupancy, for the symmetric searches.
@@ -229,6 +232,27 @@ mod tests {
     use super::*;
     use crate::board::is_canonical;
     use crate::search::every_solution;
+
+    #[test]
+    fn burnside_gives_the_known_classes_and_never_overflows() {
+        // (N, total, fixed by the half turn, fixed by the quarter turn, classes).
+        for (n, total, half, quarter, classes) in [
+            (1, 1, 1, 1, 1),
+            (4, 2, 2, 2, 1),
+            (8, 92, 4, 0, 12),
+            (10, 724, 12, 0, 92),
+        ] {
+            assert_eq!(
+                classes_from_fixed(n, total, half, quarter),
+                classes,
+                "N = {n}"
+            );
+        }
+        for (t, h, q) in [(13u128, 7u128, 3u128), (1000, 999, 17), (7, 7, 3)] {
+            assert_eq!(classes_from_fixed(9, t, h, q), (t + h + 2 * q) / 8);
+        }
+        let _ = classes_from_fixed(8, u128::MAX, u128::MAX, u128::MAX);
+    }
 
     #[test]
     fn a_raised_flag_stops_the_fixed_point_searches_at_once() {

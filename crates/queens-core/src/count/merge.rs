@@ -192,7 +192,7 @@ pub fn merge<S: AsRef<str>>(parts: &[(S, ShardResult)]) -> Result<Merged, MergeE
     let Some((first_name, first)) = parts.first() else {
         return Err(MergeError::Empty);
     };
-    let shards = first.shard.count;
+    let shards = first.shard.count();
     let mut seen: BTreeMap<u64, &S> = BTreeMap::new();
     let mut sum = Counts::default();
     let mut seconds = 0.0;
@@ -205,10 +205,10 @@ pub fn merge<S: AsRef<str>>(parts: &[(S, ShardResult)]) -> Result<Merged, MergeE
                 first_n: first.n,
             });
         }
-        if p.shard.count != shards {
+        if p.shard.count() != shards {
             return Err(MergeError::OtherShards {
                 name: name(part_name),
-                shards: p.shard.count,
+                shards: p.shard.count(),
                 first: name(first_name),
                 first_shards: shards,
             });
@@ -223,7 +223,7 @@ pub fn merge<S: AsRef<str>>(parts: &[(S, ShardResult)]) -> Result<Merged, MergeE
                 first_subproblems: first.subproblems,
             });
         }
-        if let Some(other) = seen.insert(p.shard.index, part_name) {
+        if let Some(other) = seen.insert(p.shard.index(), part_name) {
             return Err(MergeError::Twice {
                 shard: p.shard,
                 first: name(other),

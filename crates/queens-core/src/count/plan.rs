@@ -203,7 +203,7 @@ impl Split {
         match self {
             Split::Frames | Split::Pieces { .. } => true,
             Split::Halves { .. } => {
-                shard.count == 1 || halves::Plan::possible_shard(n, shard, counts)
+                shard.count() == 1 || halves::Plan::possible_shard(n, shard, counts)
             }
         }
     }

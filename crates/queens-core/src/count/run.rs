@@ -171,7 +171,7 @@ impl Run {
     /// several of a split that sums classes in eighths ([`Split::unique_in_eighths`]), whose
     /// classes are whole only once every shard is added (`queens merge` divides by 8).
     pub fn unique_in_eighths(&self) -> bool {
-        self.shard.count > 1 && self.plan.counter().split().unique_in_eighths()
+        self.shard.count() > 1 && self.plan.counter().split().unique_in_eighths()
     }
 
     /// The rows the frames are cut at (0: whole frames, and for the half-board engine).
@@ -250,7 +250,7 @@ impl Run {
             run.budget = budget;
         }
         checkpoint.check_matches(path, run.n, &run.split(), run.subproblems(), run.shard)?;
-        if let Some(reason) = run.plan.counter().impossible(&checkpoint.tally) {
+        if let Some(reason) = run.plan.counter().impossible(&checkpoint.tally, run.shard) {
             return Err(CountError::CheckpointMalformed {
                 path: path.display().to_string(),
                 reason,

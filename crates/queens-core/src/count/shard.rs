@@ -12,13 +12,12 @@ use std::str::FromStr;
 
 use super::types::CountError;
 
-/// Shard `index` of `count`.
+/// Shard `index` of `count`: made only by [`Shard::new`] or parsed, so always one of
+/// `index < count <= MAX_SHARDS`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Shard {
-    /// Which part, 0-based.
-    pub index: u64,
-    /// How many parts.
-    pub count: u64,
+    index: u64,
+    count: u64,
 }
 
 /// The most shards a count may be split into: far more than any cluster has cores, and few
@@ -36,6 +35,16 @@ impl Shard {
         } else {
             Err(CountError::BadShard(format!("{index}/{count}")))
         }
+    }
+
+    /// Which part, 0-based.
+    pub fn index(self) -> u64 {
+        self.index
+    }
+
+    /// How many parts.
+    pub fn count(self) -> u64 {
+        self.count
     }
 
     /// Whether subproblem `i` belongs to this shard.
@@ -60,7 +69,7 @@ impl FromStr for Shard {
 
     /// Parses `I/M`: two numbers of decimal digits only (no sign, no space) around one `/`.
     fn from_str(s: &str) -> Result<Shard, CountError> {
-        let bad = || CountError::BadShard(s.to_string());
+        let bad = || CountError::BadShard(crate::text::shorten(s, 64));
         let number = |t: &str| -> Result<u64, CountError> {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());

@@ -117,7 +117,9 @@ impl FromStr for Split {
 
     /// Reads a split's name, written exactly as [`fmt::Display`] writes it (no sign, no
     /// leading zero, no depth 0, an even number of pattern columns); whether the split fits a
-    /// given board is [`Split::fits`].
+    /// given board is [`Split::fits`]. A `Split` built with depth 0 or an odd number of
+    /// columns fits no board, and its name is refused here: every split that fits a board
+    /// reads back from its name.
     fn from_str(s: &str) -> Result<Split, UnknownSplit> {
         let number = |rest: &str| -> Option<usize> { rest.strip_suffix("-v1")?.parse().ok() };
         let split = if s == SPLIT {
@@ -159,6 +161,22 @@ mod tests {
         assert_eq!(SPLIT, Split::Frames.to_string());
         assert_eq!(Split::of_frames(0), Split::Frames);
         assert_eq!(Split::of_frames(3), Split::Pieces { depth: 3 });
+    }
+
+    #[test]
+    fn every_split_that_fits_a_board_reads_back_and_the_others_fit_none() {
+        let candidates = (0..=16)
+            .map(|depth| Split::Pieces { depth })
+            .chain((0..=30).map(|columns| Split::Halves { columns }))
+            .chain([Split::Frames]);
+        for split in candidates {
+            let fits_some = (1..=27).any(|n| split.fits(n));
+            let reads_back = split.to_string().parse::<Split>() == Ok(split);
+            assert!(!fits_some || reads_back, "{split:?}");
+        }
+        for odd in [Split::Pieces { depth: 0 }, Split::Halves { columns: 7 }] {
+            assert!(!(1..=27).any(|n| odd.fits(n)), "{odd:?}");
+        }
     }
 
     #[test]

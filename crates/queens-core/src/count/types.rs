@@ -62,7 +62,7 @@ pub enum CountError {
     /// No split of the half-board engine fits in the memory budget.
     #[error(
         "the half-board engine needs about {} for N = {n} with its finest split, more than \
-         the budget of {} (raise --max-memory or use --engine frame)",
+         the budget of {}",
         crate::error::bytes(*need), crate::error::bytes(*budget)
     )]
     MemoryBudget {
@@ -77,8 +77,7 @@ pub enum CountError {
     /// memory than the budget checked before it assumed.
     #[error(
         "out of memory: the half-board engine could not allocate {} for the halves of a \
-         subproblem of N = {n}; this process can have less memory than the budget allowed for \
-         (lower --max-memory or --threads, or use --engine frame)",
+         subproblem of N = {n}; this process can have less memory than the budget allowed for",
         crate::error::bytes(*bytes)
     )]
     OutOfMemory {
@@ -90,8 +89,8 @@ pub enum CountError {
     /// A checkpoint's recorded half-board split does not fit in the memory budget.
     #[error(
         "checkpoint file {path} records the split {split}, whose subproblems need about {} MiB \
-         each, more than the budget of {}: resume it with --max-memory {}M or more",
-        need.div_ceil(1 << 20), crate::error::bytes(*budget), need.div_ceil(1 << 20)
+         each, more than the budget of {}",
+        need.div_ceil(1 << 20), crate::error::bytes(*budget)
     )]
     CheckpointMemory {
         /// The file.

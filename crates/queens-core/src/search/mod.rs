@@ -203,7 +203,9 @@ impl Algorithm {
 
     /// The untraced search, not generic so that it is compiled here, with this crate's
     /// optimisation: the stack frames of the recursive solvers stay the size
-    /// [`MAX_RECURSION_DEPTH`] was measured with, whatever the caller's build profile.
+    /// [`MAX_RECURSION_DEPTH`] was measured with, whatever the caller's own code is compiled
+    /// with, as long as this crate is compiled optimised (a debug build compiles its
+    /// dependencies unoptimised unless its profile says otherwise: docs/rust-api.md).
     #[inline(never)]
     fn for_each_solution_untraced(
         self,
@@ -341,7 +343,7 @@ impl FromStr for Algorithm {
         Algorithm::ALL
             .into_iter()
             .find(|a| a.name() == s)
-            .ok_or_else(|| UnknownAlgorithm(s.to_string()))
+            .ok_or_else(|| UnknownAlgorithm(crate::text::shorten(s, 64)))
     }
 }
 

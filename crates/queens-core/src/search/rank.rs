@@ -50,8 +50,10 @@ pub struct Page {
     /// Solutions `offset`, `offset + 1`, ... in lexicographic order: at most `limit` of them,
     /// fewer at the end of the list, none when `offset` is past the last solution.
     pub solutions: Vec<Vec<usize>>,
-    /// The number of solutions of the board, when the walk happened to learn it: when `offset`
-    /// is past the last solution, or when the page reaches the last solution.
+    /// The number of solutions of the board, when the walk happened to learn it: when it ran
+    /// past the last solution before the page was full (`offset` past the last solution, or
+    /// fewer than `limit` solutions from it on). A page that ends exactly at the last solution
+    /// stops there, not knowing it is the last: `None`, as for any full page.
     pub total: Option<u64>,
 }
 
@@ -225,6 +227,9 @@ mod tests {
         assert_eq!(page.total, Some(724));
         assert_eq!(solutions_from(2, 0, 5, u64::MAX).unwrap().total, Some(0));
         assert_eq!(solutions_from(8, 0, 5, u64::MAX).unwrap().total, None);
+        // The last two, on a page of two and on a page of three.
+        assert_eq!(solutions_from(8, 90, 2, u64::MAX).unwrap().total, None);
+        assert_eq!(solutions_from(8, 90, 3, u64::MAX).unwrap().total, Some(92));
     }
 
     #[test]

@@ -121,15 +121,16 @@ impl Method {
             Method::First(algorithm) => algorithm.first_solution(n, options)?,
             Method::Construct => {
                 SizeError::check(n, "the construction", construct::MAX_N)?;
-                Error::check_budget(8 * n as u64, options.max_memory, || {
+                Error::check_budget((n as u64).saturating_mul(8), options.max_memory, || {
                     format!("the constructed solution of N = {n}, collected")
                 })?;
                 construct::solution(n)?
             }
             Method::MinConflicts => {
                 // The columns are handed out as `usize`: 8 more bytes per queen.
-                let needed = min_conflicts::memory_needed(n).saturating_add(8 * n as u64);
                 min_conflicts::check_size(n)?;
+                let needed =
+                    min_conflicts::memory_needed(n).saturating_add((n as u64).saturating_mul(8));
                 Error::check_budget(needed, options.max_memory, || {
                     format!("min-conflicts on N = {n}")
                 })?;
@@ -167,7 +168,7 @@ impl FromStr for Method {
         Method::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| UnknownMethod(s.to_string()))
+            .ok_or_else(|| UnknownMethod(crate::text::shorten(s, 64)))
     }
 }
 
@@ -203,6 +204,22 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_name_is_echoed_cut_short_and_escaped() {
+        let long = format!("\u{1b}[31m{}", "x".repeat(1 << 20));
+        let errors = [
+            long.parse::<Method>().unwrap_err().to_string(),
+            long.parse::<Algorithm>().unwrap_err().to_string(),
+            long.parse::<crate::count::Shard>().unwrap_err().to_string(),
+        ];
+        for e in errors {
+            assert!(
+                e.len() < 400 && e.contains(r"\x1b[31m") && !e.contains('\u{1b}'),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
     fn sizes_out_of_range_are_refused_before_any_search() {
         for method in Method::ALL {
             assert!(method.solve(0, &SearchOptions::default(), 1).is_err());
@@ -210,5 +227,20 @@ mod tests {
         assert!(Method::First(Algorithm::Bitboard)
             .solve(65, &SearchOptions::default(), 1)
             .is_err());
+        // The largest sizes are refused by a check, never by an overflow on the way to it.
+        let all = SearchOptions {
+            max_memory: u64::MAX,
+        };
+        for n in [usize::MAX, (1 << 61) + 1] {
+            for method in [Method::Construct, Method::MinConflicts] {
+                let err = method.solve(n, &SearchOptions::default(), 1).unwrap_err();
+                assert!(
+                    matches!(err, Error::OverBudget { .. } | Error::Size(_)),
+                    "{err}"
+                );
+            }
+            let err = Method::MinConflicts.solve(n, &all, 1).unwrap_err();
+            assert!(matches!(err, Error::Size(_)), "{err}");
+        }
     }
 }

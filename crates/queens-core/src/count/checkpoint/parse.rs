@@ -16,7 +16,16 @@ use crate::count::{checksum, mac};
 
 impl Checkpoint {
     /// Parses a file's text and checks that its fields agree; `path` only names the file in
-    /// errors.
+    /// errors. Whether they agree with a run (the board's split has that many subproblems, the
+    /// parts are possible) is checked when the run resumes it ([`Run::resume`]).
+    ///
+    /// Memory: the checkpoint holds 32 bytes for each subproblem its `subproblems` line
+    /// claims (at most [`MAX_SUBPROBLEMS`]), up to 128 times the text's `done` line. [`load`]
+    /// reads no more of a file than the largest checkpoint of its board's split; text from
+    /// elsewhere should be bounded the same way before it is given here.
+    ///
+    /// [`Run::resume`]: crate::count::Run::resume
+    /// [`load`]: Checkpoint::load
     pub fn from_text(path: &Path, text: &str) -> Result<Checkpoint, CountError> {
         let bad = |reason: String| CountError::CheckpointMalformed {
             path: path.display().to_string(),
@@ -294,7 +303,7 @@ fn parse_pieces(
 ) -> Result<std::collections::BTreeMap<usize, FramePieces>, CountError> {
     let mut out = std::collections::BTreeMap::new();
     let frames = tally.parts.len();
-    let step = shard.count;
+    let step = shard.count();
     for entry in text.split(' ').filter(|e| !e.is_empty()) {
         let malformed = || {
             bad(format!(

@@ -183,6 +183,9 @@ fn a_checkpoint_of_pieces_round_trips_and_its_forgeries_are_refused() {
     assert!(forged("+8-14", "+5-14").contains("range 5-14"));
     assert!(forged("+8-14", "+8-13").contains("range 8-13"));
     assert!(forged("+8-14", "+14-8").contains("range 14-8"));
+    // Piece numbers near 2^64 are refused, not overflowed.
+    assert!(forged("+20-20", "+20-18446744073709551615").contains("range 20-"));
+    assert!(forged("5@5:", "5@18446744073709551614:").contains("is not index@next"));
     assert!(forged("5@5:40/40", "5@5:40").contains("is not index@next"));
     assert!(forged("5@5:40/40", "130@5:40/40").contains("past the 130"));
     assert!(forged(" 5@5:40/40+8-14+20-20", " 5@5:40/40 5@5:0/0").contains("increasing"));

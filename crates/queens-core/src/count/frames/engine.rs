@@ -206,7 +206,7 @@ impl PieceRun<'_> {
             .pieces
             .entry(f)
             .or_insert_with(|| FramePieces::new(shard, f))
-            .record(p, shard.count, counts);
+            .record(p, shard.count(), counts);
         drop(tally);
         if last {
             self.finish(f);

@@ -44,7 +44,16 @@ impl Subproblem {
 
 /// Every subproblem of the `n` x `n` board, in a fixed order (by key). The order and the
 /// number of subproblems are what shards and checkpoints refer to.
+///
+/// # Panics
+/// When `n` is not from 1 to [`MAX_N`](crate::count::MAX_N) (check it with
+/// [`check_size`](crate::count::check_size) first).
 pub fn subproblems(n: usize) -> Vec<Subproblem> {
+    assert!(
+        (1..=crate::count::MAX_N).contains(&n),
+        "subproblems: N = {n} is not from 1 to {}",
+        crate::count::MAX_N
+    );
     let mut out = Vec::new();
     let size = n as u8;
     let last = size.wrapping_sub(1);

@@ -79,12 +79,14 @@ pub fn depth_of_split(n: usize, split: &str) -> Option<usize> {
 
 /// The shard's first piece of frame `f`: pieces `p` with `(f + p) mod M = I`.
 pub fn first_piece(shard: Shard, f: usize) -> u64 {
-    (shard.index + shard.count - f as u64 % shard.count) % shard.count
+    (shard.index() + shard.count() - f as u64 % shard.count()) % shard.count()
 }
 
 /// Whether piece `p` of frame `f` belongs to `shard`.
 pub fn in_shard(shard: Shard, f: usize, p: u64) -> bool {
-    (f as u64 + p) % shard.count == shard.index
+    // Each term reduced first: `p` may be any number a checkpoint gives (M is at most 2^20).
+    let m = shard.count();
+    (f as u64 % m + p % m) % m == shard.index()
 }
 
 /// The searched form of a frame: its queens as the kernel places them (the cheapest image
@@ -235,7 +237,7 @@ impl FramePieces {
 
     /// How many pieces of the shard (of frame `f`) are counted.
     pub fn counted(&self, shard: Shard, f: usize) -> u64 {
-        let step = shard.count;
+        let step = shard.count();
         let below = (self.next - first_piece(shard, f)) / step;
         below
             + self

@@ -120,7 +120,28 @@ impl Counter for Plan {
     /// not its classes times the orbit, cannot have been counted; with pieces, nor can eighths
     /// outside the orbit times 1 to the frame's stabilizer per completion. The pieces so far of
     /// a frame begun are checked alike.
-    fn impossible(&self, tally: &Tally) -> Option<String> {
+    fn impossible(&self, tally: &Tally, shard: Shard) -> Option<String> {
+        // A frame begun counts pieces it has: its watermark at most the shard's first piece
+        // past its last (the watermark of a frame whose every piece is counted but which is
+        // not yet recorded as finished), every range within its pieces.
+        for (&f, begun) in &tally.pieces {
+            let Some(sub) = self.frames.get(f) else {
+                return Some(format!(
+                    "subproblem {f} is past the plan's {}",
+                    self.frames.len()
+                ));
+            };
+            let have = pieces::PieceIter::new(self.n, sub, self.depth).count() as u64;
+            let highest = begun.above.last_key_value().map(|(_, &end)| end);
+            let past = |p: u64| p >= have;
+            if begun.next >= have.saturating_add(shard.count()) || highest.is_some_and(past) {
+                let claimed = highest.map_or(begun.next, |end| end.max(begun.next));
+                return Some(format!(
+                    "subproblem {f} has {have} pieces, but its pieces counted so far go up to \
+                     piece {claimed}"
+                ));
+            }
+        }
         let finished = tally
             .finished_subproblems()
             .map(|i| (i, tally.parts[i], ""));

@@ -204,7 +204,7 @@ impl Counter for Plan {
         self.cpu().classes(sum)
     }
 
-    fn impossible(&self, tally: &Tally) -> Option<String> {
-        self.cpu().impossible(tally)
+    fn impossible(&self, tally: &Tally, shard: Shard) -> Option<String> {
+        self.cpu().impossible(tally, shard)
     }
 }

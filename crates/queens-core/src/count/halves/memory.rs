@@ -42,10 +42,13 @@ fn halves_estimate(n: usize) -> f64 {
 
 /// The memory one thread needs for the largest subproblem of the `n` x `n` board with `k`
 /// pattern columns (an estimate: the halves of a pattern, 16 bytes each per side, for the
-/// largest pattern: `largest_over_mean` times the average).
+/// largest pattern: `largest_over_mean` times the average). Past the boards the engine counts,
+/// the estimate grows on to `u64::MAX` (the cast saturates), never wraps.
 pub fn bytes_per_thread(n: usize, k: usize) -> u64 {
+    // (Past N = 64 the estimate is far past u64 already: the loop below stops there.)
+    let n = n.min(64);
     let k = k.min(n & !1);
-    let per_pattern = largest_over_mean(k) * halves_estimate(n) / f64::from(1u32 << k);
+    let per_pattern = largest_over_mean(k) * halves_estimate(n) / 2f64.powi(k as i32);
     (2.0 * 16.0 * per_pattern) as u64 + (1 << 20)
 }
 

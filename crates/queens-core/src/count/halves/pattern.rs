@@ -69,6 +69,10 @@ thread_local! {
 /// exactly the columns `upper` among the pattern columns `cols`, and whose row `n/2` has its
 /// queen on a column of `first`. `None` when cancelled; an error when a buffer could not grow
 /// (the thread's buffers are then given back).
+///
+/// # Panics
+/// When `n` is past [`MAX_N`], or `cols`, `upper` and `first` are not a pattern of the board
+/// (a [`Plan`](super::Plan)'s parts are).
 pub fn count_pattern(
     n: usize,
     cols: u32,

@@ -14,6 +14,7 @@ use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::shard::Shard;
 use crate::count::split::Split;
 use crate::count::types::{CountError, Counts};
+use crate::error::SizeError;
 
 /// The most pattern columns a plan has (2^22 patterns, about 775,000 subproblems for N = 24:
 /// what two threads of N = 24 need to fit in 1 GiB by [`bytes_per_thread`]).
@@ -110,7 +111,14 @@ fn columns(n: usize, k: usize) -> usize {
 impl Plan {
     /// The plan of the `n` x `n` board with `k` pattern columns (`k` even, at most `n`; 0 for
     /// a single pattern).
+    ///
+    /// # Panics
+    /// When `n` is not from 1 to the engine's [`MAX_N`] ([`Plan::fits`] checks a split).
     pub fn new(n: usize, k: usize) -> Plan {
+        assert!(
+            (1..=MAX_N).contains(&n),
+            "halves::Plan::new: N = {n} is not from 1 to {MAX_N}"
+        );
         // The group key of a half (its columns outside the pattern) has 16 bits at most.
         let k = k.max((n.saturating_sub(16) + 1) & !1).min(n & !1);
         let half = k / 2;
@@ -191,6 +199,7 @@ impl Plan {
     /// resumes and its shards merge on any core count; [`Plan::concurrent`] says how many of
     /// its subproblems fit in the budget at once.
     pub fn fitting(n: usize, budget: u64) -> Result<Plan, CountError> {
+        SizeError::check(n, "the half-board engine", MAX_N)?;
         let workers = PLAN_WORKERS as u64;
         let mut k = default_pattern_columns(n);
         loop {
@@ -415,8 +424,8 @@ impl Plan {
     pub fn possible_shard(n: usize, shard: Shard, counts: Counts) -> bool {
         match counts.unique.checked_sub(counts.total) {
             Some(0) => true,
-            Some(7) if n == 1 => shard.index == 0,
-            Some(extra) => shard.index == 0 && extra.is_multiple_of(2),
+            Some(7) if n == 1 => shard.index() == 0,
+            Some(extra) => shard.index() == 0 && extra.is_multiple_of(2),
             None => false,
         }
     }

@@ -45,7 +45,7 @@ impl Counter for Plan {
     }
 
     /// A part that [`Plan::possible`] refuses.
-    fn impossible(&self, tally: &Tally) -> Option<String> {
+    fn impossible(&self, tally: &Tally, _shard: Shard) -> Option<String> {
         let i = tally
             .finished_subproblems()
             .find(|&i| !self.possible(i, tally.parts[i]))?;

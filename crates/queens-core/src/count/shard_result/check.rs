@@ -104,15 +104,14 @@ impl Parser {
             return Err(ShardResultError::Time { name: name() });
         }
         let shard = match (f.shard, f.shards) {
-            (Some(index), Some(count)) if index < count && count <= MAX_SHARDS => {
-                Shard { index, count }
-            }
             (Some(_), Some(shards)) if shards > MAX_SHARDS => {
                 return Err(ShardResultError::TooManyShards {
                     name: name(),
                     shards,
                 })
             }
+            (Some(index), Some(count)) => Shard::new(index, count)
+                .map_err(|_| ShardResultError::NotSharded { name: name() })?,
             _ => return Err(ShardResultError::NotSharded { name: name() }),
         };
         // What the split's engine says no shard can have (a half-board shard's eighths).

@@ -19,7 +19,7 @@ const ECHO: usize = 64;
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ShardResultError {
     /// The line is not the JSON object a result is.
-    #[error("{name} is not a shard result of `queens count --shard I/M --json`: {syntax}")]
+    #[error("{name} is not a shard result: {syntax}")]
     Malformed {
         /// The line's name.
         name: String,

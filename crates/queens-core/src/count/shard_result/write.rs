@@ -46,7 +46,7 @@ impl UniqueUnit {
     /// this binary does not know is taken to count classes.
     pub fn of(split: &str, shard: Option<Shard>) -> UniqueUnit {
         let in_eighths = split.parse::<Split>().is_ok_and(Split::unique_in_eighths);
-        if in_eighths && shard.is_some_and(|s| s.count > 1) {
+        if in_eighths && shard.is_some_and(|s| s.count() > 1) {
             UniqueUnit::Eighths
         } else {
             UniqueUnit::Classes
@@ -128,8 +128,8 @@ pub fn result_line(
         n,
         counts,
         seconds,
-        shard: shard.map(|s| s.index),
-        shards: shard.map(|s| s.count),
+        shard: shard.map(|s| s.index()),
+        shards: shard.map(|s| s.count()),
         split,
         subproblems,
     };
@@ -141,7 +141,7 @@ pub fn result_line(
         Seconds(seconds)
     );
     if let Some(s) = shard {
-        let _ = write!(line, ",\"shard\":{},\"shards\":{}", s.index, s.count);
+        let _ = write!(line, ",\"shard\":{},\"shards\":{}", s.index(), s.count());
     }
     let _ = write!(
         line,
