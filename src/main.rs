@@ -122,11 +122,12 @@ fn use_key() -> anyhow::Result<()> {
 
 /// Whether the command stops gracefully on SIGINT, SIGTERM and SIGHUP (it claims them with
 /// [`signals::install`]): a count that saves its checkpoint, the server that finishes its
-/// requests in flight. The others end at once, as with no handler.
+/// requests in flight, the terminal viewer that gives the terminal back as it found it. The
+/// others end at once, as with no handler.
 fn stops_gracefully(command: &Command) -> bool {
     match command {
         Command::Count(args) => args.algo.is_none() && !args.estimate,
-        Command::Serve(_) => true,
+        Command::Serve(_) | Command::Browse(_) => true,
         _ => false,
     }
 }

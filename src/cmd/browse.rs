@@ -1,6 +1,8 @@
 //! `queens browse [N]`: step through the solutions in the terminal.
 
 use std::io::{self, IsTerminal};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
 
 use anyhow::bail;
 
@@ -10,6 +12,7 @@ use crate::browse::solutions::Selection;
 use crate::browse::{terminal, MAX_N};
 use crate::cli::BrowseArgs;
 use crate::color;
+use crate::signals;
 use crate::status::Status;
 
 /// Runs `queens browse`.
@@ -38,6 +41,15 @@ pub fn run(args: &BrowseArgs) -> anyhow::Result<Status> {
     } else {
         Palette::Mono
     };
-    terminal::run(&mut app, palette)?;
-    Ok(Status::Success)
+    // SIGINT, SIGTERM, SIGHUP and SIGQUIT end the viewer as `q` does, the terminal restored,
+    // with the signal's status (130, 143, 129, 131).
+    let stop = Arc::new(AtomicI32::new(0));
+    let signals = signals::install()?.with_quit()?;
+    let seen = Arc::clone(&stop);
+    signals.notify(move |signal| seen.store(signal, Ordering::SeqCst));
+    terminal::run(&mut app, palette, &stop)?;
+    Ok(match stop.load(Ordering::SeqCst) {
+        0 => Status::Success,
+        signal => signals::status_of(signal),
+    })
 }

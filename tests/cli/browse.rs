@@ -18,3 +18,221 @@ fn browse_refuses_boards_above_its_limit_naming_the_size() {
 fn browse_refuses_a_size_of_zero() {
     fails_with("browse 0", 2, &["at least 1"]);
 }
+
+/// `queens browse` on a pseudo-terminal of its own (its controlling terminal, in a session of
+/// its own), as a person's terminal window runs it.
+#[cfg(target_os = "linux")]
+mod on_a_terminal {
+    use std::fs::File;
+    use std::io::Read;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Child, Command, Stdio};
+    use std::thread::sleep;
+    use std::time::{Duration, Instant};
+
+    /// How the viewer is started on the terminal.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum How {
+        /// As a terminal window starts a program.
+        Plain,
+        /// With SIGHUP ignored, as `nohup` starts a program.
+        Nohup,
+        /// In a session of its own without a controlling terminal (`setsid`), its standard
+        /// input empty, its outputs still on the terminal.
+        Detached,
+    }
+
+    /// A pseudo-terminal of `rows` x `cols`: its master side, and `queens browse 6` started on
+    /// its slave side as `how` says.
+    struct Session {
+        master: Option<File>,
+        slave: OwnedFd,
+        child: Child,
+    }
+
+    impl Session {
+        fn start(rows: u16, cols: u16, how: How) -> Session {
+            let (mut master, mut slave) = (-1, -1);
+            let size = libc::winsize {
+                ws_row: rows,
+                ws_col: cols,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            };
+            // SAFETY: `openpty` writes two descriptors into the locals and reads `size`.
+            let opened = unsafe {
+                libc::openpty(
+                    &mut master,
+                    &mut slave,
+                    std::ptr::null_mut(),
+                    std::ptr::null(),
+                    &size,
+                )
+            };
+            assert_eq!(opened, 0, "openpty");
+            // Neither is inherited by the child (but as its standard streams): the terminal
+            // closes when this test closes the master side.
+            for fd in [master, slave] {
+                // SAFETY: sets a flag of a descriptor just opened.
+                unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+            }
+            // SAFETY: both descriptors were just opened and are owned here alone.
+            let (master, slave) =
+                unsafe { (File::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+            let stdio = |fd: &OwnedFd| Stdio::from(fd.try_clone().expect("a descriptor"));
+            let mut command = Command::new(assert_cmd::cargo::cargo_bin("queens"));
+            command
+                .args(["browse", "6"])
+                .env("TERM", "xterm-256color")
+                .stdin(if how == How::Detached {
+                    Stdio::null()
+                } else {
+                    stdio(&slave)
+                })
+                .stdout(stdio(&slave))
+                .stderr(stdio(&slave));
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            unsafe {
+                command.pre_exec(move || {
+                    if how == How::Nohup {
+                        libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                    }
+                    if libc::setsid() < 0
+                        || (how != How::Detached && libc::ioctl(0, libc::TIOCSCTTY, 0) < 0)
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+            let child = command.spawn().expect("queens starts");
+            Session {
+                master: Some(master),
+                slave,
+                child,
+            }
+        }
+
+        /// Everything written to the terminal within `wait`.
+        fn read_for(&self, wait: Duration) -> Vec<u8> {
+            let end = Instant::now() + wait;
+            let mut out = Vec::new();
+            let Some(mut master) = self.master.as_ref() else {
+                return out;
+            };
+            while let Some(left) = end.checked_duration_since(Instant::now()) {
+                let mut fd = libc::pollfd {
+                    fd: master.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                };
+                let ms = left.as_millis().clamp(1, 1000) as i32;
+                // SAFETY: `poll` reads and writes the one `pollfd` of this frame.
+                if unsafe { libc::poll(&mut fd, 1, ms) } <= 0 {
+                    continue;
+                }
+                let mut buf = [0u8; 1 << 16];
+                match master.read(&mut buf) {
+                    Ok(read) if read > 0 => out.extend_from_slice(&buf[..read]),
+                    _ => break,
+                }
+            }
+            out
+        }
+
+        /// The exit status (its code, or 128 + the signal that ended it), waiting at most 10 s.
+        fn status_within_10s(&mut self) -> Option<i32> {
+            let end = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < end {
+                if let Some(status) = self.child.try_wait().expect("wait") {
+                    return Some(
+                        status
+                            .code()
+                            .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)),
+                    );
+                }
+                sleep(Duration::from_millis(20));
+            }
+            let _ = self.child.kill();
+            None
+        }
+
+        /// Whether the terminal is back in its ordinary mode: lines read whole, keys echoed.
+        fn cooked(&self) -> bool {
+            // SAFETY: `tcgetattr` fills the zeroed `termios` owned by this frame.
+            let mut mode: libc::termios = unsafe { std::mem::zeroed() };
+            let got = unsafe { libc::tcgetattr(self.slave.as_raw_fd(), &mut mode) };
+            got == 0 && mode.c_lflag & libc::ICANON != 0 && mode.c_lflag & libc::ECHO != 0
+        }
+    }
+
+    /// Whether `out` left the alternate screen and showed the cursor after it last took them.
+    fn restored(out: &[u8]) -> bool {
+        let last = |pattern: &[u8]| out.windows(pattern.len()).rposition(|w| w == pattern);
+        let (entered, left) = (last(b"\x1b[?1049h"), last(b"\x1b[?1049l"));
+        let (hidden, shown) = (last(b"\x1b[?25l"), last(b"\x1b[?25h"));
+        entered.is_some() && left > entered && shown > hidden
+    }
+
+    #[test]
+    fn a_signal_ends_the_viewer_with_its_status_and_the_terminal_restored() {
+        for (signal, status) in [
+            (libc::SIGTERM, 143),
+            (libc::SIGHUP, 129),
+            (libc::SIGINT, 130),
+        ] {
+            let mut session = Session::start(24, 80, How::Plain);
+            let mut out = session.read_for(Duration::from_millis(800));
+            // SAFETY: sends a signal to the child this test started.
+            unsafe { libc::kill(session.child.id() as i32, signal) };
+            let code = session.status_within_10s();
+            out.extend(session.read_for(Duration::from_millis(200)));
+            assert_eq!(code, Some(status), "signal {signal}");
+            assert!(
+                restored(&out),
+                "signal {signal}: {:?}",
+                String::from_utf8_lossy(&out)
+            );
+            assert!(
+                session.cooked(),
+                "signal {signal}: the terminal is left raw"
+            );
+        }
+    }
+
+    #[test]
+    fn a_terminal_that_says_it_is_enormous_is_drawn_within_bounds() {
+        // 65535 x 65535 cells: two screen buffers of it would take 170 GB.
+        let mut session = Session::start(u16::MAX, u16::MAX, How::Plain);
+        let mut out = session.read_for(Duration::from_millis(800));
+        let mut master = session.master.as_ref().expect("open");
+        std::io::Write::write_all(&mut master, b"q").expect("a key");
+        assert_eq!(session.status_within_10s(), Some(0));
+        out.extend(session.read_for(Duration::from_millis(200)));
+        assert!(restored(&out) && session.cooked());
+    }
+
+    #[test]
+    fn a_terminal_closed_under_it_ends_the_viewer() {
+        // With SIGHUP ignored (under `nohup`) the viewer must see for itself that the terminal
+        // is gone; with it, the signal ends it.
+        for how in [How::Nohup, How::Plain] {
+            let mut session = Session::start(24, 80, how);
+            let _ = session.read_for(Duration::from_millis(800));
+            // The window closes: the master side goes.
+            session.master = None;
+            assert_eq!(session.status_within_10s(), Some(129), "{how:?}");
+        }
+    }
+
+    #[test]
+    fn without_a_controlling_terminal_it_says_so_and_writes_no_escape_codes() {
+        let mut session = Session::start(24, 80, How::Detached);
+        let out = session.read_for(Duration::from_millis(800));
+        assert_eq!(session.status_within_10s(), Some(2));
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("needs an interactive terminal"), "{text}");
+        assert!(!text.contains("\x1b[?1049"), "{text:?}");
+    }
+}
