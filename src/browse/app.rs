@@ -105,6 +105,14 @@ impl App {
         self.help
     }
 
+    /// Keeps the help screen's scroll at most `last` (what the screen drawn allows), so that
+    /// ↑ after scrolling past the end moves at once.
+    pub fn keep_help_within(&mut self, last: u16) {
+        if let Some(scroll) = &mut self.help {
+            *scroll = (*scroll).min(last);
+        }
+    }
+
     /// The delay between two automatic steps, while a trace is playing (the help screen holds
     /// the search where it is).
     pub fn tick_interval(&self) -> Option<Duration> {
@@ -143,13 +151,13 @@ impl App {
         }
     }
 
-    /// On the help screen the arrows and the page keys scroll it (when it is taller than the
-    /// terminal); any other key closes it.
+    /// On the help screen ↓ ↑ and the page keys scroll it (when it is taller than the
+    /// terminal); any other key closes it, as the help says.
     fn handle_help_key(&mut self, code: KeyCode, scroll: u16) {
         self.help = match code {
-            KeyCode::Down | KeyCode::Char('j') => Some(scroll.saturating_add(1)),
-            KeyCode::Up | KeyCode::Char('k') => Some(scroll.saturating_sub(1)),
-            KeyCode::PageDown | KeyCode::Char(' ') => Some(scroll.saturating_add(PAGE as u16)),
+            KeyCode::Down => Some(scroll.saturating_add(1)),
+            KeyCode::Up => Some(scroll.saturating_sub(1)),
+            KeyCode::PageDown => Some(scroll.saturating_add(PAGE as u16)),
             KeyCode::PageUp => Some(scroll.saturating_sub(PAGE as u16)),
             _ => None,
         };
@@ -296,6 +304,11 @@ impl App {
         };
         match typed.parse::<u64>() {
             Ok(number) if (1..=self.total()).contains(&number) => self.index = number - 1,
+            // Every digit taken back: nothing asked.
+            _ if typed.is_empty() => {}
+            _ if self.total() == 0 => {
+                self.message = Some(format!("the {0}×{0} board has no solution", self.n()))
+            }
             _ => {
                 self.message = Some(format!(
                     "there is no solution {typed}: the numbers go from 1 to {}",
@@ -425,7 +438,23 @@ mod tests {
             press(&mut app, key);
         }
         assert_eq!(app.index(), 91, "there is no solution 93");
-        assert!(app.message().unwrap().contains("from 1 to 92"));
+        assert!(app.message().is_some_and(|m| m.contains("from 1 to 92")));
+        // Every digit taken back: Enter asks for nothing, and says nothing.
+        for key in [
+            KeyCode::Char('9'),
+            KeyCode::Backspace,
+            KeyCode::Backspace,
+            KeyCode::Enter,
+        ] {
+            press(&mut app, key);
+        }
+        assert_eq!((app.index(), app.message()), (91, None));
+        // A board without solutions says so, not "from 1 to 0".
+        let mut none = browser(3);
+        for key in [KeyCode::Char('1'), KeyCode::Enter] {
+            press(&mut none, key);
+        }
+        assert_eq!(none.message(), Some("the 3×3 board has no solution"));
         press(&mut app, KeyCode::Char('5'));
         press(&mut app, KeyCode::Esc);
         assert_eq!(app.typed(), None, "Esc drops the number");

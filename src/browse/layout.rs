@@ -150,14 +150,15 @@ pub(super) fn legend_beside(
     })
 }
 
-/// The smallest terminal that shows the `n` x `n` board in the full layout at scale 1 (the
-/// compact layout needs less).
-pub fn needed_size(n: usize) -> (u16, u16) {
-    let side = u16::try_from(n).unwrap_or(u16::MAX);
-    (
-        side.saturating_mul(2).saturating_add(2 + label_width(n)),
-        side.saturating_add(3 + TEXT_LINES + 1),
-    )
+/// The smallest terminal that shows the `n` x `n` board with `keys` in some layout (the tiny
+/// one, most often): the least width that does at any height, and the least height that does
+/// at any width; a terminal of both at once does too (a test checks it for every board).
+pub fn needed_size(n: usize, keys: &[(&'static str, &'static str)]) -> (u16, u16) {
+    const ROOMY: u16 = 1000;
+    let fits = |width, height| geometry(n, Rect::new(0, 0, width, height), keys).is_some();
+    let width = (1..=ROOMY).find(|&w| fits(w, ROOMY)).unwrap_or(ROOMY);
+    let height = (1..=ROOMY).find(|&h| fits(ROOMY, h)).unwrap_or(ROOMY);
+    (width, height)
 }
 
 /// The keys of the solution browser, in the order shown.
@@ -203,7 +204,10 @@ pub(super) const HELP: [(&str, &[(&str, &str)]); 2] = [
                 "t",
                 "the search of the solver (--algo), paused at its first step",
             ),
-            ("?", "this help (any key closes it; ↓ ↑ scroll it)"),
+            (
+                "?",
+                "this help (↓ ↑ PgDn PgUp scroll it; other keys close it)",
+            ),
             ("q Esc Ctrl-C", "quit"),
         ],
     ),
@@ -247,5 +251,19 @@ mod tests {
         };
         assert!(used <= area.height, "{g:?} needs {used} lines of 16");
         assert!(legend >= 1);
+    }
+
+    /// The size the "too small" message names is the least that draws the board: it does,
+    /// one column or one row less does not (80x11 was told 20x16 where 20x15 drew the board).
+    #[test]
+    fn the_size_a_small_terminal_is_told_is_the_least_that_draws() {
+        for keys in [&BROWSE_KEYS[..], &TRACE_KEYS[..]] {
+            for n in 1..=14 {
+                let (w, h) = needed_size(n, keys);
+                let fits = |w, h| geometry(n, Rect::new(0, 0, w, h), keys).is_some();
+                assert!(fits(w, h), "N = {n}: {w}x{h}");
+                assert!(!fits(w - 1, 1000) && !fits(1000, h - 1), "N = {n}: {w}x{h}");
+            }
+        }
     }
 }

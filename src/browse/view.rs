@@ -39,7 +39,8 @@ use super::playback::{Playback, Square};
 pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
     let area = frame.area();
     if let Some(scroll) = app.help() {
-        render_help(frame, area, scroll);
+        let last = render_help(frame, area, scroll);
+        app.keep_help_within(last);
         return;
     }
     let n = app.n();
@@ -49,7 +50,7 @@ pub fn render(frame: &mut Frame, app: &mut App, palette: Palette) {
         &BROWSE_KEYS
     };
     let Some(geometry) = geometry(n, area, keys) else {
-        render_too_small(frame, area, n, needed_size(n));
+        render_too_small(frame, area, n, needed_size(n, keys));
         return;
     };
     let side = n as u16 * geometry.scale;
@@ -307,8 +308,9 @@ fn render_trace(
     frame.render_widget(trace_status_line(playback), status);
 }
 
-/// The help screen: every key of both modes, scrolled by `scroll` lines.
-fn render_help(frame: &mut Frame, area: Rect, scroll: u16) {
+/// The help screen: every key of both modes, scrolled by `scroll` lines (at most the last
+/// scroll that still fills the screen, which it returns).
+fn render_help(frame: &mut Frame, area: Rect, scroll: u16) -> u16 {
     let key_width = HELP
         .iter()
         .flat_map(|(_, keys)| keys.iter())
@@ -317,23 +319,23 @@ fn render_help(frame: &mut Frame, area: Rect, scroll: u16) {
         .unwrap_or(0)
         + 2;
     let mut lines = vec![
-        Line::from("queens browse · keys (any other key closes this)").bold(),
+        Line::from("queens browse · keys (↓ ↑ PgDn PgUp scroll, any other key closes this)").bold(),
         Line::default(),
     ];
-    let mut height = 2;
     for (mode, keys) in HELP {
         lines.push(Line::from(mode).underlined());
         for (key, what) in keys {
             let key = format!("  {key:<key_width$}");
-            height += wrapped_height(&format!("{key}{what}"), area.width);
             lines.push(Line::from(vec![Span::from(key).bold(), Span::from(*what)]));
         }
         lines.push(Line::default());
-        height += 2;
     }
     let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false });
+    // The height as ratatui wraps it, so that the last line can always be scrolled to.
+    let height = u16::try_from(paragraph.line_count(area.width)).unwrap_or(u16::MAX);
     let last = height.saturating_sub(area.height);
     frame.render_widget(paragraph.scroll((scroll.min(last), 0)), area);
+    last
 }
 
 /// How many lines `text` takes wrapped word by word to `width` cells (at least one; a word
@@ -929,6 +931,17 @@ mod tests {
             app.handle_key(KeyEvent::from(KeyCode::Down));
         }
         assert!(shows(&drawn_text(&mut app, 40, 15), last));
+        // At 40x10 too, where the title and entries wrap; ↑ after scrolling past the end
+        // moves at once.
+        let tiny = |app: &mut App| drawn_text(app, 40, 10);
+        for _ in 0..100 {
+            app.handle_key(KeyEvent::from(KeyCode::Down));
+            let _ = tiny(&mut app);
+        }
+        let bottom = tiny(&mut app);
+        assert!(shows(&bottom, last), "{bottom:#?}");
+        app.handle_key(KeyEvent::from(KeyCode::Up));
+        assert_ne!(tiny(&mut app), bottom, "↑ scrolls back at once");
         app.handle_key(KeyEvent::from(KeyCode::Char('x')));
         assert!(shows(&drawn_text(&mut app, 80, 24), "solution 1 of 92"));
     }

@@ -20,8 +20,8 @@ pub fn run(args: &BrowseArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
     if n > MAX_N {
         bail!(
-            "queens browse shows boards up to N = {MAX_N} (got N = {n}); \
-             use `queens list {n}` or `queens solve {n} --format svg`"
+            "queens browse shows boards up to N = {MAX_N} (got N = {n}); {}",
+            elsewhere(n)
         );
     }
     if !io::stdout().is_terminal() {
@@ -52,4 +52,16 @@ pub fn run(args: &BrowseArgs) -> anyhow::Result<Status> {
         0 => Status::Success,
         signal => signals::status_of(signal),
     })
+}
+
+/// Where to see a board too large to browse, naming only commands that take it: `list` up to
+/// the bitboard solver's N, an SVG drawing up to its limit, the solution as text past that.
+fn elsewhere(n: usize) -> String {
+    if n <= queens_core::Algorithm::Bitboard.max_n() {
+        format!("use `queens list {n}` or `queens solve {n} --format svg`")
+    } else if n <= crate::svg::MAX_N {
+        format!("use `queens solve {n} --format svg`")
+    } else {
+        format!("use `queens solve {n} --format positions`")
+    }
 }

@@ -14,6 +14,23 @@ fn browse_refuses_boards_above_its_limit_naming_the_size() {
     fails_with("browse 15", 2, &["N = 15"]).stdout_is("");
 }
 
+/// What a refusal suggests works for that board: `list` where the bitboard solver takes it, an
+/// SVG drawing up to its limit, the text of a solution past that.
+#[test]
+fn the_commands_a_refusal_suggests_take_the_board() {
+    for n in ["15", "65", "200000"] {
+        let out = queens().args(["browse", n]).output().expect("queens runs");
+        let text = String::from_utf8_lossy(&out.stderr).to_string();
+        let suggested: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
+        assert!(!suggested.is_empty(), "{text}");
+        for command in suggested {
+            let words: Vec<&str> = command.split(' ').skip(1).collect();
+            let ran = queens().args(&words).output().expect("queens runs");
+            assert!(ran.status.success(), "N = {n}: `{command}` fails: {ran:?}");
+        }
+    }
+}
+
 #[test]
 fn browse_refuses_a_size_of_zero() {
     fails_with("browse 0", 2, &["at least 1"]);
