@@ -1,7 +1,8 @@
 //! The board as an SVG drawing: the picture `--format svg` writes and the web page draws.
 //!
 //! The drawing follows one specification shared with the web page, so a board looks the same
-//! everywhere: 40x40 squares in a `viewBox` of 40N units, light `#f0d9b5` where row + column is
+//! everywhere: 40x40 squares in a `viewBox` of 40N units (and a margin of 40N/12 round it
+//! for the axes above N = 64), light `#f0d9b5` where row + column is
 //! even and dark `#b58863` elsewhere, painted by one checkerboard `<pattern>` (so the file grows
 //! with N, not N²); each queen a `<g class="queen" data-row="r" data-col="c">` holding a `<use>`
 //! of one queen drawing in `<defs>`: a crown and a base bar while a square is at least
@@ -40,10 +41,13 @@ const DARK: &str = "#b58863";
 const CROWN: &str = "M8 30 L32 30 L34 14 L26 22 L20 8 L14 22 L6 14 Z";
 const INK: &str = "#1d1d1d";
 
-/// Whether queens of an `n` x `n` picture are drawn as dots rather than crowns.
+/// Whether queens of an `n` x `n` picture are drawn as dots rather than crowns: whether a
+/// square is narrower than [`CROWN_MIN_PIXELS`] once the whole picture (the board and the
+/// margin of its axes) is scaled to its width (from N = 124).
 pub fn uses_dots(n: usize) -> bool {
-    let pixels = (SQUARE * n).min(MAX_PIXELS);
-    pixels < CROWN_MIN_PIXELS * n
+    let (side, whole) = (SQUARE * n, SQUARE * n + axes_margin(n));
+    // A square is `pixels * SQUARE / whole` pixels wide.
+    side.min(MAX_PIXELS) * SQUARE < CROWN_MIN_PIXELS * whole
 }
 
 /// Writes the SVG document of a placement (`queens[row] = column`).
@@ -326,7 +330,24 @@ mod tests {
 
     #[test]
     fn small_queens_are_squares_inside_their_squares_with_an_outline_in_pixels() {
-        assert!(!uses_dots(133), "6 pixels a square: crowns");
+        assert!(
+            !uses_dots(123) && uses_dots(124),
+            "6 pixels a square: crowns"
+        );
+        // The square's width in pixels, measured on the picture written: board and margin
+        // scaled together.
+        for n in [8, 20, 64, 65, 100, 123, 124, 133, 500] {
+            let svg = draw(&(0..n).collect::<Vec<_>>());
+            let view_box = attributes(&svg, "svg", "viewBox")[0];
+            let whole: f64 = view_box.split(' ').nth(2).unwrap().parse().unwrap();
+            let width: f64 = attributes(&svg, "svg", "width")[0].parse().unwrap();
+            let square = width * SQUARE as f64 / whole;
+            assert_eq!(
+                uses_dots(n),
+                square < CROWN_MIN_PIXELS as f64,
+                "N = {n}: {square}"
+            );
+        }
         assert!(uses_dots(134));
         let queens: Vec<usize> = (0..10_000).collect();
         let svg = draw(&queens);

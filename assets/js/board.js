@@ -311,7 +311,8 @@ export function svgText(n, queens) {
     `<rect width="${two}" height="${two}" fill="${LIGHT}"/>` +
     `<rect x="${SQUARE}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/>` +
     `<rect y="${SQUARE}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/></pattern>\n`;
-  if (pixels < CROWN_MIN_PIXELS * n) {
+  // A square's pixels, the whole picture (board and margin) scaled to `pixels` (src/svg.rs).
+  if (pixels * SQUARE < CROWN_MIN_PIXELS * (side + margin)) {
     const w = SQUARE - 2 * DOT_INSET;
     s += `<rect id="queen" x="${DOT_INSET}" y="${DOT_INSET}" width="${w}" height="${w}" fill="#1d1d1d" stroke="#1d1d1d" stroke-width="${OUTLINE_PIXELS}" vector-effect="non-scaling-stroke"/></defs>\n`;
   } else {

@@ -99,7 +99,8 @@ async fn the_page_loads_its_modules_and_config_without_console_errors() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_svg_download_is_the_command_line_drawing() {
     page_or_skip!(page, client);
-    for n in ["8", "30", "200"] {
+    // Either side of the crowns' last board (123) and of the axes' first (65).
+    for n in ["8", "30", "64", "65", "123", "124", "200"] {
         let run = |format: &str| {
             let out = Command::new(assert_cmd::cargo::cargo_bin("queens"))
                 .args(["solve", n, "--format", format])
