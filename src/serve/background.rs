@@ -123,11 +123,17 @@ pub async fn index(State(state): State<AppState>, RawQuery(query): RawQuery) -> 
         .get("queens")
         .ok_or_else(|| ApiError::bad_request("missing parameter queens (columns, row by row)"))?
         .to_string();
+    // Digits only, as every number of the API (no sign, no space).
+    let column = |c: &str| {
+        (!c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| c.parse::<usize>().ok())
+            .flatten()
+    };
     let queens: Vec<usize> = text
         .split(',')
-        .map(|c| c.trim().parse::<usize>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| ApiError::bad_request("queens must be columns separated by commas"))?;
+        .map(column)
+        .collect::<Option<_>>()
+        .ok_or_else(|| ApiError::bad_request("queens must be columns separated by commas"))?;
     if queens.len() != n || queens.iter().any(|&c| c >= n) {
         return Err(ApiError::bad_request(format!(
             "queens must name {n} columns from 0 to {}",
@@ -189,7 +195,7 @@ pub async fn summary(State(state): State<AppState>, RawQuery(query): RawQuery) -
     let n = params.n(TRACE_MAX_N)?;
     let algorithm = params.algorithm(Algorithm::Backtrack)?;
     let all = params.flag("all")?;
-    let _slot = admit(&state, Work::Walk { n }, "a whole counted trace")?;
+    let _slot = admit(&state, Work::Summary { n }, "a whole counted trace")?;
     tokio::task::spawn_blocking(move || {
         let outcome = tracing::Trace::new(n, algorithm)
             .all(all)
@@ -227,6 +233,25 @@ mod tests {
         let (status, body) = get(app, &format!("/api/summary?n=4&{long}=1")).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(body["error"].as_str().unwrap().len() < 200, "{body}");
+    }
+
+    #[tokio::test]
+    async fn index_takes_columns_in_digits_only() {
+        let app = super::super::app();
+        for queens in [
+            "%2B3,5,7,1,6,0,2,4",
+            "%203,5,7,1,6,0,2,4",
+            "3,5,7,1,6,0,2,",
+            "3,,5",
+        ] {
+            let uri = format!("/api/index?n=8&queens={queens}");
+            let (status, body) = get(app.clone(), &uri).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+            assert!(
+                body["error"].as_str().unwrap().contains("columns"),
+                "{body}"
+            );
+        }
     }
 
     #[tokio::test]

@@ -743,6 +743,25 @@ async fn the_index_of_a_board_that_is_no_solution_needs_no_walk() {
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
 }
 
+/// A whole counted trace of N = 11 or 12 takes a heavy slot (up to 0.17 s of a core; every
+/// request went through at once before, and 64 of them held a cheap trace 5.7 s); N = 10 and
+/// below stay cheap.
+#[tokio::test]
+async fn a_long_summary_takes_a_heavy_slot() {
+    let state = super::AppState::new(Limits {
+        heavy: 1,
+        ..Limits::default()
+    });
+    let _held = state.admit_heavy("a test").expect("the one slot");
+    let router = super::app_of(state);
+    let (status, body) = get_from(router.clone(), "/api/summary?n=12&algo=wirth&all=true").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    let (status, body) = get_from(router.clone(), "/api/summary?n=11").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    let (status, body) = get_from(router, "/api/summary?n=10&all=true").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
 #[tokio::test]
 async fn heavy_requests_beyond_the_slots_are_busy_with_retry_after() {
     let state = super::AppState::new(Limits {
@@ -788,6 +807,7 @@ fn small_boards_and_the_construction_are_cheap_and_large_work_is_heavy() {
         n: 12,
         limit: 100_000
     }));
+    assert!(!is_heavy(Work::Summary { n: 10 }) && is_heavy(Work::Summary { n: 11 }));
 }
 
 #[test]
