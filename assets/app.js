@@ -56,13 +56,17 @@ function saveUrl() {
 
 // The state a shared address asks for: /?n=8&i=5, /?n=8&i=2&unique=1, /?mode=learn&n=6&algo=wirth,
 // /?mode=solve&n=24&algo=bitboard. Each view reads its own part of `params`.
+// A size is written in digits only, as the command line takes it (not `1e1`, `+8` or ` 8`):
+// `n` is null when the address gives none or one that is no size, and `nText` is what it gave.
 function readUrl() {
   const params = new URLSearchParams(location.search);
   const asked = params.get("mode");
-  const n = Number(params.get("n"));
+  const nText = params.get("n");
+  const n = nText !== null && /^[0-9]+$/.test(nText) ? Number(nText) : NaN;
   return {
     mode: asked !== "browse" && MODES.includes(asked) ? asked : "browse",
-    n: Number.isInteger(n) && n >= 1 ? n : null,
+    n: Number.isSafeInteger(n) && n >= 1 ? n : null,
+    nText,
     algo: params.get("algo"),
     params,
   };

@@ -363,8 +363,7 @@ export function init(config, url, onChange) {
   limits = config;
   changed = onChange;
   if (url.mode === "browse") {
-    const n = Number(url.params.get("n"));
-    if (Number.isInteger(n) && n >= 1 && n <= limits.max_n) state.n = n;
+    if (url.n && url.n <= limits.max_n) state.n = url.n;
     const i = Number(url.params.get("i"));
     if (Number.isInteger(i) && i >= 1) state.target = i - 1;
     state.unique = ["1", "true"].includes(url.params.get("unique") || "");

@@ -36,7 +36,8 @@ const state = {
   at: -1, // index of the event shown; -1 = before the first
   timer: null,
   loaded: "",
-  tooLarge: null, // a size the address asked for above the limit
+  tooLarge: null, // a size the address asked for above the limit, as written (or what it gave as n)
+  notSize: false, // whether `tooLarge` is no size at all (`n=abc`, `n=0`, `n=1e1`)
   askedStep: null, // the step the address asked for, until the trace is there
   pinned: null, // [row, col] whose attacks the user asked to see, or null
   active: false,
@@ -434,10 +435,16 @@ async function loadTrace() {
 function showTooLarge() {
   const n = state.tooLarge;
   const max = limits.max_n;
-  board.clear(`Learn traces boards up to ${max}\u00d7${max}: ${n}\u00d7${n} has too many steps to watch. `
-    + "Choose a size up to the limit, or use Browse or Solve for this board.");
+  if (state.notSize) {
+    const shown = n.length > 24 ? `${n.slice(0, 24)}...` : n;
+    board.clear(`The address asks for n=${shown}, which is not a board size. Choose a size from 1 to ${max}.`);
+    $("learn-explain").textContent = `n must be a whole number from 1 to ${max}, not "${shown}".`;
+  } else {
+    board.clear(`Learn traces boards up to ${max}\u00d7${max}: ${n}\u00d7${n} has too many steps to watch. `
+      + "Choose a size up to the limit, or use Browse or Solve for this board.");
+    $("learn-explain").textContent = `N = ${n} is above the Learn limit of ${max}.`;
+  }
   $("learn-step-label").textContent = "";
-  $("learn-explain").textContent = `N = ${n} is above the Learn limit of ${max}.`;
   $("learn-note").textContent = "";
   $("learn-arrays").replaceChildren();
   $("learn-code").replaceChildren();
@@ -460,7 +467,13 @@ export function init(config, url, onChange) {
   limits = config;
   changed = onChange;
   const mine = url.mode === "learn";
-  if (mine && url.n && url.n > limits.max_n) state.tooLarge = url.n;
+  if (mine && url.n && url.n > limits.max_n) state.tooLarge = String(url.n);
+  // Digits past a safe integer are a size too large; anything else in `n` is no size.
+  const digits = url.nText !== null && /^[0-9]*[1-9][0-9]*$/.test(url.nText);
+  if (mine && url.nText !== null && !url.n) {
+    state.tooLarge = digits ? url.nText.replace(/^0+/, "") : url.nText;
+    state.notSize = !digits;
+  }
   const asked = mine && url.n && url.n <= limits.max_n;
   fillSizes($("learn-size"), limits.max_n, asked ? url.n : Math.min(DEFAULT_N, limits.max_n));
   const labels = limits.labels || {};
@@ -480,6 +493,7 @@ export function init(config, url, onChange) {
 
   const reload = () => {
     state.tooLarge = null;
+    state.notSize = false;
     state.pinned = null;
     // Another search: its questions start again (the score goes on).
     quiz.answered = 0;

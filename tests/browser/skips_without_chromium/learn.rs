@@ -129,6 +129,21 @@ async fn learn_opens_at_the_address_steps_jumps_and_shows_the_code_line() {
         0,
         "no other board instead of the 20x20 one"
     );
+    // A size is digits: anything else in the address is said to be no size, never read as
+    // another board (`1e1` was 10) nor replaced by the default without a word.
+    for (asked, said) in [
+        ("abc", "n must be a whole number from 1 to 12, not \"abc\"."),
+        ("0", "n must be a whole number from 1 to 12, not \"0\"."),
+        ("1e1", "n must be a whole number from 1 to 12, not \"1e1\"."),
+        (
+            "99999999999999999999",
+            "N = 99999999999999999999 is above the Learn limit of 12.",
+        ),
+    ] {
+        open(&page, &format!("/?mode=learn&n={asked}")).await;
+        wait_for_text(client, "learn-explain", said).await;
+        assert_eq!(boards_drawn(client).await, 0, "n={asked}");
+    }
     finish(&page, "in Learn").await;
 }
 
