@@ -1,6 +1,7 @@
 //! Signals: SIGINT, SIGTERM and SIGHUP, caught from the program's first moment, for the
 //! commands that stop gracefully on them (`queens count` saves its checkpoint, `queens serve`
-//! finishes the requests in flight; the server also takes SIGQUIT).
+//! finishes the requests in flight, `queens browse` gives the terminal back; the server and
+//! the viewer also take SIGQUIT).
 //!
 //! [`early`] installs the handlers before the arguments are parsed, so that a signal sent in
 //! the first moments is never lost (a shell's background job starts with SIGINT ignored, and a
@@ -51,7 +52,14 @@ mod imp {
     enum Target {
         None,
         Run(Arc<Run>),
+        /// The server: told of the first signal, it finishes the requests in flight.
         Notify(Box<dyn Fn(i32) + Send>),
+        /// The terminal viewer: told of the first signal, it gives the terminal back as it
+        /// ends; a second one runs `before_exit` (the terminal given back) and ends at once.
+        Quit {
+            notify: Box<dyn Fn(i32) + Send>,
+            before_exit: fn(),
+        },
     }
 
     /// The handling state, behind one lock so that the signal thread and the command never
@@ -108,6 +116,10 @@ mod imp {
             {
                 let what = match state.target {
                     Target::Notify(_) => "without waiting for the requests in flight",
+                    Target::Quit { before_exit, .. } => {
+                        before_exit();
+                        "at once"
+                    }
                     _ => "without saving",
                 };
                 note!("queens: a second signal: stopping {what}");
@@ -117,7 +129,7 @@ mod imp {
             match &state.target {
                 Target::None => {}
                 Target::Run(run) => run.cancel(),
-                Target::Notify(notify) => notify(signal),
+                Target::Notify(notify) | Target::Quit { notify, .. } => notify(signal),
             }
         }
     }
@@ -250,6 +262,20 @@ mod imp {
             state.target = Target::Notify(Box::new(notify));
         }
 
+        /// Calls `notify` with the first signal caught, as [`Caught::notify`] does; a second
+        /// signal calls `before_exit` before it ends the process (the terminal viewer's way to
+        /// give the terminal back however it is stopped).
+        pub fn notify_then(&self, notify: impl Fn(i32) + Send + 'static, before_exit: fn()) {
+            let mut state = self.0.state();
+            if let Some(signal) = self.caught() {
+                notify(signal);
+            }
+            state.target = Target::Quit {
+                notify: Box::new(notify),
+                before_exit,
+            };
+        }
+
         /// Catches SIGQUIT as well (the server stops on it as on SIGTERM), unless it was
         /// ignored at the start.
         pub fn with_quit(self) -> anyhow::Result<Caught> {
@@ -324,6 +350,8 @@ mod imp {
         pub fn attach(&self, _run: Arc<Run>) {}
 
         pub fn notify(&self, _notify: impl Fn(i32) + Send + 'static) {}
+
+        pub fn notify_then(&self, _notify: impl Fn(i32) + Send + 'static, _before_exit: fn()) {}
 
         pub fn with_quit(self) -> anyhow::Result<Caught> {
             Ok(self)

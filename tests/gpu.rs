@@ -493,6 +493,9 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
             "11",
             "--runs",
             "1",
+            // On the twin, in a debug build beside the other tests, a launch takes long.
+            "--signal-within",
+            "20",
         ];
         let (code, text) = gpu_check(&args)?;
         if code != Some(0) || !text.contains("0 failed") {
@@ -529,12 +532,17 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
         (code, text.contains("FAIL  [frames] count 4")),
         (Some(1), true),
     )?;
-    let (code, text) = gpu_check(&["--queens", queens, "--counts-to", "40"])?;
-    check(
-        &format!("--counts-to 40: {text}"),
-        (code, text.contains("--counts-to takes an N from 4 to 27")),
-        (Some(2), true),
-    )?;
+    for (bad, said) in [
+        (["--counts-to", "40"], "--counts-to takes an N from 4 to 27"),
+        (["--signals-n", "0"], "--signals-n takes an N from 8 to 27"),
+    ] {
+        let (code, text) = gpu_check(&["--queens", queens, bad[0], bad[1]])?;
+        check(
+            &format!("{bad:?}: {text}"),
+            (code, text.contains(said)),
+            (Some(2), true),
+        )?;
+    }
     Ok(Completion::Completed)
 }
 

@@ -158,8 +158,10 @@ fn event_loop(
     Ok(())
 }
 
-/// Whether the terminal on standard output has hung up (its master side closed).
-#[cfg(unix)]
+/// Whether the terminal on standard output has hung up (its master side closed): `POLLHUP`,
+/// as Linux reports it for a terminal. (Only there: macOS's `poll` answers `POLLNVAL` for any
+/// terminal, hung up or not, so the watch is Linux's alone.)
+#[cfg(target_os = "linux")]
 fn hung_up() -> bool {
     use std::os::fd::AsRawFd;
     let mut fd = libc::pollfd {
@@ -170,10 +172,10 @@ fn hung_up() -> bool {
     // SAFETY: `poll` reads and writes the one `pollfd` owned by this frame; a zero timeout
     // never blocks.
     let ready = unsafe { libc::poll(&mut fd, 1, 0) };
-    ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
+    ready > 0 && fd.revents & libc::POLLHUP != 0
 }
 
-#[cfg(not(unix))]
+#[cfg(not(target_os = "linux"))]
 fn hung_up() -> bool {
     false
 }

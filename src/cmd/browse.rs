@@ -46,7 +46,11 @@ pub fn run(args: &BrowseArgs) -> anyhow::Result<Status> {
     let stop = Arc::new(AtomicI32::new(0));
     let signals = signals::install()?.with_quit()?;
     let seen = Arc::clone(&stop);
-    signals.notify(move |signal| seen.store(signal, Ordering::SeqCst));
+    // A second signal ends the viewer at once, the terminal given back first.
+    signals.notify_then(
+        move |signal| seen.store(signal, Ordering::SeqCst),
+        terminal::restore,
+    );
     terminal::run(&mut app, palette, &stop)?;
     Ok(match stop.load(Ordering::SeqCst) {
         0 => Status::Success,

@@ -444,6 +444,11 @@ fn a_count_whose_address_space_is_lowered_while_it_runs_saves_and_ends_in_an_err
         "{err}"
     );
     assert!(err.contains("subproblems are saved in"), "{err}");
+    // What to do about it, in flags (the engine's error names none; the binary adds them).
+    assert!(
+        err.contains("(lower --max-memory or --threads, or use --engine frame)"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     let saved = std::fs::read_to_string(&ckpt).expect("the checkpoint is saved");
     assert!(

@@ -29,7 +29,7 @@ use queens_core::count::shard_result::result_line;
 use queens_core::count::{self, Checkpoint, Run, Shard};
 
 use crate::cli::CountArgs;
-use crate::hint::budget_hint;
+use crate::hint::{self, budget_hint};
 use crate::json::round_ms;
 use crate::memory::{self, CountBudget};
 use crate::output::{note, SignOfLife};
@@ -380,15 +380,18 @@ fn saved_first(err: anyhow::Error, session: &Session, run: &Run) -> anyhow::Erro
         return err;
     };
     let finished = run.control().tally().finished;
+    // The message is made anew, so the engine error's hint (the flags to change) is added here:
+    // `main` finds no engine error in it to add one to.
+    let hint = hint::for_error(&err);
     match session.save(run) {
         Ok(()) => anyhow::anyhow!(
-            "{err:#}; {finished} of {} subproblems are saved in {}: run the same command again \
-             to resume",
+            "{err:#}{hint}; {finished} of {} subproblems are saved in {}: run the same command \
+             again to resume",
             run.todo(),
             escape_path(path)
         ),
         Err(save) => anyhow::anyhow!(
-            "{err:#}; {} could not be saved ({save:#}) and holds the state of its last \
+            "{err:#}{hint}; {} could not be saved ({save:#}) and holds the state of its last \
              successful save",
             escape_path(path)
         ),
