@@ -51,7 +51,9 @@ pub struct Backtracker {
 }
 
 impl Backtracker {
-    /// A board of `n` columns, all empty, every row untried.
+    /// A board of `n` columns, all empty, every row untried: 16 bytes a column, allocated at
+    /// once (a size from a user is checked first with `Algorithm::Backtrack.check_request`,
+    /// as the searches do).
     pub fn new(n: usize) -> Self {
         Backtracker {
             positions: vec![-1; n],
