@@ -7,11 +7,8 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::parse::parse_interval;
+use super::parse::{parse_depth, parse_interval, parse_positive, parse_threads};
 use super::shared::{AlgoArg, ResultFormat, SearchArgs, Size};
-
-/// The most worker threads `count --threads` takes: more only add stacks, never speed.
-pub const MAX_THREADS: u64 = 1024;
 
 /// The help of `queens count --max-memory`, whose default follows the machine: `-h`'s line and
 /// `--help`'s paragraph.
@@ -58,7 +55,7 @@ pub struct CountArgs {
     pub json: bool,
     /// Worker threads, 0 to 1024; 0 means one per core.
     #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
+          value_parser = parse_threads)]
     pub threads: usize,
     /// Count only part I of M (0 <= I < M); `queens merge` sums the parts.
     #[arg(long, value_name = "I/M")]
@@ -84,8 +81,7 @@ pub struct CountArgs {
     /// Recount K random finished subproblems of the --checkpoint file with the plain search
     /// (not the join) and say whether each agrees; counts nothing else. Status 1 when one
     /// disagrees.
-    #[arg(long, value_name = "K", requires = "checkpoint",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", requires = "checkpoint", value_parser = parse_positive)]
     pub recount: Option<u64>,
     /// Estimate the run instead of counting, for the engine and split it would use:
     /// subproblems, halves and memory (half-board engine) or search nodes (frame engine), time
@@ -100,15 +96,14 @@ pub struct CountArgs {
     pub estimate: bool,
     /// The counting engine: frame (canonical frames searched, their last rows joined), halves
     /// (the upper and lower halves of the board listed and joined; N up to 24, within
-    /// --max-memory), gpu (the frame engine's subproblems on every visible NVIDIA GPU; see
+    /// --max-memory), gpu (the split auto takes, counted on every visible NVIDIA GPU; see
     /// docs/gpu.md), or auto (halves from N = 12 to 24, frame otherwise; never the GPU).
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: EngineArg,
     /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
     /// (0: whole frames). Default: whole frames up to N = 21, D = max(2, N - 21) above, so that
     /// no subproblem takes more than seconds of one core. Implies --engine frame.
-    #[arg(long, value_name = "D", conflicts_with = "algo",
-          value_parser = clap::value_parser!(u64).range(0..=12))]
+    #[arg(long, value_name = "D", conflicts_with = "algo", value_parser = parse_depth)]
     pub pieces: Option<u64>,
 }
 

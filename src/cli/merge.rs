@@ -8,9 +8,6 @@ use clap::Args;
 
 use super::shared::ResultFormat;
 
-/// The most threads `--threads` takes, as `queens count`'s.
-const MAX_THREADS: u64 = 1024;
-
 /// `queens merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -37,7 +34,7 @@ pub struct MergeArgs {
     pub recount: Option<Recount>,
     /// Threads of `--recount`, 0 to 1024; 0 means one per core.
     #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=MAX_THREADS))]
+          value_parser = super::parse::parse_threads)]
     pub threads: usize,
 }
 
@@ -73,15 +70,19 @@ impl Recount {
 /// `K` (a whole number from 1) or `P%` (above 0, at most 100).
 fn parse_recount(s: &str) -> Result<Recount, String> {
     if let Some(p) = s.strip_suffix('%') {
+        // Digits and at most one point: no sign, exponent or space.
+        let decimal = p.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && p.bytes().filter(|&b| b == b'.').count() <= 1;
         return match p.parse::<f64>() {
-            Ok(p) if p > 0.0 && p <= 100.0 => Ok(Recount::Percent(p)),
+            Ok(p) if decimal && p > 0.0 && p <= 100.0 => Ok(Recount::Percent(p)),
             _ => Err(format!(
                 "'{s}' is not a percentage above 0 and at most 100 (write 5% or 100%)"
             )),
         };
     }
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     match s.parse::<u64>() {
-        Ok(k) if k >= 1 => Ok(Recount::Parts(k)),
+        Ok(k) if digits && k >= 1 => Ok(Recount::Parts(k)),
         _ => Err(format!(
             "'{s}' is neither a number of parts (1 or more) nor a percentage of them (5%)"
         )),

@@ -187,6 +187,47 @@ pub fn parse_interval(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `s` as a whole number from `min` to `max`, in decimal digits only (no sign, no space), as
+/// every whole number of the command line is written.
+fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let range = if max == u64::MAX {
+        format!("of at least {min}")
+    } else {
+        format!("from {min} to {max}")
+    };
+    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match s.parse::<u64>() {
+        Ok(k) if digits && (min..=max).contains(&k) => Ok(k),
+        _ => Err(format!(
+            "'{}' is not a whole number {range} (decimal digits only)",
+            shorten(s)
+        )),
+    }
+}
+
+/// Worker threads: 0 (one per core) to 1024.
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    whole_between(s, 0, MAX_THREADS).map(|t| t as usize)
+}
+
+/// The most worker threads `count -j` and `merge -j` take: more only add stacks, never speed.
+pub const MAX_THREADS: u64 = 1024;
+
+/// A whole number of at least 1 (`--limit`, `--recount`).
+pub fn parse_positive(s: &str) -> Result<u64, String> {
+    whole_between(s, 1, u64::MAX)
+}
+
+/// Any whole number (`list --limit`, `--seed`, `--max-steps`).
+pub fn parse_whole(s: &str) -> Result<u64, String> {
+    whole_between(s, 0, u64::MAX)
+}
+
+/// The rows of `count --pieces`: 0 to 12.
+pub fn parse_depth(s: &str) -> Result<u64, String> {
+    whole_between(s, 0, 12)
+}
+
 /// Parses a count of at least 1.
 pub fn parse_count(s: &str) -> Result<usize, String> {
     match whole(s) {
@@ -199,6 +240,26 @@ pub fn parse_count(s: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_are_digits_within_their_range() {
+        assert_eq!(parse_whole("300000000"), Ok(300_000_000));
+        assert_eq!(parse_threads("1024"), Ok(1024));
+        assert_eq!(parse_depth("0"), Ok(0));
+        for bad in ["+5", " 5", "5 ", "5e0", "-5", "", "0x5"] {
+            let err = parse_whole(bad).unwrap_err();
+            assert!(
+                err.contains(&format!("'{bad}'")) && err.contains("digits"),
+                "{err}"
+            );
+        }
+        assert!(parse_threads("1025")
+            .unwrap_err()
+            .contains("from 0 to 1024"));
+        assert!(parse_positive("0").unwrap_err().contains("of at least 1"));
+        assert!(parse_depth("13").is_err());
+        assert!(parse_whole("18446744073709551616").is_err());
+    }
 
     #[test]
     fn sizes_take_fractions_and_both_kinds_of_units() {

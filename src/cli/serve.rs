@@ -37,7 +37,8 @@ pub struct ServeLimits {
     pub max_heavy: Option<usize>,
     /// The most search steps the ranking walk of one /api/solutions request may take (a 422
     /// beyond); the other endpoints are bounded by their N and limits (docs/server-limits.md).
-    #[arg(long, value_name = "STEPS", default_value_t = 300_000_000)]
+    #[arg(long, value_name = "STEPS", default_value_t = 300_000_000,
+          value_parser = super::parse::parse_whole)]
     pub max_steps: u64,
     /// The longest wait for a request's head (request line and headers); also closes keep-alive
     /// connections idle that long.

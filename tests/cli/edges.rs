@@ -283,3 +283,56 @@ fn a_json_trace_of_a_large_board_stays_within_its_budget() {
         "queens {args:?} peaked at {peak} KiB, over 128 MiB"
     );
 }
+
+/// Every whole number of the command line is written in decimal digits only, as N is: a sign,
+/// a space or an exponent is refused with the value echoed (`count -j +2` and `list --limit
+/// +3` were taken), and the same value in digits is taken.
+#[test]
+fn every_whole_number_flag_takes_digits_only() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let ckpt = dir.path().join("c.ckpt");
+    let ckpt = ckpt.to_str().expect("a UTF-8 path");
+    let shard = |i: &str| {
+        let out = crate::common::stdout_of(&["count", "8", "--shard", &format!("{i}/2"), "--json"]);
+        let path = dir.path().join(format!("p{i}.json"));
+        std::fs::write(&path, out).expect("a shard result");
+        path.to_str().expect("a UTF-8 path").to_string()
+    };
+    let (p0, p1) = (shard("0"), shard("1"));
+    let cases: Vec<Vec<String>> = [
+        vec!["count", "8", "-j", "V"],
+        vec!["count", "8", "--pieces", "V"],
+        vec!["list", "8", "--limit", "V"],
+        vec!["trace", "4", "--limit", "V"],
+        vec!["solve", "8", "--algo", "min-conflicts", "--seed", "V"],
+        vec!["merge", "-j", "V", &p0, &p1],
+        vec!["merge", "--recount", "V", &p0, &p1],
+    ]
+    .into_iter()
+    .map(|c| c.into_iter().map(String::from).collect())
+    .collect();
+    for case in &cases {
+        let with = |v: &str| -> Vec<String> {
+            case.iter()
+                .map(|w| if w == "V" { v.to_string() } else { w.clone() })
+                .collect()
+        };
+        for bad in ["+2", " 2", "2 ", "2e0", "-2"] {
+            let out = queens().args(with(bad)).output().expect("queens runs");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{case:?} with {bad:?}: {err}");
+            assert!(
+                err.contains(&format!("'{bad}'")),
+                "{case:?} with {bad:?}: {err}"
+            );
+        }
+        let out = queens().args(with("2")).output().expect("queens runs");
+        assert!(out.status.success(), "{case:?} with 2: {out:?}");
+    }
+    // The recount of a checkpoint (refused before the file is read; serve's `--max-steps`
+    // is checked by the parser's unit test, a server that took it would not end).
+    let out = queens()
+        .args(["count", "8", "--checkpoint", ckpt, "--recount", "+1"])
+        .output();
+    assert_eq!(out.expect("queens runs").status.code(), Some(2));
+}

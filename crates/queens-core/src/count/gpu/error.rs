@@ -21,7 +21,10 @@ pub enum GpuError {
         name: String,
     },
     /// `QUEENS_GPU_JOIN` names no join this build knows.
-    #[error("QUEENS_GPU_JOIN={name:?} names no join (use sliced, the default, or lanes)")]
+    #[error(
+        "QUEENS_GPU_JOIN={name:?} names no join (use sliced or lanes on every board, or leave \
+         it unset: the join is then chosen by the board)"
+    )]
     UnknownJoin {
         /// The value given.
         name: String,
