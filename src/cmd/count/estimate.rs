@@ -20,9 +20,9 @@ use crate::cli::CountArgs;
 use crate::memory::CountBudget;
 use crate::status::Status;
 
-/// The most wall time `--estimate` takes, probes aside (a fixed amount of work of about a
-/// second): the counts still running then are stopped, and the estimate is made from what it
-/// has. Stated in `--help` and docs/counting.md.
+/// The most wall time `--estimate` takes (the frame engine's probes aside, a fixed amount of
+/// work of about a second): the counts still running then are stopped, and the estimate is made
+/// from what it has. Stated in `--help` and docs/counting.md.
 pub const BOUND: Duration = Duration::from_secs(10);
 
 /// How long the half-board forecast draws subproblems at least (then on until 64 are counted,

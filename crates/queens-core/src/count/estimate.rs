@@ -35,8 +35,9 @@ pub struct Sampling {
     /// few draws.
     pub budget: Duration,
     /// The most wall time the estimate takes from its start: counts still running then are
-    /// stopped and left out, and the estimate is made from what it has (the probes before the
-    /// counts, a fixed amount of work of about a second, are not cut).
+    /// stopped (within milliseconds) and left out, and the estimate is made from what it has.
+    /// The half-board forecast's probes before the counts begin no round past 30 % of it; the
+    /// frame estimate's probes, a fixed amount of work of about a second, are not cut.
     pub bound: Duration,
     /// The processor time the calling thread has used so far, when the platform tells it:
     /// each count is timed by it, so that the time other processes take on a busy machine does

@@ -139,10 +139,12 @@ pub(super) fn join_groups<const P: usize, const Q: usize, const FAST: bool>(
         } else {
             (lows, ups)
         };
+        // A group may hold billions of pairs (seconds of a core from N = 22): its tiles look at
+        // the flag too, so that a cancelled join stops within milliseconds.
         total += if P > 1 && big.len() >= SPLIT_FROM && small.len() >= 64 {
-            match_split::<Q, FAST>(big, small, piece, table, &mut s.split)
+            match_split::<Q, FAST>(big, small, piece, table, &mut s.split, cancel)?
         } else {
-            match_group::<P, FAST>(big, small, table)
+            match_group::<P, FAST>(big, small, table, cancel)?
         };
         done += big.len() * small.len();
         if done > 1 << 26 {
@@ -156,13 +158,15 @@ pub(super) fn join_groups<const P: usize, const Q: usize, const FAST: bool>(
 }
 
 /// The number of pairs of `big` x `small` whose masks share no bit, by tables of `big` (or
-/// one test per pair when the groups are too small to pay for a table).
+/// one test per pair when the groups are too small to pay for a table); `None` when `cancel`
+/// is raised (looked at before each tile).
 #[inline(always)]
 fn match_group<const P: usize, const FAST: bool>(
     big: &[u64],
     small: &[u64],
     table: &mut [u64],
-) -> u64 {
+    cancel: &AtomicBool,
+) -> Option<u64> {
     if small.len() < 24 || big.len() < 32 {
         let mut count = 0u64;
         for &x in small {
@@ -177,10 +181,13 @@ fn match_group<const P: usize, const FAST: bool>(
             count += lanes.iter().sum::<u64>();
             count += rest.iter().filter(|&&y| x & y == 0).count() as u64;
         }
-        return count;
+        return Some(count);
     }
     let mut count = 0u64;
     for tile in big.chunks(64 * TILE) {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
         count += match tile.len().div_ceil(64) {
             1 => match_tile::<P, 1, FAST>(tile, small, table),
             2 => match_tile::<P, 2, FAST>(tile, small, table),
@@ -188,7 +195,7 @@ fn match_group<const P: usize, const FAST: bool>(
             _ => match_tile::<P, TILE, FAST>(tile, small, table),
         };
     }
-    count
+    Some(count)
 }
 
 /// [`match_group`] for one tile of at most `64 W` halves of the big group.
@@ -420,7 +427,8 @@ fn match_split<const Q: usize, const FAST: bool>(
     piece: usize,
     table: &mut [u64],
     split: &mut Split,
-) -> u64 {
+    cancel: &AtomicBool,
+) -> Option<u64> {
     let shift = (PIECE * piece) as u32;
     let big_start = sort16(big, shift, &mut split.big);
     let small_start = sort16(small, shift, &mut split.small);
@@ -429,6 +437,9 @@ fn match_split<const Q: usize, const FAST: bool>(
         let bucket = &split.big[big_start[vb] as usize..big_start[vb + 1] as usize];
         let free = !vb & 15;
         for tile in bucket.chunks(64 * TILE) {
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
             count += match tile.len().div_ceil(64) {
                 1 => tile_split::<Q, 1, FAST>(tile, &split.small, &small_start, free, table),
                 2 => tile_split::<Q, 2, FAST>(tile, &split.small, &small_start, free, table),
@@ -437,7 +448,7 @@ fn match_split<const Q: usize, const FAST: bool>(
             };
         }
     }
-    count
+    Some(count)
 }
 
 /// One tile of [`match_split`]: its table, probed by the small halves of every value within
@@ -567,6 +578,7 @@ mod tests {
     #[test]
     fn the_table_match_and_the_pair_tests_agree() {
         let mut table = Vec::new();
+        let never = AtomicBool::new(false);
         let mut x = 0x1234_5678_9abc_def1u64;
         let mut next = || {
             x ^= x << 13;
@@ -591,20 +603,32 @@ mod tests {
                 .map(|&s| big.iter().filter(|&&b| b & s == 0).count() as u64)
                 .sum();
             table.resize(9 * 16 * TILE, 0);
-            assert_eq!(match_group::<9, false>(&big, &small, &mut table), want);
+            assert_eq!(
+                match_group::<9, false>(&big, &small, &mut table, &never),
+                Some(want)
+            );
             let mut split = Split::default();
             for piece in [0, 4, 8] {
                 room_for(&mut split.big, big.len()).unwrap();
                 room_for(&mut split.small, small.len()).unwrap();
-                let got = match_split::<8, false>(&big, &small, piece, &mut table, &mut split);
-                assert_eq!(got, want, "split by piece {piece}, {nb} x {ns}");
+                let got =
+                    match_split::<8, false>(&big, &small, piece, &mut table, &mut split, &never);
+                assert_eq!(got, Some(want), "split by piece {piece}, {nb} x {ns}");
             }
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
-                assert_eq!(match_group::<9, true>(&big, &small, &mut table), want);
+                assert_eq!(
+                    match_group::<9, true>(&big, &small, &mut table, &never),
+                    Some(want)
+                );
                 for piece in [0, 4, 8] {
-                    let got = match_split::<8, true>(&big, &small, piece, &mut table, &mut split);
-                    assert_eq!(got, want, "split by piece {piece} (AVX2), {nb} x {ns}");
+                    let got =
+                        match_split::<8, true>(&big, &small, piece, &mut table, &mut split, &never);
+                    assert_eq!(
+                        got,
+                        Some(want),
+                        "split by piece {piece} (AVX2), {nb} x {ns}"
+                    );
                 }
             }
         }
