@@ -371,6 +371,15 @@ fn a_budget_that_holds_fewer_frame_threads_says_so() {
         .succeeds()
         .stdout_is(&format!("{total}\n"))
         .stderr_is("");
+    // Under `auto`, the budget that would run them all takes the half-board engine instead of
+    // the frame engine this small one fell back to: the note names the split, since shards of
+    // the two do not merge.
+    let ran = run("count 16 --shard 0/2 --json -j 2 --max-memory 1M").succeeds();
+    assert!(
+        ran.stderr
+            .contains("(with the split halves8-v1, not frame1-v1: give every shard"),
+        "{ran:#?}"
+    );
 }
 
 /// Issue 36: `--quiet` silences that note.

@@ -156,10 +156,13 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         e.largest.0, e.largest.1,
     )?;
     if let Some((pieces, largest)) = e.pieces {
+        let (per_piece, timed) = e.seconds_per_piece;
         let piece_time = if measured {
             format!(
-                ", about {} on one core",
-                human(largest * e.seconds_per_node)
+                ", about {} on one core; each piece costs about {:.0} µs besides its nodes \
+                 (its set-up and join; {timed} random pieces timed), included in the time",
+                human(largest * e.seconds_per_node + per_piece),
+                per_piece * 1e6
             )
         } else {
             String::new()

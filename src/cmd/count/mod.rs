@@ -188,7 +188,8 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let split_kept = saved.is_some();
     let (run, session) = Session::open(args, run, lock, saved)?;
     if !args.quiet {
-        if let Some(note) = at_once_note(&run, &budget, asked_threads(args), split_kept) {
+        let engine = (split_kept, engine_for(args, None));
+        if let Some(note) = at_once_note(&run, &budget, asked_threads(args), engine) {
             note!("queens: note: {note}");
         }
     }
@@ -438,7 +439,12 @@ fn engine_run(
 /// would need when this process cannot have that much. The split stays the run's when it is kept
 /// from a checkpoint (`split_kept`), and by default, where the budget at once is already all the
 /// process can have: only more memory would run more.
-fn at_once_note(run: &Run, budget: &CountBudget, asked: usize, split_kept: bool) -> Option<String> {
+fn at_once_note(
+    run: &Run,
+    budget: &CountBudget,
+    asked: usize,
+    (split_kept, engine): (bool, count::Engine),
+) -> Option<String> {
     let need = run.worker_bytes()?;
     let workers = run.workers();
     if workers >= asked {
@@ -507,7 +513,19 @@ fn at_once_note(run: &Run, budget: &CountBudget, asked: usize, split_kept: bool)
         return Some(note);
     }
     note.push_str(&format!("; --max-memory {flag} would run all {asked}"));
-    if let Some(other) = runs_all(bytes).filter(|other| *other != split) {
+    // `auto` may take another engine under that budget (the frame engine is its fallback where
+    // no half-board split fits a small one): that split is named too.
+    let auto = (engine == count::Engine::Auto && !split_kept)
+        .then(|| {
+            Run::with_engine(n, engine, asked, bytes)
+                .ok()
+                .map(|run| run.split())
+        })
+        .flatten();
+    if let Some(other) = auto
+        .or_else(|| runs_all(bytes))
+        .filter(|other| *other != split)
+    {
         note.push_str(&format!(
             " (with the split {other}, not {split}: give every shard of a run the same \
              --max-memory)"

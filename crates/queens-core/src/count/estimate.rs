@@ -111,6 +111,10 @@ pub struct Estimate {
     pub pieces: Option<(f64, f64)>,
     /// Seconds of one core per estimated node (0 when no count finished within the bound).
     pub seconds_per_node: f64,
+    /// With pieces: seconds of one core each piece costs besides its nodes (its set-up and
+    /// its join of the last rows), measured on random pieces of the board counted whole, and
+    /// how many were (0 and 0 when none finished within the bound).
+    pub seconds_per_piece: (f64, usize),
     /// The board whose subproblems were counted whole to measure that.
     pub calibrated_on: usize,
     /// How many subproblems were counted whole, and in how many seconds (processor time when
@@ -124,9 +128,11 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// Seconds of one core for the whole shard (0 when no count finished within the bound).
+    /// Seconds of one core for the whole shard (0 when no count finished within the bound):
+    /// its nodes, and with pieces what each piece costs besides.
     pub fn core_seconds(&self) -> f64 {
-        self.nodes * self.seconds_per_node
+        let pieces = self.pieces.map_or(0.0, |(count, _)| count);
+        self.nodes * self.seconds_per_node + pieces * self.seconds_per_piece.0
     }
 }
 
@@ -269,11 +275,16 @@ pub fn estimate(
     let probes = (4_000_000 / todo.len().max(1)).clamp(16, 4096);
     let (mut nodes, mut largest, mut piece_count) = (0.0f64, (0usize, 0.0f64), 0.0f64);
     let mut sizes = Vec::with_capacity(todo.len());
+    // Each frame's pieces, by the probes, with the frame: to draw pieces at random below.
+    let mut cuts = Vec::new();
     let mut rng = Rng::from_entropy();
     for &i in &todo {
         let (here, cut) = mean_probe(&setup(n, &plan[i]), &mut rng, probes, depth);
         nodes += here * share;
         piece_count += cut * share;
+        if depth > 0 {
+            cuts.push((cut, i));
+        }
         sizes.push((here, i));
         if here > largest.1 {
             largest = (i, here);
@@ -314,6 +325,23 @@ pub fn estimate(
         board -= 1;
     }
     let (calibrated_on, count, seconds, per_node, cpu) = timed;
+    // With pieces, what a piece costs besides its nodes, on random pieces of this board for
+    // what is left of the bound (at most 2 s).
+    let left = deadline.saturating_duration_since(Instant::now());
+    let per_piece = if depth > 0 && per_node > 0.0 && !left.is_zero() {
+        let budget = left.min(Duration::from_secs(2));
+        piece_overhead(
+            n,
+            &plan,
+            &cuts,
+            (depth, per_node),
+            budget,
+            sampling,
+            &mut rng,
+        )?
+    } else {
+        (0.0, 0)
+    };
     Ok(Estimate {
         subproblems: todo.len(),
         nodes,
@@ -322,6 +350,7 @@ pub fn estimate(
         depth,
         pieces,
         seconds_per_node: per_node,
+        seconds_per_piece: per_piece,
         calibrated_on,
         calibration: (count, seconds),
         processor_time: cpu,
@@ -414,6 +443,66 @@ fn calibrate(
     })?;
     let per_node = if nodes > 0.0 { seconds / nodes } else { 0.0 };
     Ok((count, seconds, per_node, cpu && count > 0))
+}
+
+/// What a piece costs besides its nodes: random pieces of the board (a frame drawn by its
+/// pieces, `cuts`, then a piece of it by a probe's walk) counted whole by the run's path, one
+/// after another on this thread, for up to `budget` (a count still running then is stopped
+/// and left out); the mean over them of their seconds less their nodes (by 64 probes) times
+/// `per_node`, at least 0, and how many were counted. Small pieces (N = 17 cut at 2 or 3
+/// rows) cost tens of microseconds each besides their nodes: their count would take 4 to 8
+/// times the nodes' time.
+fn piece_overhead(
+    n: usize,
+    plan: &[Subproblem],
+    cuts: &[(f64, usize)],
+    (depth, per_node): (usize, f64),
+    budget: Duration,
+    sampling: &Sampling,
+    rng: &mut Rng,
+) -> Result<(f64, usize), CountError> {
+    let total: f64 = cuts.iter().map(|c| c.0).sum();
+    if total <= 0.0 {
+        return Ok((0.0, 0));
+    }
+    let cancel = AtomicBool::new(false);
+    let start = Instant::now();
+    let (mut count, mut extra) = (0usize, 0.0f64);
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .spawn_scoped(scope, || {
+                while start.elapsed() < budget && !cancel.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                cancel.store(true, Ordering::Relaxed);
+            })
+            .map_err(|e| CountError::Threads(e.to_string()))?;
+        // At most 4,096 pieces: enough for the mean, and no long loop on tiny ones.
+        while start.elapsed() < budget && count < 4096 {
+            let mut at = rng.below(1 << 30) as f64 / f64::from(1u32 << 30) * total;
+            let frame = cuts
+                .iter()
+                .find(|c| {
+                    at -= c.0;
+                    at < 0.0
+                })
+                .map_or(cuts[cuts.len() - 1].1, |c| c.1);
+            let Some(piece) = random_piece(n, &plan[frame], depth, rng) else {
+                continue;
+            };
+            let watch = sampling.stopwatch();
+            if engine::solve_piece(n, &piece, &cancel, false).is_none() {
+                break;
+            }
+            let (took, _) = watch.seconds();
+            extra += took - probe_nodes(n, &piece, 64) * per_node;
+            count += 1;
+        }
+        cancel.store(true, Ordering::Relaxed);
+        Ok::<(), CountError>(())
+    })?;
+    let mean = if count > 0 { extra / count as f64 } else { 0.0 };
+    Ok((mean.max(0.0), count))
 }
 
 /// Nodes of the plain search of a frame, counted exactly (the same tree the probes walk).
@@ -548,5 +637,24 @@ mod tests {
             .unwrap()
             .pieces
             .is_none());
+    }
+
+    /// Small pieces cost more than their nodes (their set-up and join): the estimate times
+    /// random pieces and adds what each costs besides (N = 17 cut at 2 rows was forecast at a
+    /// quarter of its time without it). Whole frames have no such term.
+    #[test]
+    fn an_estimate_of_pieces_adds_what_each_piece_costs_besides_its_nodes() {
+        let sampling = Sampling::new(Duration::from_millis(200), Duration::from_secs(60));
+        let e = estimate(14, Shard::WHOLE, 2, &sampling).unwrap();
+        let (pieces, _) = e.pieces.expect("pieces");
+        let (per_piece, timed) = e.seconds_per_piece;
+        assert!(timed > 0 && per_piece > 0.0, "{e:?}");
+        let nodes_only = e.nodes * e.seconds_per_node;
+        assert!(
+            (e.core_seconds() - nodes_only - pieces * per_piece).abs() < 1e-9,
+            "{e:?}"
+        );
+        let whole = estimate(14, Shard::WHOLE, 0, &sampling).unwrap();
+        assert_eq!(whole.seconds_per_piece, (0.0, 0), "{whole:?}");
     }
 }
