@@ -79,10 +79,20 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
         options.custom_flags(libc::O_NOFOLLOW);
     }
     let file = options.open(&lock_path).with_context(|| {
-        format!(
-            "cannot open the lock file {} of the checkpoint",
-            shown(&lock_path)
-        )
+        // A folder that is not there is the likeliest cause: said in words.
+        let folder = lock_path.parent().filter(|p| !p.as_os_str().is_empty());
+        match folder.filter(|p| !p.is_dir()) {
+            Some(folder) => format!(
+                "cannot open the lock file {} of the checkpoint: its folder {} does not exist \
+                 (the checkpoint's folder is not made for it)",
+                shown(&lock_path),
+                shown(folder)
+            ),
+            None => format!(
+                "cannot open the lock file {} of the checkpoint",
+                shown(&lock_path)
+            ),
+        }
     })?;
     match file.try_lock() {
         Ok(()) => Ok(Some(Lock(file))),

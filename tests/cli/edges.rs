@@ -336,3 +336,13 @@ fn every_whole_number_flag_takes_digits_only() {
         .output();
     assert_eq!(out.expect("queens runs").status.code(), Some(2));
 }
+
+/// A checkpoint in a folder that does not exist: the error says the folder is missing, not
+/// only that a lock file could not be opened.
+#[test]
+fn a_checkpoint_in_a_missing_folder_says_the_folder_is_missing() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let ckpt = dir.path().join("no-such-folder").join("run.ckpt");
+    let line = format!("count 8 --checkpoint {}", ckpt.display());
+    crate::common::fails_with(&line, 2, &["no-such-folder does not exist"]).stdout_is("");
+}

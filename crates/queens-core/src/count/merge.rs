@@ -93,7 +93,10 @@ pub enum MergeError {
         first_subproblems: usize,
     },
     /// One shard given by two parts.
-    #[error("shard {shard} is given twice: {first} and {second}")]
+    #[error(
+        "shard {shard} is given twice: {first} and {second}{}",
+        if first == second { " (the same name: is one file given twice?)" } else { "" }
+    )]
     Twice {
         /// The shard.
         shard: Shard,
@@ -381,7 +384,7 @@ mod tests {
         let twice = [ten[0].clone(), ten[1].clone(), ten[1].clone()];
         assert_eq!(
             merge(&twice).unwrap_err().to_string(),
-            "shard 1/3 is given twice: part1 and part1"
+            "shard 1/3 is given twice: part1 and part1 (the same name: is one file given twice?)"
         );
         assert_eq!(
             merge(&[ten[2].clone()]).unwrap_err(),
