@@ -1444,3 +1444,30 @@ fn pieces_are_refused_with_the_half_board_engine_or_past_the_free_rows() {
     let v = json_of(&["count", "13", "--pieces", "3", "--json"]);
     assert_eq!((number(&v["total"]), number(&v["unique"])), known_for(13));
 }
+
+/// A resumed or already finished run's JSON result carries the whole run's time, over its
+/// sessions (it carried the last session's alone, 0.0 for a finished checkpoint read again), so
+/// that `merge` adds up what the shards took.
+#[test]
+fn a_finished_checkpoint_reports_the_time_its_run_took() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let ckpt = dir.path().join("run.ckpt");
+    let line = format!(
+        "count 15 --engine frame --json --checkpoint {}",
+        ckpt.display()
+    );
+    let seconds = |out: &str| -> f64 {
+        let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+        v["seconds"].as_f64().expect("seconds")
+    };
+    let first = seconds(&run(&line).succeeds().stdout);
+    let saved: f64 = checkpoint_field(&ckpt, "seconds")
+        .and_then(|s| s.parse().ok())
+        .expect("its seconds");
+    let again = seconds(&run(&line).succeeds().stdout);
+    assert!(saved > 0.0 && first > 0.0, "{first} {saved}");
+    assert!(
+        (again - saved).abs() < 0.002,
+        "printed {again}, recorded {saved}"
+    );
+}

@@ -166,8 +166,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     count::check_size(n)?;
     // A finished checkpoint is only read: no lock, no save, no budget.
     if let Some(path) = &args.checkpoint {
-        if let Some(run) = session::finished(path, n, shard)?.filter(|run| same_run(args, run)) {
-            return print_finished(args, &run, path, started);
+        let finished = session::finished(path, n, shard)?.filter(|(run, _)| same_run(args, run));
+        if let Some((run, spent)) = finished {
+            return print_finished(args, &run, path, spent.seconds);
         }
     }
     // The checkpoint is locked and read once; the engine, the pieces and the resume follow it.
@@ -266,7 +267,14 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return Ok(caught.map_or(Status::Interrupted, signals::status_of));
     }
 
-    print_counts(args, &run, counts, started)?;
+    // A resumed run's result carries its whole time, over its sessions, so that `merge` adds
+    // up what the shards took, requeues and all.
+    let seconds = if session.resumed() {
+        session.spent().seconds
+    } else {
+        started.elapsed().as_secs_f64()
+    };
+    print_counts(args, &run, counts, seconds)?;
     if session.resumed() && !args.quiet {
         note!("queens: {}", whole_run(session.spent()));
     }
@@ -280,19 +288,19 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Prints the counts of a complete run: one integer line, or the JSON result line
-/// (`--format json`, or `--json`).
+/// Prints the counts of a complete run that took `seconds` of wall time: one integer line, or
+/// the JSON result line (`--format json`, or `--json`).
 fn print_counts(
     args: &CountArgs,
     run: &Run,
     counts: count::Counts,
-    started: Instant,
+    seconds: f64,
 ) -> anyhow::Result<()> {
     let mut out = super::stdout();
     if args.json()? {
         // With --shard, total and unique are the shard's share, which `queens merge` adds up;
         // the checksum covers every other field.
-        let seconds = round_ms(started.elapsed().as_secs_f64());
+        let seconds = round_ms(seconds);
         let line = result_line(
             args.size.n,
             counts,
@@ -343,7 +351,7 @@ fn print_finished(
     args: &CountArgs,
     run: &Run,
     path: &std::path::Path,
-    started: Instant,
+    seconds: f64,
 ) -> anyhow::Result<Status> {
     let Some(counts) = run.finished_counts() else {
         bail!("the checkpoint {} is not finished", escape_path(path));
@@ -356,7 +364,7 @@ fn print_finished(
             run.control().tally().finished
         );
     }
-    print_counts(args, run, counts, started)?;
+    print_counts(args, run, counts, seconds)?;
     Ok(Status::Success)
 }
 

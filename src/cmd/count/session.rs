@@ -180,14 +180,15 @@ pub fn lock_and_load(
     Ok((lock, saved))
 }
 
-/// The run of the checkpoint `path` when it is finished: read without its lock, in its own
+/// The run of the checkpoint `path` when it is finished, and the time it recorded: read
+/// without its lock, in its own
 /// split whatever the memory budget, so that a finished run prints its result at once on a
 /// read-only mount and under any `--max-memory`. A finished checkpoint never changes (no run
 /// saves one again), and a save replaces the file by a rename, so the read is of one whole
 /// file, finished or not. `None` when the file does not exist, is not a regular file (the
 /// locked path names it), or has work left (it is then locked and read again); a file that
 /// cannot be read or belongs to another run is an error, as under the lock.
-pub fn finished(path: &Path, n: usize, shard: Shard) -> anyhow::Result<Option<Run>> {
+pub fn finished(path: &Path, n: usize, shard: Shard) -> anyhow::Result<Option<(Run, Spent)>> {
     if !std::fs::metadata(path).is_ok_and(|meta| meta.is_file()) {
         return Ok(None);
     }
@@ -197,8 +198,8 @@ pub fn finished(path: &Path, n: usize, shard: Shard) -> anyhow::Result<Option<Ru
     let Some(run) = Run::of_split(n, &saved.split, shard) else {
         return Ok(None);
     };
-    let (run, _) = run.resume(saved, path)?;
-    Ok(run.is_complete().then_some(run))
+    let (run, spent) = run.resume(saved, path)?;
+    Ok(run.is_complete().then_some((run, spent)))
 }
 
 /// Whether the checkpoint `path` exists (through its links): `--recount` of a missing one is
