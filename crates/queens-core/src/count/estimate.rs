@@ -412,15 +412,7 @@ fn calibrate(
     let start = Instant::now();
     let (mut count, mut seconds, mut nodes, mut cpu) = (0usize, 0.0f64, 0.0f64, true);
     let mut done = vec![false; plan.len()];
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .spawn_scoped(scope, || {
-                while start.elapsed() < budget && !cancel.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                cancel.store(true, Ordering::Relaxed);
-            })
-            .map_err(|e| CountError::Threads(e.to_string()))?;
+    under_budget(budget, &cancel, || {
         while start.elapsed() < budget && count < plan.len() {
             let i = rng.below(plan.len());
             if done[i] {
@@ -438,8 +430,6 @@ fn calibrate(
             nodes += probe_nodes(n, &plan[i], 256);
             count += 1;
         }
-        cancel.store(true, Ordering::Relaxed);
-        Ok::<(), CountError>(())
     })?;
     let per_node = if nodes > 0.0 { seconds / nodes } else { 0.0 };
     Ok((count, seconds, per_node, cpu && count > 0))
@@ -468,15 +458,7 @@ fn piece_overhead(
     let cancel = AtomicBool::new(false);
     let start = Instant::now();
     let (mut count, mut extra) = (0usize, 0.0f64);
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .spawn_scoped(scope, || {
-                while start.elapsed() < budget && !cancel.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                cancel.store(true, Ordering::Relaxed);
-            })
-            .map_err(|e| CountError::Threads(e.to_string()))?;
+    under_budget(budget, &cancel, || {
         // At most 4,096 pieces: enough for the mean, and no long loop on tiny ones.
         while start.elapsed() < budget && count < 4096 {
             let mut at = rng.below(1 << 30) as f64 / f64::from(1u32 << 30) * total;
@@ -498,11 +480,33 @@ fn piece_overhead(
             extra += took - probe_nodes(n, &piece, 64) * per_node;
             count += 1;
         }
-        cancel.store(true, Ordering::Relaxed);
-        Ok::<(), CountError>(())
     })?;
     let mean = if count > 0 { extra / count as f64 } else { 0.0 };
     Ok((mean.max(0.0), count))
+}
+
+/// Runs `body` while a thread of its own raises `cancel` once `budget` has passed since the
+/// call (or `body` has ended), so that a count in `body` that runs past the budget stops
+/// there. An error when that thread cannot start.
+fn under_budget<R>(
+    budget: Duration,
+    cancel: &AtomicBool,
+    body: impl FnOnce() -> R,
+) -> Result<R, CountError> {
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .spawn_scoped(scope, || {
+                while start.elapsed() < budget && !cancel.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                cancel.store(true, Ordering::Relaxed);
+            })
+            .map_err(|e| CountError::Threads(e.to_string()))?;
+        let result = body();
+        cancel.store(true, Ordering::Relaxed);
+        Ok(result)
+    })
 }
 
 /// Nodes of the plain search of a frame, counted exactly (the same tree the probes walk).
@@ -644,8 +648,9 @@ mod tests {
     /// quarter of its time without it). Whole frames have no such term.
     #[test]
     fn an_estimate_of_pieces_adds_what_each_piece_costs_besides_its_nodes() {
+        // N = 17 cut at 2 rows: a piece's set-up and join take about as long as its nodes.
         let sampling = Sampling::new(Duration::from_millis(200), Duration::from_secs(60));
-        let e = estimate(14, Shard::WHOLE, 2, &sampling).unwrap();
+        let e = estimate(17, Shard::WHOLE, 2, &sampling).unwrap();
         let (pieces, _) = e.pieces.expect("pieces");
         let (per_piece, timed) = e.seconds_per_piece;
         assert!(timed > 0 && per_piece > 0.0, "{e:?}");
@@ -654,7 +659,7 @@ mod tests {
             (e.core_seconds() - nodes_only - pieces * per_piece).abs() < 1e-9,
             "{e:?}"
         );
-        let whole = estimate(14, Shard::WHOLE, 0, &sampling).unwrap();
+        let whole = estimate(12, Shard::WHOLE, 0, &sampling).unwrap();
         assert_eq!(whole.seconds_per_piece, (0.0, 0), "{whole:?}");
     }
 }
