@@ -80,9 +80,8 @@ fn parse_recount(s: &str) -> Result<Recount, String> {
             )),
         };
     }
-    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    match s.parse::<u64>() {
-        Ok(k) if digits && k >= 1 => Ok(Recount::Parts(k)),
+    match queens_core::text::decimal(s) {
+        Ok(k) if k >= 1 => Ok(Recount::Parts(k)),
         _ => Err(format!(
             "'{s}' is neither a number of parts (1 or more) nor a percentage of them (5%)"
         )),

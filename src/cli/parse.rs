@@ -5,6 +5,7 @@
 //! May call: the engine's limits ([`Algorithm::ALL`], [`Method::ALL`], `complete::MAX_N`).
 
 use queens_core::solve::Method;
+use queens_core::text::{decimal, NotDecimal};
 use queens_core::{Algorithm, Square};
 
 /// Parses a square written `ROW:COLUMN`, both 0-based.
@@ -24,8 +25,8 @@ pub fn parse_n_for(command: Option<&str>, s: &str) -> Result<usize, String> {
     match whole(s) {
         Ok(0) => Err("N must be at least 1".to_string()),
         Ok(n) => Ok(n),
-        Err(Whole::TooLarge) => Err(too_large(command, s)),
-        Err(Whole::NotDigits) => Err(format!(
+        Err(NotDecimal::TooLarge) => Err(too_large(command, s)),
+        Err(NotDecimal::NotDigits) => Err(format!(
             "N must be a whole number of at least 1, not '{}'",
             shorten(s)
         )),
@@ -33,20 +34,9 @@ pub fn parse_n_for(command: Option<&str>, s: &str) -> Result<usize, String> {
 }
 
 /// Why a text is not a whole number [`whole`] takes.
-enum Whole {
-    /// Something other than decimal digits, or nothing.
-    NotDigits,
-    /// Digits, of a number past `usize`.
-    TooLarge,
-}
-
-/// `s` as a whole number written in decimal digits only: `parse` alone would take `+8`, and a
-/// trim `' 8'`, which the documentation does not promise.
-fn whole(s: &str) -> Result<usize, Whole> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Whole::NotDigits);
-    }
-    s.parse().map_err(|_| Whole::TooLarge)
+/// `s` as a whole number written in decimal digits only ([`decimal`]), as a `usize`.
+fn whole(s: &str) -> Result<usize, NotDecimal> {
+    usize::try_from(decimal(s)?).map_err(|_| NotDecimal::TooLarge)
 }
 
 /// The message for a board size beyond `usize`: the digits (cut when long) and the largest N
@@ -195,9 +185,8 @@ fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
     } else {
         format!("from {min} to {max}")
     };
-    let digits = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    match s.parse::<u64>() {
-        Ok(k) if digits && (min..=max).contains(&k) => Ok(k),
+    match decimal(s) {
+        Ok(k) if (min..=max).contains(&k) => Ok(k),
         _ => Err(format!(
             "'{}' is not a whole number {range} (decimal digits only)",
             shorten(s)

@@ -125,9 +125,9 @@ pub async fn index(State(state): State<AppState>, RawQuery(query): RawQuery) -> 
         .to_string();
     // Digits only, as every number of the API (no sign, no space).
     let column = |c: &str| {
-        (!c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| c.parse::<usize>().ok())
-            .flatten()
+        queens_core::text::decimal(c)
+            .ok()
+            .and_then(|c| usize::try_from(c).ok())
     };
     let queens: Vec<usize> = text
         .split(',')

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use queens_core::text::NotDecimal;
 use queens_core::Algorithm;
 
 use super::error::ApiError;
@@ -51,18 +52,17 @@ impl Params {
     /// `value` as a whole number in decimal digits only, as the command line takes one: not
     /// `+8`, ` 8` or `8.0`.
     pub(super) fn number(&self, name: &str, value: &str) -> Result<u64, ApiError> {
-        if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(ApiError::bad_request(format!(
-                "{name} must be a whole number, not '{}'",
-                shorten(value)
-            )));
-        }
-        value.parse().map_err(|_| {
-            ApiError::bad_request(format!(
-                "{name} = {} is too large (at most {})",
-                shorten(value),
-                u64::MAX
-            ))
+        queens_core::text::decimal(value).map_err(|why| {
+            ApiError::bad_request(match why {
+                NotDecimal::NotDigits => {
+                    format!("{name} must be a whole number, not '{}'", shorten(value))
+                }
+                NotDecimal::TooLarge => format!(
+                    "{name} = {} is too large (at most {})",
+                    shorten(value),
+                    u64::MAX
+                ),
+            })
         })
     }
 

@@ -7,6 +7,33 @@ use std::borrow::Cow;
 use std::fmt::Write;
 use std::path::Path;
 
+/// Why a text is not a whole number [`decimal`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotDecimal {
+    /// Something other than decimal digits, or nothing.
+    NotDigits,
+    /// Decimal digits, of a number past `u64`.
+    TooLarge,
+}
+
+/// `text` as a whole number written in decimal digits only, as every number of the command
+/// line, the JSON API and the saved files is written: no sign, no space, no exponent (Rust's
+/// `parse` alone takes `+8`).
+///
+/// # Example
+/// ```
+/// use queens_core::text::{decimal, NotDecimal};
+/// assert_eq!(decimal("08"), Ok(8));
+/// assert_eq!(decimal("+8"), Err(NotDecimal::NotDigits));
+/// assert_eq!(decimal("18446744073709551616"), Err(NotDecimal::TooLarge));
+/// ```
+pub fn decimal(text: &str) -> Result<u64, NotDecimal> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(NotDecimal::NotDigits);
+    }
+    text.parse().map_err(|_| NotDecimal::TooLarge)
+}
+
 /// `text` cut to its first `max` characters, with `...` when something was cut, and its control
 /// characters escaped ([`escape`]).
 ///

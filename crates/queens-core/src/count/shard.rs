@@ -70,12 +70,7 @@ impl FromStr for Shard {
     /// Parses `I/M`: two numbers of decimal digits only (no sign, no space) around one `/`.
     fn from_str(s: &str) -> Result<Shard, CountError> {
         let bad = || CountError::BadShard(crate::text::shorten(s, 64));
-        let number = |t: &str| -> Result<u64, CountError> {
-            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(bad());
-            }
-            t.parse().map_err(|_| bad())
-        };
+        let number = |t: &str| crate::text::decimal(t).map_err(|_| bad());
         let (i, m) = s.split_once('/').ok_or_else(bad)?;
         Shard::new(number(i)?, number(m)?).map_err(|_| bad())
     }
