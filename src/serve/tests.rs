@@ -715,16 +715,22 @@ async fn a_deep_unique_offset_is_refused_by_the_step_budget_without_a_search() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
-/// `/api/index` of a board that is no solution answers at once, without a walk of the list and
-/// so without a heavy slot (it walked up to 1.4 s of N = 15 first); a solution still takes one.
-#[tokio::test]
-async fn the_index_of_a_board_that_is_no_solution_needs_no_walk() {
+/// The router of a server with one heavy slot, and that slot, held: a heavy request is
+/// answered 503 while the slot is kept.
+fn every_slot_taken() -> (axum::Router, tokio::sync::OwnedSemaphorePermit) {
     let state = super::AppState::new(Limits {
         heavy: 1,
         ..Limits::default()
     });
-    let _held = state.admit_heavy("a test").expect("the one slot");
-    let router = super::app_of(state);
+    let held = state.admit_heavy("a test").expect("the one slot");
+    (super::app_of(state), held)
+}
+
+/// `/api/index` of a board that is no solution answers at once, without a walk of the list and
+/// so without a heavy slot (it walked up to 1.4 s of N = 15 first); a solution still takes one.
+#[tokio::test]
+async fn the_index_of_a_board_that_is_no_solution_needs_no_walk() {
+    let (router, _held) = every_slot_taken();
     let (status, body) = get_from(
         router.clone(),
         "/api/index?n=15&queens=14,13,12,11,10,9,8,7,6,5,4,3,2,1,0",
@@ -748,12 +754,7 @@ async fn the_index_of_a_board_that_is_no_solution_needs_no_walk() {
 /// below stay cheap.
 #[tokio::test]
 async fn a_long_summary_takes_a_heavy_slot() {
-    let state = super::AppState::new(Limits {
-        heavy: 1,
-        ..Limits::default()
-    });
-    let _held = state.admit_heavy("a test").expect("the one slot");
-    let router = super::app_of(state);
+    let (router, _held) = every_slot_taken();
     let (status, body) = get_from(router.clone(), "/api/summary?n=12&algo=wirth&all=true").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
     let (status, body) = get_from(router.clone(), "/api/summary?n=11").await;
