@@ -45,7 +45,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
     let json = args.json()?;
     let mut parts: Vec<(String, ShardResult)> = Vec::new();
     let mut parser = Parser::new();
+    let mut seen = Seen::default();
     for path in &args.files {
+        seen.check(path)?;
         parts.extend(read_parts(path, MAX_PARTS - parts.len(), &mut parser)?);
     }
     let merged = count::merge(&parts)?;
@@ -121,6 +123,45 @@ fn read_parts(
         Some((i, line)) => parse(i, &line, lines == 1)?,
     }
     Ok(parts)
+}
+
+/// The files read so far, by device and inode, so that one file given under two names (a
+/// symbolic or hard link, `./a` and `a`) is refused at once with that said, instead of as a
+/// shard given twice. Only regular files are compared: a pipe or `-` is read as it comes.
+#[derive(Default)]
+struct Seen(Vec<((u64, u64), String)>);
+
+impl Seen {
+    fn check(&mut self, path: &Path) -> anyhow::Result<()> {
+        if path == Path::new("-") {
+            return Ok(());
+        }
+        let Some(id) = file_id(path) else {
+            return Ok(()); // not a regular file, or unreadable: reading it says why
+        };
+        let shown = shown(path);
+        if let Some((_, first)) = self.0.iter().find(|(seen, _)| *seen == id) {
+            if *first == shown {
+                bail!("{shown} is given twice: each shard result is read once");
+            }
+            bail!("{first} and {shown} are the same file: each shard result is read once");
+        }
+        self.0.push((id, shown));
+        Ok(())
+    }
+}
+
+/// The device and inode of a regular file, where the system has them.
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(path).ok()?;
+    meta.is_file().then(|| (meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_path: &Path) -> Option<(u64, u64)> {
+    None
 }
 
 /// How a file is named in messages: `-` is standard input.

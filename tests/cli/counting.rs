@@ -143,13 +143,25 @@ fn merge_refuses_missing_duplicated_and_mismatched_shards() {
         stdout_of(&["count", "12", "--engine", "frame", "--json"]),
     )
     .unwrap();
+    let alias = dir.path().join("alias.json");
+    std::os::unix::fs::symlink(&twelve[1], &alias).unwrap();
+    let hard = dir.path().join("hard.json");
+    std::fs::hard_link(&twelve[2], &hard).unwrap();
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "hello\n").unwrap();
     let cases: Vec<(Vec<&PathBuf>, &str)> = vec![
         (vec![&twelve[0], &twelve[2]], "missing shards of 3: 1"),
         (
             vec![&twelve[0], &twelve[1], &twelve[1], &twelve[2]],
-            "given twice",
+            "is given twice: each shard result is read once",
+        ),
+        (
+            vec![&twelve[0], &twelve[1], &alias, &twelve[2]],
+            "alias.json are the same file",
+        ),
+        (
+            vec![&twelve[0], &twelve[1], &twelve[2], &hard],
+            "hard.json are the same file",
         ),
         (vec![&twelve[0], &twelve[1], &eleven[2]], "N = 11"),
         (
