@@ -13,7 +13,8 @@
 //! the prediction's quality, which only sets its spread (reported as a standard error). The
 //! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
 //! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
-//! subproblem's halves by the probes, 18 bytes a half (fitted when a half was listed and then
+//! subproblem's halves (of those the probes find largest, by fresh probes of each), 18 bytes a
+//! half (fitted when a half was listed and then
 //! copied into its group; rather too high since it is stored once), per thread, and 8 MiB for
 //! the process.
 //! Time: each draw (and the fixed-point part) is timed by the processor time of its thread
@@ -140,9 +141,7 @@ fn predict(
     (probes, threads, until): (usize, usize, Instant),
     rng: &mut Rng,
 ) -> (Vec<(f64, f64)>, usize) {
-    let n = plan.n();
-    let cols = plan.pattern_columns;
-    let groups = f64::from(1u32 << (n as u32 - cols.count_ones()));
+    let groups = f64::from(1u32 << (plan.n() as u32 - plan.pattern_columns.count_ones()));
     // Sums over the probes of (nodes, leaves) of each side of each subproblem.
     let mut sums = vec![[0.0f64; 4]; todo.len()];
     const CHUNK: usize = 1024;
@@ -163,19 +162,8 @@ fn predict(
             while let Some((k, cell)) = cells.get(next.fetch_add(1, Ordering::Relaxed)) {
                 let mut sums = cell.lock().unwrap_or_else(|e| e.into_inner());
                 for (&i, sum) in todo[*k..].iter().zip(sums.iter_mut()) {
-                    let Part::Pattern { upper, first, .. } = plan.parts[i] else {
-                        continue;
-                    };
-                    let sides = [
-                        Side::upper(n, cols, upper),
-                        Side::lower(n, cols, upper, first),
-                    ];
-                    for (j, side) in sides.iter().enumerate() {
-                        for _ in 0..round {
-                            let (nodes, leaves) = side.probe(&mut pick);
-                            sum[2 * j] += nodes;
-                            sum[2 * j + 1] += leaves;
-                        }
+                    if let Some(sides) = sides(plan, i) {
+                        probe_sides(&sides, round, &mut pick, sum);
                     }
                 }
             }
@@ -195,13 +183,118 @@ fn predict(
         .zip(&sums)
         .map(|(&i, sum)| match plan.parts[i] {
             Part::Fixed => (0.0, 0.0),
-            Part::Pattern { .. } => {
-                let [nu, u, nl, l] = sum.map(|x| x / per);
-                (nu + nl + PAIR_COST * u * l / groups, u + l)
-            }
+            Part::Pattern { .. } => predicted_of(sum.map(|x| x / per), groups),
         })
         .collect();
     (predicted, made)
+}
+
+/// The two listing walks of subproblem `i` of `plan`, none for the fixed-point part.
+fn sides(plan: &Plan, i: usize) -> Option<[Side; 2]> {
+    let (n, cols) = (plan.n(), plan.pattern_columns);
+    let Part::Pattern { upper, first, .. } = plan.parts[i] else {
+        return None;
+    };
+    Some([
+        Side::upper(n, cols, upper),
+        Side::lower(n, cols, upper, first),
+    ])
+}
+
+/// Adds `probes` probes of each of `sides` to `sum`: (nodes, leaves) of the upper side, then
+/// of the lower.
+fn probe_sides(
+    sides: &[Side; 2],
+    probes: usize,
+    pick: &mut impl FnMut(u32) -> u32,
+    sum: &mut [f64; 4],
+) {
+    for (j, side) in sides.iter().enumerate() {
+        for _ in 0..probes {
+            let (nodes, leaves) = side.probe(&mut *pick);
+            sum[2 * j] += nodes;
+            sum[2 * j + 1] += leaves;
+        }
+    }
+}
+
+/// How many of the subproblems the first probes find largest (by halves, and by predicted
+/// cost) are probed again to name the largest, and with how many fresh probes of each side. The
+/// first probes are few (16 of each side at N = 23, of 176,737 subproblems) and Knuth's
+/// estimates have long tails, so the most that any of them shows is mostly noise: at N = 23,
+/// 2.9 to 3.9 GiB on 2 threads for a largest subproblem whose count peaks at 160 MiB. The most
+/// by fresh probes of the few that look largest is not: the fresh estimates are unbiased, where
+/// the first ones of a subproblem chosen for looking large are not. Cost: up to 2 x 64 x 4096
+/// probes, under a second of one core at N = 24.
+const REFINED: usize = 32;
+const REFINE_PROBES: usize = 4096;
+
+/// The largest subproblems of `todo`, by fresh probes: the one with the most halves (both
+/// sides) and those halves, and the most predicted cost of any. The candidates are the
+/// [`REFINED`] whose `predicted` halves are the most and the [`REFINED`] whose predicted cost
+/// is, each probed [`REFINE_PROBES`] times a side, shared out between `threads` threads.
+/// ((0, 0.0), 0.0) when `todo` has no subproblem with halves.
+fn largest(
+    plan: &Plan,
+    todo: &[usize],
+    predicted: &[(f64, f64)],
+    threads: usize,
+    rng: &mut Rng,
+) -> ((usize, f64), f64) {
+    let top = |by: fn(&(f64, f64)) -> f64| {
+        let mut order: Vec<usize> = (0..todo.len())
+            .filter(|&k| by(&predicted[k]) > 0.0)
+            .collect();
+        order.sort_unstable_by(|&a, &b| by(&predicted[b]).total_cmp(&by(&predicted[a])));
+        order.truncate(REFINED);
+        order
+    };
+    let mut order = top(|p| p.1);
+    order.extend(top(|p| p.0));
+    order.sort_unstable();
+    order.dedup();
+    let groups = f64::from(1u32 << (plan.n() as u32 - plan.pattern_columns.count_ones()));
+    let found: Vec<Mutex<(f64, f64)>> = order.iter().map(|_| Mutex::new((0.0, 0.0))).collect();
+    let next = AtomicUsize::new(0);
+    let work = |seed: u64| {
+        let mut rng = Rng::new(seed);
+        let mut pick = |d: u32| rng.below(d as usize) as u32;
+        loop {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&k) = order.get(j) else { break };
+            let mut sum = [0.0; 4];
+            if let Some(sides) = sides(plan, todo[k]) {
+                probe_sides(&sides, REFINE_PROBES, &mut pick, &mut sum);
+            }
+            *found[j].lock().unwrap_or_else(|e| e.into_inner()) =
+                predicted_of(sum.map(|x| x / REFINE_PROBES as f64), groups);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads.max(1).min(order.len()) {
+            let (seed, work) = (rng.next_u64(), &work);
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || work(seed));
+        }
+        work(rng.next_u64());
+    });
+    let found: Vec<(usize, (f64, f64))> = order
+        .iter()
+        .zip(&found)
+        .map(|(&k, p)| (todo[k], *p.lock().unwrap_or_else(|e| e.into_inner())))
+        .collect();
+    let most = found
+        .iter()
+        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+        .map_or((0, 0.0), |&(at, p)| (at, p.1));
+    let cost = found.iter().map(|p| p.1 .0).fold(0.0, f64::max);
+    (most, cost)
+}
+
+/// A subproblem's predicted cost and halves from the means of its probes, (nodes, leaves) of
+/// the upper side then of the lower, its halves falling into `groups` groups: the walks' nodes
+/// and a share of the pairs the join would meet if the halves spread evenly over the groups.
+fn predicted_of([nu, u, nl, l]: [f64; 4], groups: f64) -> (f64, f64) {
+    (nu + nl + PAIR_COST * u * l / groups, u + l)
 }
 
 /// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
@@ -225,11 +318,7 @@ pub fn forecast(
     let until = start + sampling.bound.mul_f64(PROBES_SHARE);
     let (predicted, probes) = predict(plan, todo, (most, threads, until), &mut rng);
     let halves: f64 = predicted.iter().map(|p| p.1).sum();
-    let (at, most) = predicted
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
-        .map_or((0, 0.0), |(at, p)| (todo[at], p.1));
+    let ((at, most), largest_cost) = largest(plan, todo, &predicted, threads, &mut rng);
     let bytes_largest = (BYTES_PER_HALF * most) as u64;
     let weight: f64 = predicted.iter().map(|p| p.0).sum();
     let cumulative: Vec<f64> = predicted
@@ -256,7 +345,6 @@ pub fn forecast(
         start,
     )?;
     let (mean, error, at_least) = mean_ratio(&sample.ratios, &sample.stopped);
-    let largest_cost = predicted.iter().map(|p| p.0).fold(0.0, f64::max);
     Ok(Forecast {
         subproblems: todo.len(),
         pattern_columns: k,
@@ -452,12 +540,41 @@ fn fixed_seconds(n: usize, sampling: &Sampling) -> (f64, usize, bool) {
 mod tests {
     use super::*;
 
+    /// The halves the listings of subproblem `i` of `plan` really hold (both sides).
+    fn listed(plan: &Plan, i: usize) -> usize {
+        use crate::count::halves::group::{Groups, Key};
+        use crate::count::halves::list::{list_lowers, list_uppers};
+        let Part::Pattern { upper, first, .. } = plan.parts[i] else {
+            return 0;
+        };
+        let (n, cols) = (plan.n(), plan.pattern_columns);
+        let never = AtomicBool::new(false);
+        let key = Key {
+            shift: cols.trailing_ones(),
+            bits: n as u32 - cols.count_ones(),
+        };
+        let full = (1u32 << n) - 1;
+        let (mut ups, mut lows) = (Groups::default(), Groups::default());
+        let lower = cols & !upper;
+        list_uppers(n, n / 2, full & !lower, upper, full, key, &never, &mut ups).unwrap();
+        list_lowers(
+            n,
+            n / 2,
+            full & !upper,
+            lower,
+            first,
+            key,
+            &never,
+            &mut lows,
+        )
+        .unwrap();
+        ups.len() + lows.len()
+    }
+
     /// The probes' halves of every subproblem of a small board add up to the halves the
     /// listings really hold, within a few per cent.
     #[test]
     fn the_probes_size_the_listings() {
-        use crate::count::halves::group::{Groups, Key};
-        use crate::count::halves::list::{list_lowers, list_uppers};
         for n in [12, 13] {
             let plan = Plan::new(n, 4);
             let todo: Vec<usize> = (0..plan.len()).collect();
@@ -467,33 +584,7 @@ mod tests {
             // With no time left, one round: one probe of each side of every subproblem.
             let (once, made) = predict(&plan, &todo, (4000, 2, Instant::now()), &mut Rng::new(7));
             assert_eq!((made, once.len()), (1, todo.len()));
-            let never = AtomicBool::new(false);
-            let cols = plan.pattern_columns;
-            let key = Key {
-                shift: cols.trailing_ones(),
-                bits: n as u32 - cols.count_ones(),
-            };
-            let full = (1u32 << n) - 1;
-            let (mut listed, mut ups, mut lows) = (0usize, Groups::default(), Groups::default());
-            for part in &plan.parts {
-                if let Part::Pattern { upper, first, .. } = *part {
-                    let lower = cols & !upper;
-                    list_uppers(n, n / 2, full & !lower, upper, full, key, &never, &mut ups)
-                        .unwrap();
-                    list_lowers(
-                        n,
-                        n / 2,
-                        full & !upper,
-                        lower,
-                        first,
-                        key,
-                        &never,
-                        &mut lows,
-                    )
-                    .unwrap();
-                    listed += ups.len() + lows.len();
-                }
-            }
+            let listed: usize = todo.iter().map(|&i| listed(&plan, i)).sum();
             let estimated: f64 = predicted.iter().map(|p| p.1).sum();
             let error = (estimated - listed as f64).abs() / listed as f64;
             assert!(
@@ -501,6 +592,34 @@ mod tests {
                 "N = {n}: {estimated} estimated, {listed} listed"
             );
         }
+    }
+
+    /// From a few probes of each subproblem, whose most halves are mostly noise, the largest
+    /// subproblem is found by fresh probes within about 10 % of the most halves any
+    /// subproblem really lists, and it is one of the largest; the few probes' own most is
+    /// further off (what the forecast reported before).
+    #[test]
+    fn fresh_probes_name_the_largest_subproblem() {
+        let plan = Plan::new(16, 12);
+        let todo: Vec<usize> = (0..plan.len()).collect();
+        let exact: Vec<usize> = todo.iter().map(|&i| listed(&plan, i)).collect();
+        let most = *exact.iter().max().unwrap() as f64;
+        let mut rng = Rng::new(4);
+        let later = Instant::now() + Duration::from_secs(3600);
+        let (predicted, _) = predict(&plan, &todo, (2, 2, later), &mut rng);
+        assert!(todo.len() > 4 * REFINED, "{} subproblems", todo.len());
+        let noisy = predicted.iter().map(|p| p.1).fold(0.0, f64::max);
+        let ((at, halves), cost) = largest(&plan, &todo, &predicted, 2, &mut rng);
+        let off = |x: f64| (x - most).abs() / most;
+        assert!(off(halves) < 0.12, "{halves} found, {most} the most");
+        assert!(
+            exact[at] as f64 > 0.9 * most,
+            "{} at {at}, {most} the most",
+            exact[at]
+        );
+        assert!(off(noisy) > off(halves), "{noisy} by the first probes");
+        let costs = predicted.iter().map(|p| p.0).fold(0.0, f64::max);
+        assert!(cost > 0.0 && cost <= costs * 2.0, "{cost} against {costs}");
     }
 
     /// A forecast of a small board names its plan's subproblems, memory within the model, and
