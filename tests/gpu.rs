@@ -199,6 +199,22 @@ fn an_unknown_device_is_refused() -> Outcome {
     if !(err.contains("QUEENS_GPU_DEVICE") && err.contains("tpu") && err.contains("twin")) {
         return Err(format!("the message: {err}").into());
     }
+    // A value that is not UTF-8 is refused too, not taken for unset (the default device).
+    #[cfg(unix)]
+    for var in ["QUEENS_GPU_DEVICE", "QUEENS_GPU_SPLIT", "QUEENS_GPU_JOIN"] {
+        use std::os::unix::ffi::OsStrExt;
+        let mut command = command(Device::TWIN, &["count", "8", "--engine", "gpu"]);
+        let out = command
+            .env(var, std::ffi::OsStr::from_bytes(b"tw\xffin"))
+            .output()
+            .expect("queens starts");
+        let err = stderr(&out);
+        check(
+            &format!("{var} not UTF-8: {err}"),
+            (out.status.code(), err.contains(var)),
+            (Some(2), true),
+        )?;
+    }
     Ok(Completion::Completed)
 }
 
@@ -431,11 +447,16 @@ fn the_estimate_names_the_gpu_engine() -> Outcome {
 
 /// `scripts/gpu-check` with `args`, on the twin: its exit status and standard output.
 fn gpu_check(args: &[&str]) -> Result<(Option<i32>, String), Failed> {
+    gpu_check_on("twin", args)
+}
+
+/// `scripts/gpu-check` with `args`, on `device` (`QUEENS_GPU_DEVICE`).
+fn gpu_check_on(device: &str, args: &[&str]) -> Result<(Option<i32>, String), Failed> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gpu-check");
     let out = Command::new("python3")
         .arg(script)
         .args(args)
-        .env("QUEENS_GPU_DEVICE", "twin")
+        .env("QUEENS_GPU_DEVICE", device)
         .env_remove("QUEENS_GPU_SPLIT")
         .env_remove("QUEENS_GPU_JOIN")
         .output()
@@ -457,7 +478,9 @@ fn script(path: &Path, body: &str) -> Result<(), Failed> {
 /// `scripts/gpu-check`, the one command a GPU session runs, works end to end on the twin with
 /// small boards: every check of each split passes, the times table has a row for each N with
 /// the ratio to a stand-in for ygch/n_queens; a binary that counts wrong fails its checks
-/// with status 1; a board past the reference table is bad usage (status 2).
+/// with status 1; a board past the reference table is bad usage (status 2). Every line also
+/// goes to `--out` as it comes; `--budget` skips what is left once spent; a GPU engine that
+/// cannot count stops it at once; a ygch that gives no right result has no time.
 #[cfg(unix)]
 fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
     if let Some(outcome) = skip::needs(&["python3"], "python3") {
@@ -469,12 +492,17 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
     let ygch = dir.path().join("n_queens");
     script(
         &ygch,
-        &format!("exec '{queens}' count \"$1\" -q >/dev/null"),
+        // ygch prints "cuda N queens result TOTAL, calc time: [...]", which gpu-check checks.
+        &format!("echo \"cuda $1 queens result $('{queens}' count \"$1\" -q), calc time: [0ms]\""),
     )?;
     let ygch = ygch.to_str().expect("a UTF-8 path");
     // Long enough on the twin to be stopped after a second: N = 17 by frames, 16 by halves.
     for (split, signals) in [("frames", "17"), ("halves", "16")] {
+        let log = dir.path().join(format!("{split}.log"));
+        let log_arg = log.to_str().expect("a UTF-8 path");
         let args = [
+            "--out",
+            log_arg,
             "--queens",
             queens,
             "--ygch",
@@ -507,6 +535,12 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
             text.contains("13 passed"),
             true,
         )?;
+        let logged = std::fs::read_to_string(&log).map_err(|e| e.to_string())?;
+        check(
+            &format!("--out by {split}: {logged}"),
+            logged.contains("13 passed, 0 failed") && logged.lines().count() > 13,
+            true,
+        )?;
         let rows: Vec<&str> = text
             .lines()
             .filter(|l| l.starts_with(" 10 ") || l.starts_with(" 11 "))
@@ -520,6 +554,60 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
             true,
         )?;
     }
+    let budget = ["--queens", queens, "--counts-to", "8", "--budget", "0"];
+    let (code, text) = gpu_check(&budget)?;
+    check(
+        &format!("--budget 0: {text}"),
+        (code, text.contains("skipped: --budget spent")),
+        (Some(1), true),
+    )?;
+    // No driver: the GPU engine's own error, at once, and nothing else run.
+    let (code, text) = gpu_check_on("cuda", &["--queens", queens])?;
+    if let Some(why) = no_gpu() {
+        let stopped = text.contains("stopped: the GPU engine cannot count here");
+        check(
+            &format!("no GPU ({why}): {text}"),
+            (code, stopped, text.contains("0 passed")),
+            (Some(1), true, false),
+        )?;
+    }
+    let liar = dir.path().join("liar");
+    script(&liar, "echo 'cuda 10 queens result 1, calc time: [0ms]'")?;
+    let liar = liar.to_str().expect("a UTF-8 path");
+    let times = [
+        "--queens",
+        queens,
+        "--ygch",
+        liar,
+        "--only",
+        "times",
+        "--splits",
+        "halves",
+        "--times-from",
+        "10",
+        "--times-to",
+        "10",
+        "--runs",
+        "1",
+    ];
+    let (code, text) = gpu_check(&times)?;
+    check(
+        &format!("a ygch with a wrong result: {text}"),
+        (code, text.contains("FAIL  ygch 10: wrong or no result")),
+        (Some(1), true),
+    )?;
+    let missing = dir
+        .path()
+        .join("missing")
+        .to_str()
+        .expect("UTF-8")
+        .to_string();
+    let (code, text) = gpu_check(&["--queens", queens, "--ygch", &missing])?;
+    check(
+        &format!("a missing ygch: {text}"),
+        (code, text.contains("not an executable file")),
+        (Some(2), true),
+    )?;
     let wrong = dir.path().join("wrong");
     script(
         &wrong,

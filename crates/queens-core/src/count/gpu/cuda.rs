@@ -21,7 +21,7 @@ use cudarc::nvrtc::Ptx;
 
 use super::groups::{scratch_words, GroupTask, Join, GROUPS_NAME, GROUP_BLOCK};
 use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
-use super::nvrtc::{ptx_cached, Nvrtc};
+use super::nvrtc::{ptx_cached, ptx_fresh, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
 
 // SAFETY: both are #[repr(C)] structures of u32 fields, laid out as kernel.cu declares them
@@ -109,7 +109,7 @@ impl Cuda {
             // cuInit fails with "no device" when none is visible.
             if format!("{e:?}").contains("NO_DEVICE") {
                 GpuError::NoDevice {
-                    visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+                    visible: super::env_text("CUDA_VISIBLE_DEVICES"),
                 }
             } else {
                 driver("cuInit")(e)
@@ -117,7 +117,7 @@ impl Cuda {
         })?;
         if count <= 0 {
             return Err(GpuError::NoDevice {
-                visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+                visible: super::env_text("CUDA_VISIBLE_DEVICES"),
             });
         }
         let nvrtc = Nvrtc::load()?;
@@ -129,7 +129,12 @@ impl Cuda {
                 .map_err(driver("cuDeviceGetAttribute"))?;
             let arch = format!("compute_{major}{minor}");
             let ptx = ptx_cached(&nvrtc, KERNEL_SOURCE, &arch)?;
-            let module = ctx.load_module(Ptx::from_src(ptx)).map_err(|e| {
+            // A cached PTX the driver refuses is compiled anew once before giving up.
+            let module = match ctx.load_module(Ptx::from_src(ptx)) {
+                Ok(module) => Ok(module),
+                Err(_) => ctx.load_module(Ptx::from_src(ptx_fresh(&nvrtc, KERNEL_SOURCE, &arch)?)),
+            };
+            let module = module.map_err(|e| {
                 let (nv_major, nv_minor) = nvrtc.version().unwrap_or((0, 0));
                 GpuError::Driver {
                     call: "cuModuleLoadData".to_string(),

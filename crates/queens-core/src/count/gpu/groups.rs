@@ -85,7 +85,7 @@ pub enum Join {
 impl Join {
     /// The join [`JOIN_VAR`] asks for. Refuses a value it does not know.
     pub fn asked() -> Result<Join, GpuError> {
-        match std::env::var(JOIN_VAR).ok().as_deref() {
+        match crate::count::gpu::env_text(JOIN_VAR).as_deref() {
             Some("") | None => Ok(Join::ByBoard),
             Some("sliced") => Ok(Join::Sliced),
             Some("lanes") => Ok(Join::Lanes),

@@ -121,6 +121,13 @@ impl Kernel for CpuTwin {
     }
 }
 
+/// The text of environment variable `name`, `None` when unset. A value that is not UTF-8 is
+/// kept, its bad bytes made U+FFFD, so that it is refused as unknown rather than taken for
+/// unset.
+pub(crate) fn env_text(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
+}
+
 /// How many free rows each task leaves to its GPU thread on the `n` x `n` board: enough that a
 /// thread's search costs far more than its launch share, few enough that a launch has many
 /// thousands of tasks.

@@ -66,6 +66,9 @@ fn candidates() -> Vec<PathBuf> {
     let roots = ["CUDA_HOME", "CUDA_PATH"]
         .iter()
         .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        // Only absolute folders: an empty or relative one would load a library from the
+        // current folder.
+        .filter(|root| root.is_absolute())
         .chain(std::iter::once(PathBuf::from("/usr/local/cuda")));
     for root in roots {
         for folder in FOLDERS {
@@ -249,10 +252,12 @@ impl Nvrtc {
 /// The folder of the PTX cache: `QUEENS_CACHE_DIR`, else `$XDG_CACHE_HOME/queens`, else
 /// `~/.cache/queens`; `None` when none is known.
 pub fn cache_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("QUEENS_CACHE_DIR") {
+    // Empty: unset, not the current folder. A relative XDG_CACHE_HOME is ignored, as the XDG
+    // Base Directory specification says.
+    if let Some(dir) = std::env::var_os("QUEENS_CACHE_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(dir));
     }
-    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").filter(|d| Path::new(d).is_absolute()) {
         return Some(PathBuf::from(dir).join("queens"));
     }
     std::env::var_os("HOME")
@@ -270,13 +275,43 @@ pub fn cache_file(dir: &Path, source: &str, arch: &str, version: (i32, i32)) -> 
 }
 
 /// `source` compiled for `arch`: from the cache when it holds it, else compiled by `nvrtc` and
-/// written to the cache (a cache that cannot be written is skipped without a word).
+/// written to the cache (a cache that cannot be written is skipped without a word). A cached
+/// file that does not declare every kernel's entry point is compiled again and replaced.
 pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, GpuError> {
-    let version = nvrtc.version()?;
-    let file = cache_dir().map(|dir| cache_file(&dir, source, arch, version));
-    if let Some(ptx) = file.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
-        if ptx.contains(super::KERNEL_NAME) && ptx.contains(super::join::JOIN_NAME) {
-            return Ok(ptx);
+    ptx_in(cache_dir().as_deref(), nvrtc, source, arch, false)
+}
+
+/// `source` compiled for `arch` by `nvrtc`, written over the cache's entry: what replaces a
+/// cached PTX the driver refuses (a damaged file), which would otherwise fail every run.
+pub fn ptx_fresh(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, GpuError> {
+    ptx_in(cache_dir().as_deref(), nvrtc, source, arch, true)
+}
+
+/// [`ptx_cached`] (or, `fresh`, [`ptx_fresh`]) with the cache in `dir`, none when `None`.
+fn ptx_in(
+    dir: Option<&Path>,
+    nvrtc: &Nvrtc,
+    source: &str,
+    arch: &str,
+    fresh: bool,
+) -> Result<String, GpuError> {
+    let file = match dir {
+        Some(dir) => Some(cache_file(dir, source, arch, nvrtc.version()?)),
+        None => None,
+    };
+    if !fresh {
+        if let Some(ptx) = file.as_deref().and_then(read_cached) {
+            let entries = [
+                super::KERNEL_NAME,
+                super::join::JOIN_NAME,
+                super::groups::GROUPS_NAME,
+            ];
+            if entries
+                .iter()
+                .all(|e| ptx.contains(&format!(".entry {e}(")))
+            {
+                return Ok(ptx);
+            }
         }
     }
     let ptx = nvrtc.compile(source, arch)?;
@@ -284,6 +319,22 @@ pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, Gpu
         let _ = write_atomically(&file, &ptx);
     }
     Ok(ptx)
+}
+
+/// The cached PTX at `file`: a regular file of at most 64 MiB (a FIFO there would block, a
+/// link to `/dev/zero` take every byte of memory), else `None`, and it is compiled again.
+fn read_cached(file: &Path) -> Option<String> {
+    use std::io::Read;
+    const MOST: u64 = 64 << 20;
+    // Looked at before it is opened: opening a FIFO waits for a writer.
+    let meta = std::fs::metadata(file).ok()?;
+    if !meta.is_file() || meta.len() > MOST {
+        return None;
+    }
+    let opened = std::fs::File::open(file).ok()?;
+    let mut text = String::new();
+    opened.take(MOST).read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 /// Writes `text` to `file` through a temporary file renamed over it, so that a reader never
@@ -325,8 +376,9 @@ mod tests {
                 return;
             }
         };
+        // compute_75: the oldest architecture NVRTC 13 still compiles for (12 goes down to 50).
         let ptx = nvrtc
-            .compile(super::super::KERNEL_SOURCE, "compute_70")
+            .compile(super::super::KERNEL_SOURCE, "compute_75")
             .unwrap();
         assert!(ptx.contains(".entry queens_count_tasks"), "{ptx}");
         assert!(ptx.contains(".entry queens_join_pairs"), "{ptx}");
@@ -335,11 +387,52 @@ mod tests {
         // what PTX does not: the 48 KB of static shared memory a block may have, registers.
         nvrtc.compile(super::super::KERNEL_SOURCE, "sm_90").unwrap();
         // A kernel that does not compile gives NVRTC's log.
-        let err = nvrtc.compile("this is not C++", "compute_70").unwrap_err();
+        let err = nvrtc.compile("this is not C++", "compute_75").unwrap_err();
         assert!(
-            matches!(&err, GpuError::Compile { arch, log } if arch == "compute_70" && !log.is_empty()),
+            matches!(&err, GpuError::Compile { arch, log } if arch == "compute_75" && !log.is_empty()),
             "{err}"
         );
+        // The cache: a file is written on the first compile and read on the next; one that
+        // lacks an entry point (damaged, or of another kernel) is compiled again and replaced,
+        // and so is any file when a fresh compile is asked for (the driver refused it).
+        let dir = tempfile::tempdir().unwrap();
+        let source = super::super::KERNEL_SOURCE;
+        let file = cache_file(dir.path(), source, "compute_75", nvrtc.version().unwrap());
+        let first = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
+        let mark = format!("{first}// from the cache\n");
+        std::fs::write(&file, &mark).unwrap();
+        let cached = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        assert_eq!(cached, mark);
+        let fresh = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", true).unwrap();
+        assert_eq!(
+            (&fresh, std::fs::read_to_string(&file).unwrap()),
+            (&first, first.clone())
+        );
+        let damaged = ".entry queens_count_tasks( .entry queens_join_pairs(";
+        std::fs::write(&file, damaged).unwrap();
+        let again = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        assert_eq!(
+            (&again, std::fs::read_to_string(&file).unwrap()),
+            (&first, first.clone())
+        );
+    }
+
+    /// Only a regular file is read from the cache: a FIFO (whose opening would wait for a
+    /// writer) or a folder there is compiled again instead.
+    #[test]
+    #[cfg(unix)]
+    fn the_cache_reads_only_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.ptx");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(read_cached(&fifo), None);
+        }
+        assert_eq!(read_cached(dir.path()), None);
+        let file = dir.path().join("k.ptx");
+        std::fs::write(&file, "ptx").unwrap();
+        assert_eq!(read_cached(&file).as_deref(), Some("ptx"));
     }
 
     #[test]

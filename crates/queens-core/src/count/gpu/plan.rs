@@ -49,7 +49,7 @@ pub enum GpuSplit {
 /// frames' search, each a branching step that sets a GPU's threads apart. Refuses a value it
 /// does not know.
 pub fn asked_split() -> Result<Option<GpuSplit>, GpuError> {
-    match std::env::var(SPLIT_VAR).ok().as_deref() {
+    match crate::count::gpu::env_text(SPLIT_VAR).as_deref() {
         Some("frames") => Ok(Some(GpuSplit::Frames)),
         Some("halves") => Ok(Some(GpuSplit::Halves)),
         Some("") | None => Ok(None),
@@ -147,7 +147,7 @@ impl Plan {
 /// [`super::groups::JOIN_VAR`] it does not know, whatever the device.
 pub fn open() -> Result<Arc<dyn Kernel>, GpuError> {
     let join = super::groups::Join::asked()?;
-    match std::env::var(DEVICE_VAR).ok().as_deref() {
+    match crate::count::gpu::env_text(DEVICE_VAR).as_deref() {
         Some("twin") => Ok(Arc::new(super::CpuTwin)),
         Some("cuda") | Some("") | None => open_cuda(join),
         Some(other) => Err(GpuError::UnknownDevice {
