@@ -40,8 +40,36 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// Standard output behind a buffer: every command writes its data through this.
-pub fn stdout() -> BufWriter<StdoutLock<'static>> {
-    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+pub fn stdout() -> BufWriter<Stdout> {
+    BufWriter::with_capacity(1 << 16, Stdout(io::stdout().lock()))
+}
+
+/// Standard output whose errors say that it is standard output that could not be written
+/// (`cannot write to standard output: No space left on device`), of the same kind, so that a
+/// closed pipe is still told apart ([`is_broken_pipe`]).
+pub struct Stdout(StdoutLock<'static>);
+
+impl Stdout {
+    fn named(err: io::Error) -> io::Error {
+        io::Error::new(
+            err.kind(),
+            format!("cannot write to standard output: {err}"),
+        )
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(Stdout::named)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf).map_err(Stdout::named)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(Stdout::named)
+    }
 }
 
 /// The digits of a file number.
@@ -52,7 +80,7 @@ pub enum ListOutput {
     /// Every placement to standard output, one after the other.
     Stdout {
         /// The buffered standard output.
-        out: BufWriter<StdoutLock<'static>>,
+        out: BufWriter<Stdout>,
         /// How each placement is written.
         format: Format,
     },
@@ -125,8 +153,16 @@ impl ListOutput {
 
 fn write_file(path: &Path, queens: &[usize]) -> io::Result<()> {
     let mut file = BufWriter::new(fs::File::create(path)?);
-    crate::svg::write_svg(&mut file, queens)?;
-    file.flush()
+    let written = crate::svg::write_svg(&mut file, queens).and_then(|()| file.flush());
+    if written.is_err() {
+        // No half-written drawing is left behind (a full disk): the file is whole or absent.
+        // Only a regular file is removed, never what a link there points at, nor the link.
+        drop(file);
+        if fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+            let _ = fs::remove_file(path);
+        }
+    }
+    written
 }
 
 /// A sign of life on standard error for a long exhaustive search: after two seconds, one line

@@ -163,6 +163,24 @@ mod on_a_terminal {
             out
         }
 
+        /// Everything written to the terminal until the viewer has drawn its first screen
+        /// (entered the alternate screen and hidden the cursor), at most 10 s, and 200 ms more:
+        /// a fixed wait is too short on a busy machine.
+        fn read_until_drawn(&self) -> Vec<u8> {
+            let end = Instant::now() + Duration::from_secs(10);
+            let mut out = Vec::new();
+            let has = |out: &[u8], p: &[u8]| out.windows(p.len()).any(|w| w == p);
+            while Instant::now() < end && !(has(&out, b"\x1b[?1049h") && has(&out, b"\x1b[?25l")) {
+                let more = self.read_for(Duration::from_millis(100));
+                if more.is_empty() && self.master.is_none() {
+                    break;
+                }
+                out.extend(more);
+            }
+            out.extend(self.read_for(Duration::from_millis(200)));
+            out
+        }
+
         /// The exit status (its code, or 128 + the signal that ended it), waiting at most 10 s.
         fn status_within_10s(&mut self) -> Option<i32> {
             let end = Instant::now() + Duration::from_secs(10);
@@ -206,7 +224,7 @@ mod on_a_terminal {
             (libc::SIGQUIT, 131),
         ] {
             let mut session = Session::start(24, 80, How::Plain);
-            let mut out = session.read_for(Duration::from_millis(800));
+            let mut out = session.read_until_drawn();
             // SAFETY: sends a signal to the child this test started.
             unsafe { libc::kill(session.child.id() as i32, signal) };
             let code = session.status_within_10s();
@@ -229,7 +247,7 @@ mod on_a_terminal {
     #[test]
     fn a_second_signal_ends_the_viewer_at_once_with_the_terminal_restored() {
         let mut session = Session::start(24, 80, How::Plain);
-        let mut out = session.read_for(Duration::from_millis(800));
+        let mut out = session.read_until_drawn();
         let pid = session.child.id() as i32;
         // SAFETY: sends signals to the child this test started.
         unsafe {
@@ -247,7 +265,7 @@ mod on_a_terminal {
     fn a_terminal_that_says_it_is_enormous_is_drawn_within_bounds() {
         // 65535 x 65535 cells: two screen buffers of it would take 170 GB.
         let mut session = Session::start(u16::MAX, u16::MAX, How::Plain);
-        let mut out = session.read_for(Duration::from_millis(800));
+        let mut out = session.read_until_drawn();
         let mut master = session.master.as_ref().expect("open");
         std::io::Write::write_all(&mut master, b"q").expect("a key");
         assert_eq!(session.status_within_10s(), Some(0));
@@ -261,7 +279,7 @@ mod on_a_terminal {
         // is gone; with it, the signal ends it.
         for how in [How::Nohup, How::Plain] {
             let mut session = Session::start(24, 80, how);
-            let _ = session.read_for(Duration::from_millis(800));
+            let _ = session.read_until_drawn();
             // The window closes: the master side goes.
             session.master = None;
             assert_eq!(session.status_within_10s(), Some(129), "{how:?}");

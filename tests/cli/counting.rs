@@ -1010,6 +1010,72 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
     );
     // And resuming from it just prints the wrong total it holds: recount is the check.
     run("count 11 --recount 3").status(2);
+    // A pipe closed after the first line (`| grep -m1 DISAGREES`) ends the printing, not the
+    // answer: status 1, quietly, whichever line the disagreement is on.
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", "11", "--recount", "100000", "--checkpoint", arg])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut reader, &mut first).unwrap();
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), err.as_ref()), (Some(1), ""), "{first}");
+}
+
+/// A count whose result cannot be written (a full disk) says so and gives the result, or
+/// names the checkpoint that holds it: hours of counting are not lost to a full disk.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_result_that_cannot_be_written_is_given_in_the_error() {
+    let full = || std::fs::File::create("/dev/full").unwrap();
+    let out = Std::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", "12", "--json"])
+        .stdout(full())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("cannot write to standard output: No space left on device")
+            && err.contains("the result: {\"n\":12,\"total\":14200")
+            && err.contains("checksum"),
+        "{err}"
+    );
+    let (_dir, ckpt) = temp_checkpoint();
+    let out = Std::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(["count", "12", "--checkpoint", ckpt.to_str().unwrap()])
+        .stdout(full())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("holds it"), "{err}");
+    run_args(&["count", "12", "--checkpoint", ckpt.to_str().unwrap()]).stdout_is("14200\n");
+    // Every command says that it is standard output it could not write.
+    for args in [
+        &["list", "8"][..],
+        &["trace", "4"],
+        &["count", "9", "--estimate"],
+        &["man"],
+    ] {
+        let out = Std::new(assert_cmd::cargo::cargo_bin("queens"))
+            .args(args)
+            .stdout(full())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(
+            err.trim(),
+            "queens: error: cannot write to standard output: No space left on device (os error 28)",
+            "{args:?}"
+        );
+    }
 }
 
 #[test]

@@ -232,7 +232,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         note!("queens: error: the last save failed: {err:#}");
     }
 
-    if caught.is_some() || !run.is_complete() {
+    // A signal that came after the last subproblem was counted stops nothing: the run is
+    // complete and its result is printed (the first signal only cancels the search).
+    if !run.is_complete() {
         let (finished, begun) = {
             let tally = run.control().tally();
             (tally.finished, tally.pieces.len())
@@ -274,7 +276,24 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     } else {
         started.elapsed().as_secs_f64()
     };
-    print_counts(args, &run, counts, seconds)?;
+    // Standard output failing must not hide a failed save (status 2), nor lose a result no
+    // file holds: the message gives the result, and a closed pipe keeps the save's status.
+    let text = result_text(args, &run, counts, seconds)?;
+    if let Err(err) = print_line(&text) {
+        let kept = match (session.path(), &save_failed) {
+            (Some(path), None) => format!("{} holds it", escape_path(path)),
+            _ => format!("the result: {text}"),
+        };
+        if crate::output::is_broken_pipe(&err) {
+            if save_failed.is_none() {
+                return Ok(Status::Success);
+            }
+            note!("queens: error: standard output is closed; {kept}");
+            return Ok(Status::Failure);
+        }
+        // The root cause names standard output (`crate::output::Stdout`).
+        bail!("{}; {kept}", err.root_cause());
+    }
     if session.resumed() && !args.quiet {
         note!("queens: {}", whole_run(session.spent()));
     }
@@ -288,33 +307,37 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Prints the counts of a complete run that took `seconds` of wall time: one integer line, or
-/// the JSON result line (`--format json`, or `--json`).
-fn print_counts(
+/// The line that gives the counts of a complete run that took `seconds` of wall time: one
+/// integer, or the JSON result line (`--format json`, or `--json`).
+fn result_text(
     args: &CountArgs,
     run: &Run,
     counts: count::Counts,
     seconds: f64,
-) -> anyhow::Result<()> {
-    let mut out = super::stdout();
-    if args.json()? {
+) -> anyhow::Result<String> {
+    Ok(if args.json()? {
         // With --shard, total and unique are the shard's share, which `queens merge` adds up;
         // the checksum covers every other field.
         let seconds = round_ms(seconds);
-        let line = result_line(
+        result_line(
             args.size.n,
             counts,
             seconds,
             args.shard,
             &run.split(),
             run.subproblems(),
-        );
-        writeln!(out, "{line}")?;
+        )
     } else if args.unique {
-        writeln!(out, "{}", counts.unique)?;
+        counts.unique.to_string()
     } else {
-        writeln!(out, "{}", counts.total)?;
-    }
+        counts.total.to_string()
+    })
+}
+
+/// Writes `text`, a line, to standard output.
+fn print_line(text: &str) -> anyhow::Result<()> {
+    let mut out = super::stdout();
+    writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())
 }
@@ -364,7 +387,7 @@ fn print_finished(
             run.control().tally().finished
         );
     }
-    print_counts(args, run, counts, seconds)?;
+    print_line(&result_text(args, run, counts, seconds)?)?;
     Ok(Status::Success)
 }
 

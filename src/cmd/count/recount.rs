@@ -62,6 +62,9 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     let signals = signals::install()?;
     signals.attach(Arc::clone(&run));
     let mut out = crate::output::stdout();
+    // A closed pipe (`| grep -m1 DISAGREES`) stops the printing, never the answer: the status
+    // stays 1 once a subproblem disagreed, as `verify` keeps it.
+    let mut closed = false;
     let mut disagree = 0usize;
     let mut checked = 0usize;
     for &i in &chosen {
@@ -76,12 +79,19 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
             disagree += 1;
             "DISAGREES"
         };
-        writeln!(
+        if closed {
+            continue;
+        }
+        let written = writeln!(
             out,
             "subproblem {i}: saved {}/{}, recounted {}/{}: {verdict}",
             saved.total, saved.unique, again.total, again.unique
-        )?;
-        out.flush()?;
+        )
+        .and_then(|()| out.flush());
+        match written {
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => closed = true,
+            other => other?,
+        }
     }
     if let Some(signal) = signals.caught() {
         note!(
@@ -89,6 +99,13 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
             chosen.len()
         );
         return Ok(signals::status_of(signal));
+    }
+    if closed {
+        return Ok(if disagree == 0 {
+            Status::Success
+        } else {
+            Status::No
+        });
     }
     if disagree == 0 {
         writeln!(

@@ -129,23 +129,23 @@ pub fn create_temporary(path: &Path) -> io::Result<(File, PathBuf)> {
 /// hexadecimal digits. Nothing else matches, so no other file of the folder is ever taken
 /// for one.
 pub fn is_temporary_of(name: &std::ffi::OsStr, file_name: &std::ffi::OsStr) -> bool {
-    let (Some(name), Some(file)) = (name.to_str(), file_name.to_str()) else {
-        return false;
-    };
-    let Some(rest) = (file.strip_prefix('.'))
+    // Compared as bytes: a name that is not UTF-8 (`ck\xff`) has its temporary files removed too.
+    let (name, file) = (name.as_encoded_bytes(), file_name.as_encoded_bytes());
+    let Some(rest) = (file.strip_prefix(b".".as_slice()))
         .and_then(|f| f.strip_prefix(name))
-        .and_then(|f| f.strip_prefix('.'))
-        .and_then(|f| f.strip_suffix(".tmp"))
+        .and_then(|f| f.strip_prefix(b".".as_slice()))
+        .and_then(|f| f.strip_suffix(b".tmp".as_slice()))
     else {
         return false;
     };
-    let Some((pid, random)) = rest.split_once('.') else {
+    let Some(dot) = rest.iter().position(|&b| b == b'.') else {
         return false;
     };
+    let (pid, random) = (&rest[..dot], &rest[dot + 1..]);
     !pid.is_empty()
-        && pid.bytes().all(|b| b.is_ascii_digit())
+        && pid.iter().all(|b| b.is_ascii_digit())
         && random.len() == 16
-        && random.bytes().all(|b| b.is_ascii_hexdigit())
+        && random.iter().all(|b| b.is_ascii_hexdigit())
 }
 
 /// Removes the temporary files that saves of the checkpoint `path` left behind (a process

@@ -440,6 +440,22 @@ fn only_the_names_of_its_temporary_files_are_taken_for_them() {
     assert!(!is(".run.ck.1234.0123456789abcdeg.tmp"));
     assert!(!is(".other.ck.1234.0123456789abcdef.tmp"));
     assert!(!is(".run.ckx.1234.0123456789abcdef.tmp"));
+    // A name that is not UTF-8 has its temporary files too (they were left behind).
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = std::ffi::OsStr::from_bytes;
+    let odd = bytes(b"ck\xff");
+    assert!(is_temporary_of(
+        odd,
+        bytes(b".ck\xff.1234.0123456789abcdef.tmp")
+    ));
+    assert!(!is_temporary_of(
+        odd,
+        bytes(b".ck\xfe.1234.0123456789abcdef.tmp")
+    ));
+    assert!(!is_temporary_of(
+        odd,
+        bytes(b".ck\xff.12\xff4.0123456789abcdef.tmp")
+    ));
 }
 
 #[test]
