@@ -21,7 +21,8 @@
 //! pre-placed rows is the usual one (for example Feinbube et al., "Evaluating the N-Queens
 //! problem on GPUs", 2010; T. Zhang et al., arXiv 2511.12009, whose counter also keeps its
 //! stack in shared memory). Cost: the searches, as for the frame engine; host memory is one
-//! launch of tasks (20 bytes each) and the plan.
+//! launch of tasks (20 bytes each: a subproblem's tasks are listed as the launches take them,
+//! not all at once, which at N = 26 was gigabytes) and the plan.
 
 pub(crate) mod error;
 pub mod groups;
@@ -41,7 +42,7 @@ use std::time::{Duration, Instant};
 use super::control::Control;
 use super::frames::engine;
 use super::frames::frame::Subproblem;
-use super::frames::pieces::{self, PieceIter};
+use super::frames::pieces::{self, FramePieces, PieceIter};
 use super::shard::Shard;
 use super::types::{CountError, Counts};
 
@@ -49,7 +50,7 @@ pub use error::GpuError;
 pub use groups::GroupTask;
 pub use join::Launched;
 pub use plan::{asked_split, open, GpuSplit, Plan, DEVICE_VAR, SPLIT_VAR};
-pub(crate) use tasks::Frame;
+pub(crate) use tasks::{Frame, Walk};
 pub use tasks::{FrameRows, Task, MAX_LEFT};
 
 /// The source of the kernel, compiled by NVRTC for the device at run time, and by the host
@@ -263,12 +264,25 @@ struct Open {
     index: usize,
     /// Its rows, as the kernel reads them.
     rows: FrameRows,
-    /// Its tasks not yet counted.
+    /// Its tasks listed and not yet counted.
     waiting: u64,
-    /// Whether all its tasks are listed.
-    listed: bool,
+    /// Where the listing of its tasks stands; `None` once all are listed.
+    lister: Option<Lister>,
     /// The completions counted so far.
     found: u64,
+}
+
+/// Where the listing of a subproblem's tasks stands: a subproblem of a large board has
+/// hundreds of millions of tasks (N = 26: gigabytes), so they are listed as the launches take
+/// them, never more than a launch ahead.
+struct Lister {
+    frame: Frame,
+    /// Its number in the tasks' `frame` fields.
+    number: u32,
+    /// The expansion under way.
+    walk: Walk,
+    /// With pieces: the pieces not yet begun, and those a checkpoint had counted.
+    pieces: Option<(PieceIter, Option<FramePieces>)>,
 }
 
 /// The launches of one run: subproblems listed into tasks, in order, and counted in launches.
@@ -310,57 +324,90 @@ impl<'a> Launches<'a> {
 
     fn run(mut self, todo: &[usize]) -> Result<(), CountError> {
         let mut next = todo.iter().copied();
-        let mut more = true;
         loop {
             if self.control.cancelled() {
                 return Ok(());
             }
-            while more && self.tasks.len() < self.launch {
-                match next.next() {
-                    Some(i) => self.list(i),
-                    None => more = false,
+            // Tasks for the next launch: the newest subproblem's listing goes on, then the
+            // next subproblems are opened, until the launch is full or none is left.
+            while self.tasks.len() < self.launch {
+                if self.open.back().is_some_and(|o| o.lister.is_some()) {
+                    self.list_more();
+                } else if let Some(i) = next.next() {
+                    self.open_subproblem(i);
+                } else {
+                    break;
                 }
             }
             self.finish_counted();
             if self.tasks.is_empty() {
-                if !more {
-                    return Ok(());
-                }
-                continue;
+                // Nothing listed is left and nothing is left to list: every subproblem is
+                // recorded.
+                return Ok(());
             }
             self.count_launch()?;
         }
     }
 
-    /// Lists the tasks of subproblem `i` (its pieces of the shard not yet counted, with pieces).
-    fn list(&mut self, i: usize) {
+    /// Opens subproblem `i`: its tasks are listed by [`Launches::list_more`] (its pieces of
+    /// the shard not yet counted, with pieces).
+    fn open_subproblem(&mut self, i: usize) {
         let sub = &self.plan[i];
-        let searched: &[_] = &sub.oriented;
-        let frame = Frame::new(self.n, searched);
+        let frame = Frame::new(self.n, &sub.oriented);
         let number = self.base + self.open.len() as u32;
-        let mut listed = 0u64;
-        if self.depth == 0 {
-            listed += frame.expand(frame.root, number, self.keep, &mut self.tasks) as u64;
+        let (walk, pieces) = if self.depth == 0 {
+            (frame.walk(frame.root, number, self.keep), None)
         } else {
             let before = self.control.tally().pieces.get(&i).cloned();
-            for (p, queens) in PieceIter::new(self.n, sub, self.depth) {
-                if !pieces::in_shard(self.shard, i, p)
-                    || before.as_ref().is_some_and(|b| b.is_counted(p))
-                {
-                    continue;
-                }
-                if let Some(start) = frame.after(&queens) {
-                    listed += frame.expand(start, number, self.keep, &mut self.tasks) as u64;
-                }
-            }
-        }
+            // The first piece begins the listing.
+            let pieces = PieceIter::new(self.n, sub, self.depth);
+            (Walk::empty(), Some((pieces, before)))
+        };
         self.open.push_back(Open {
             index: i,
             rows: frame.rows,
-            waiting: listed,
-            listed: true,
+            waiting: 0,
+            lister: Some(Lister {
+                frame,
+                number,
+                walk,
+                pieces,
+            }),
             found: 0,
         });
+    }
+
+    /// Lists tasks of the newest open subproblem until the next launch is full or all of its
+    /// tasks are listed.
+    fn list_more(&mut self) {
+        let Some(open) = self.open.back_mut() else {
+            return;
+        };
+        let Some(lister) = open.lister.as_mut() else {
+            return;
+        };
+        let i = open.index;
+        while self.tasks.len() < self.launch {
+            if !lister.walk.done() {
+                let room = self.launch - self.tasks.len();
+                open.waiting += lister.frame.fill(&mut lister.walk, room, &mut self.tasks) as u64;
+                continue;
+            }
+            let start = lister.pieces.as_mut().and_then(|(iter, before)| {
+                iter.find_map(|(p, queens)| {
+                    let fresh = pieces::in_shard(self.shard, i, p)
+                        && !before.as_ref().is_some_and(|b| b.is_counted(p));
+                    fresh.then(|| lister.frame.after(&queens)).flatten()
+                })
+            });
+            match start {
+                Some(start) => lister.walk = lister.frame.walk(start, lister.number, self.keep),
+                None => {
+                    open.lister = None;
+                    return;
+                }
+            }
+        }
     }
 
     /// Counts the next launch of tasks and adds each to its subproblem.
@@ -407,7 +454,7 @@ impl<'a> Launches<'a> {
     /// Records, oldest first, every subproblem whose tasks are all counted.
     fn finish_counted(&mut self) {
         while let Some(front) = self.open.front() {
-            if !(front.listed && front.waiting == 0) {
+            if !(front.lister.is_none() && front.waiting == 0) {
                 break;
             }
             let done = self.open.pop_front().expect("the front exists");

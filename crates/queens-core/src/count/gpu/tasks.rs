@@ -50,6 +50,30 @@ pub struct Task {
     pub right: u32,
 }
 
+/// Where a resumable expansion ([`Frame::walk`]) stands: the depth-first stack of states and
+/// the candidates left at each, or the one task of a state already deep enough.
+pub(crate) struct Walk {
+    stack: Vec<(Task, u32)>,
+    target: u32,
+    whole: Option<Task>,
+}
+
+impl Walk {
+    /// A walk with no task.
+    pub(crate) fn empty() -> Walk {
+        Walk {
+            stack: Vec::new(),
+            target: 0,
+            whole: None,
+        }
+    }
+
+    /// Whether every task has been listed.
+    pub(crate) fn done(&self) -> bool {
+        self.whole.is_none() && self.stack.is_empty()
+    }
+}
+
 /// A frame's rows, and the state before its first free row.
 pub(crate) struct Frame {
     /// The rows as the kernel reads them.
@@ -113,38 +137,74 @@ impl Frame {
 
     /// Appends to `out` every open placement that extends `from` down to the free row that
     /// leaves `keep` rows (at most [`MAX_LEFT`]) to the kernel, each tagged with `frame`; `from`
-    /// itself when it is already that deep. Returns how many were appended.
+    /// itself when it is already that deep. Returns how many were appended. (The engine lists
+    /// them a part at a time, by [`Frame::walk`]; this is the whole, for the tests.)
+    #[cfg(test)]
     pub(crate) fn expand(&self, from: Task, frame: u32, keep: u32, out: &mut Vec<Task>) -> usize {
+        let mut walk = self.walk(from, frame, keep);
+        self.fill(&mut walk, usize::MAX, out)
+    }
+
+    /// The expansion of `from` that [`Frame::expand`] makes, to be listed a part at a time by
+    /// [`Frame::fill`]: a frame of a large board has hundreds of millions of tasks, listed
+    /// as the launches take them.
+    pub(crate) fn walk(&self, from: Task, frame: u32, keep: u32) -> Walk {
         let keep = keep.min(MAX_LEFT);
         let target = self.rows.rows.saturating_sub(keep).max(from.level);
-        let before = out.len();
         let from = Task { frame, ..from };
         if from.level >= target {
-            out.push(from);
-            return 1;
+            return Walk {
+                stack: Vec::new(),
+                target,
+                whole: Some(from),
+            };
+        }
+        let mut stack = Vec::with_capacity(MAX_ROWS);
+        stack.push((from, self.open(&from)));
+        Walk {
+            stack,
+            target,
+            whole: None,
+        }
+    }
+
+    /// Appends to `out` the next tasks of `walk`, at most `room` of them, in the order
+    /// [`Frame::expand`] lists them. Returns how many were appended; fewer than `room` only
+    /// when the walk is done.
+    pub(crate) fn fill(&self, walk: &mut Walk, room: usize, out: &mut Vec<Task>) -> usize {
+        let before = out.len();
+        if room > 0 {
+            if let Some(t) = walk.whole.take() {
+                out.push(t);
+            }
         }
         // Depth-first, lowest column first: the candidates left at each level.
-        let mut stack: Vec<(Task, u32)> = Vec::with_capacity(MAX_ROWS);
-        let open = |t: &Task| self.rows.open[t.level as usize] & !(t.cols | t.left | t.right);
-        stack.push((from, open(&from)));
-        while let Some((t, f)) = stack.last_mut() {
+        while out.len() - before < room {
+            let Some((t, f)) = walk.stack.last_mut() else {
+                break;
+            };
             if *f == 0 {
-                stack.pop();
+                walk.stack.pop();
                 continue;
             }
             let bit = *f & f.wrapping_neg();
             *f ^= bit;
             let child = self.child(*t, bit);
-            if child.level == target {
+            if child.level == walk.target {
                 out.push(child);
             } else {
-                let f = open(&child);
+                let f = self.open(&child);
                 if f != 0 {
-                    stack.push((child, f));
+                    walk.stack.push((child, f));
                 }
             }
         }
         out.len() - before
+    }
+
+    /// The squares of row `t.level` that the frame and the queens of `t` leave open.
+    fn open(&self, t: &Task) -> u32 {
+        self.rows.open[t.level as usize] & !(t.cols | t.left | t.right)
     }
 
     /// Counts the completions of `t` on the CPU by the kernel's own loop: what one GPU thread
@@ -190,6 +250,31 @@ mod tests {
                         .all(|t| t.level == rows.saturating_sub(keep.min(MAX_LEFT))));
                     let got: u64 = tasks.iter().map(|&t| frame.count(t)).sum();
                     assert_eq!(got, want, "n = {n}, frame {:?}, keep {keep}", sub.key);
+                }
+            }
+        }
+    }
+
+    /// Listed a part at a time, in parts of any size, the tasks are those of the whole
+    /// expansion in the same order, and the walk says when it is done.
+    #[test]
+    fn a_walk_lists_the_expansion_in_parts() {
+        for n in [8, 11, 13] {
+            for sub in subproblems(n).iter().take(12) {
+                let frame = Frame::new(n, &sub.oriented);
+                for keep in [0, 3, 6] {
+                    let mut whole = Vec::new();
+                    frame.expand(frame.root, 3, keep, &mut whole);
+                    for part in [1, 2, 7, 1000] {
+                        let mut walk = frame.walk(frame.root, 3, keep);
+                        let mut parts = Vec::new();
+                        while !walk.done() {
+                            let got = frame.fill(&mut walk, part, &mut parts);
+                            assert!(got == part || walk.done(), "{got} of {part}");
+                        }
+                        assert_eq!(frame.fill(&mut walk, part, &mut parts), 0);
+                        assert_eq!(parts, whole, "n = {n}, keep {keep}, parts of {part}");
+                    }
                 }
             }
         }

@@ -220,3 +220,49 @@ fn a_cancelled_cpu_half_board_run_resumes_on_the_device() {
     halves::run(&CpuTwin, &plan, &todo, 1, &resumed).unwrap();
     assert_eq!(resumed.tally().parts, want.tally().parts);
 }
+
+/// A subproblem's tasks are listed as the launches take them, never more than a launch ahead:
+/// a frame of N = 26 has hundreds of millions of tasks, gigabytes listed at once. Here a frame
+/// of N = 16 with far more tasks than a launch of 1000, whole and by pieces.
+#[test]
+fn tasks_are_listed_a_launch_at_a_time() {
+    let n = 16;
+    let plan = subproblems(n);
+    let control = Control::new(Tally::new(plan.len()));
+    for depth in [0, 2] {
+        let frames = FramePlan {
+            n,
+            frames: &plan,
+            depth,
+            shard: Shard::WHOLE,
+        };
+        let mut launches = Launches::new(&CpuTwin, frames, &control);
+        launches.keep = 8;
+        launches.launch = 1000;
+        launches.open_subproblem(0);
+        launches.list_more();
+        assert_eq!(launches.tasks.len(), 1000, "depth {depth}");
+        // The rest, a launch at a time, add up to the whole expansion's tasks.
+        let mut listed = 1000;
+        while launches.open.back().is_some_and(|o| o.lister.is_some()) {
+            launches.tasks.clear();
+            launches.list_more();
+            assert!(launches.tasks.len() <= 1000);
+            listed += launches.tasks.len();
+        }
+        let frame = Frame::new(n, &plan[0].oriented);
+        let mut whole = Vec::new();
+        if depth == 0 {
+            frame.expand(frame.root, 0, 8, &mut whole);
+        } else {
+            for (_, queens) in PieceIter::new(n, &plan[0], depth) {
+                if let Some(start) = frame.after(&queens) {
+                    frame.expand(start, 0, 8, &mut whole);
+                }
+            }
+        }
+        assert!(whole.len() > 5000, "{}", whole.len());
+        assert_eq!(listed, whole.len(), "depth {depth}");
+        assert_eq!(launches.open.back().map(|o| o.waiting), Some(listed as u64));
+    }
+}
