@@ -55,13 +55,10 @@ impl std::fmt::Debug for Nvrtc {
     }
 }
 
-/// The places tried, in order: `QUEENS_NVRTC`, the bare names (the loader's own search), and
-/// the toolkit folders.
+/// The places tried, in order: the bare names (the loader's own search), and the toolkit
+/// folders.
 fn candidates() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Some(path) = std::env::var_os("QUEENS_NVRTC") {
-        out.push(PathBuf::from(path));
-    }
     out.extend(NAMES.iter().map(PathBuf::from));
     let roots = ["CUDA_HOME", "CUDA_PATH"]
         .iter()
@@ -81,8 +78,33 @@ fn candidates() -> Vec<PathBuf> {
 }
 
 impl Nvrtc {
-    /// Loads the library from the first place of `candidates` that has it.
+    /// Loads the library: the one `QUEENS_NVRTC` names when it is set (and not empty), else
+    /// from the first place of `candidates` that has it.
     pub fn load() -> Result<Nvrtc, GpuError> {
+        let named = std::env::var_os("QUEENS_NVRTC").filter(|p| !p.is_empty());
+        Nvrtc::load_from(named.map(PathBuf::from))
+    }
+
+    /// [`Nvrtc::load`] with `named` for `QUEENS_NVRTC`: a library named is the one loaded, or
+    /// the error says why it could not be (never another, found elsewhere, in its place).
+    fn load_from(named: Option<PathBuf>) -> Result<Nvrtc, GpuError> {
+        if let Some(path) = named {
+            let why = |why: String| GpuError::NoNvrtc {
+                looked_for: format!("QUEENS_NVRTC={}: {why}", path.display()),
+            };
+            // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
+            let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| why(e.to_string()))?;
+            let nvrtc = Nvrtc {
+                lib,
+                path: path.display().to_string(),
+            };
+            return match nvrtc.version() {
+                Ok(_) => Ok(nvrtc),
+                Err(_) => Err(why(
+                    "a library without nvrtcVersion, so not NVRTC".to_string()
+                )),
+            };
+        }
         let tried = candidates();
         for path in &tried {
             // A path with a folder that does not exist cannot load; skip the loader's search.
@@ -103,7 +125,8 @@ impl Nvrtc {
         }
         Err(GpuError::NoNvrtc {
             looked_for: format!(
-                "QUEENS_NVRTC, {} and the lib64 folders of CUDA_HOME, CUDA_PATH and /usr/local/cuda",
+                "{} and the lib64 folders of CUDA_HOME, CUDA_PATH and /usr/local/cuda (QUEENS_NVRTC \
+                 unset)",
                 NAMES.join(", ")
             ),
         })
@@ -433,6 +456,32 @@ mod tests {
         let file = dir.path().join("k.ptx");
         std::fs::write(&file, "ptx").unwrap();
         assert_eq!(read_cached(&file).as_deref(), Some("ptx"));
+    }
+
+    /// A library `QUEENS_NVRTC` names is the one loaded, or the error names it and says why:
+    /// another NVRTC found elsewhere is not taken in its place.
+    #[test]
+    fn the_nvrtc_named_is_loaded_or_the_error_names_it() {
+        let missing = Nvrtc::load_from(Some(PathBuf::from("/nowhere/libnvrtc.so.12")));
+        let err = missing.unwrap_err().to_string();
+        assert!(
+            err.contains("QUEENS_NVRTC=/nowhere/libnvrtc.so.12: "),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("libnvrtc.so.12");
+        std::fs::write(&text, "not a library").unwrap();
+        let err = Nvrtc::load_from(Some(text.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("QUEENS_NVRTC={}: ", text.display())),
+            "{err}"
+        );
+        if let Some(real) = std::env::var_os("QUEENS_NVRTC").filter(|p| !p.is_empty()) {
+            let nvrtc = Nvrtc::load_from(Some(PathBuf::from(&real))).unwrap();
+            assert_eq!(nvrtc.path, PathBuf::from(real).display().to_string());
+        }
     }
 
     #[test]
