@@ -157,6 +157,9 @@ pub async fn serve(
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(HEAD_MAX_BYTES)
+        // A client may shut its side once the request is sent (`nc -N`, scripts): it is
+        // still answered.
+        .half_close(true)
         .keep_alive(true);
     let http = Arc::new(http);
     let mut tasks = JoinSet::new();

@@ -181,7 +181,12 @@ fn code_module() -> &'static str {
     })
 }
 
-async fn module(Path(name): Path<String>) -> Response {
+async fn module(name: Result<Path<String>, axum::extract::rejection::PathRejection>) -> Response {
+    // A name that is not UTF-8 (`/js/%FF`) is a JSON error as every other, not axum's text.
+    let Ok(Path(name)) = name else {
+        return ApiError::bad_request("a module's name is text (UTF-8), such as /js/app.js")
+            .into_response();
+    };
     if name == CODE_DATA {
         return asset(JAVASCRIPT, code_module()).into_response();
     }

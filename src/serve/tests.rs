@@ -603,6 +603,10 @@ async fn unknown_module_paths_are_not_found() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}: {body}");
         assert!(body["error"].is_string(), "{uri}: {body}");
     }
+    // A name that is not UTF-8: a JSON 400 too, not the router's text.
+    for uri in ["/js/%FF", "/js/%C3%28"] {
+        bad_request(uri, &["UTF-8"]).await;
+    }
 }
 
 /// The status, headers and JSON body of one request with any method.
