@@ -78,11 +78,16 @@ fn on_thread<T: Send + 'static>(
 fn parse_and_run() -> ExitCode {
     let args: Vec<_> = std::env::args_os().collect();
     // Clap's help and usage errors follow `--color` too: the flag is read before clap parses.
+    // An argument with characters a terminal would obey (ESC, BEL, ...): clap echoes it as it
+    // came in its errors, so they are printed plain and escaped (see `clap_exit`).
+    let hostile = args
+        .iter()
+        .any(|a| queens_core::text::escape(&a.to_string_lossy()) != a.to_string_lossy());
     let command = Cli::command().color(color::for_clap(color::from_args(&args)));
     let matches = command
         .try_get_matches_from(args)
-        .unwrap_or_else(|err| err.exit());
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+        .unwrap_or_else(|err| clap_exit(&err, hostile));
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| clap_exit(&err, hostile));
     if !stops_gracefully(&cli.command) {
         signals::release(matches!(cli.command, Command::Count(_)));
     }
@@ -97,6 +102,58 @@ fn parse_and_run() -> ExitCode {
         Ok(status) => status.into(),
         Err(err) => report(err),
     }
+}
+
+/// Ends the process as clap's `Error::exit` does, with two differences. Help and version that
+/// cannot be written (a full disk) are an error, status 2, not a silent 0 (a closed pipe still
+/// ends quietly). When an argument holds characters a terminal would obey (`hostile`: clap
+/// echoes an unknown argument or an invalid choice as it came), the error is printed without
+/// colours (clap's, and any the argument asked for) and with the rest escaped, so that input is
+/// shown, never obeyed.
+fn clap_exit(err: &clap::Error, hostile: bool) -> ! {
+    if !err.use_stderr() {
+        let code = match err.print() {
+            Ok(()) => err.exit_code(),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+            Err(e) => {
+                note!("queens: error: cannot write to standard output: {e}");
+                2
+            }
+        };
+        std::process::exit(code);
+    }
+    if hostile {
+        let raw = without_colours(&err.render().ansi().to_string());
+        let mut escaped = String::new();
+        for line in raw.lines() {
+            escaped.push_str(&queens_core::text::escape(line));
+            escaped.push('\n');
+        }
+        let _ = io::stderr().write_all(escaped.as_bytes());
+        std::process::exit(err.exit_code());
+    }
+    err.exit()
+}
+
+/// `text` without its colour sequences (`ESC [ digits and ; m`, all that clap's styles are).
+fn without_colours(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let params = after
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(after.len());
+        if after[params..].starts_with('m') {
+            rest = &after[params + 1..];
+        } else {
+            out.push_str("\x1b[");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The key of `QUEENS_KEY`, when set: every shard result and checkpoint is then written with a

@@ -22,7 +22,7 @@ pub struct CompleteArgs {
     #[arg(value_name = "N|FILE")]
     pub target: String,
     /// The given queens as 0-based ROW:COLUMN pairs separated by commas (only with N).
-    #[arg(long, value_name = "R:C[,R:C...]", value_delimiter = ',', value_parser = parse_square)]
+    #[arg(long, value_name = "R:C[,R:C...]", value_delimiter = ',', value_parser = super::parse::checked(parse_square))]
     pub fixed: Vec<Square>,
     /// Print the number of completions instead of one of them (with --format json, as
     /// {"n":N,"count":C}).

@@ -55,7 +55,7 @@ pub struct CountArgs {
     pub json: bool,
     /// Worker threads, 0 to 1024; 0 means one per core.
     #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
-          value_parser = parse_threads)]
+          value_parser = super::parse::checked(parse_threads))]
     pub threads: usize,
     /// Count only part I of M (0 <= I < M); `queens merge` sums the parts.
     #[arg(long, value_name = "I/M")]
@@ -65,7 +65,7 @@ pub struct CountArgs {
     pub checkpoint: Option<PathBuf>,
     /// Seconds between checkpoint saves (0.1 to 604800, one week).
     #[arg(long, value_name = "SECS", default_value_t = 2.0, requires = "checkpoint",
-          value_parser = parse_interval)]
+          value_parser = super::parse::checked(parse_interval))]
     pub checkpoint_every: f64,
     /// No progress bar, no "resuming" note.
     #[arg(long, short)]
@@ -76,12 +76,12 @@ pub struct CountArgs {
     pub progress: Option<Progress>,
     /// Seconds between two lines of --progress lines (0.1 to 604800).
     #[arg(long, value_name = "SECS", default_value_t = 60.0,
-          value_parser = parse_interval)]
+          value_parser = super::parse::checked(parse_interval))]
     pub progress_every: f64,
     /// Recount K random finished subproblems of the --checkpoint file with the plain search
     /// (not the join) and say whether each agrees; counts nothing else. Status 1 when one
     /// disagrees.
-    #[arg(long, value_name = "K", requires = "checkpoint", value_parser = parse_positive)]
+    #[arg(long, value_name = "K", requires = "checkpoint", value_parser = super::parse::checked(parse_positive))]
     pub recount: Option<u64>,
     /// Estimate the run instead of counting, for the engine and split it would use:
     /// subproblems, halves and memory (half-board engine) or search nodes (frame engine), time
@@ -103,7 +103,7 @@ pub struct CountArgs {
     /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
     /// (0: whole frames). Default: whole frames up to N = 21, D = max(2, N - 21) above, so that
     /// no subproblem takes more than seconds of one core. Implies --engine frame.
-    #[arg(long, value_name = "D", conflicts_with = "algo", value_parser = parse_depth)]
+    #[arg(long, value_name = "D", conflicts_with = "algo", value_parser = super::parse::checked(parse_depth))]
     pub pieces: Option<u64>,
 }
 

@@ -18,7 +18,7 @@ pub struct ListArgs {
     #[arg(long, value_enum, default_value_t = AlgoArg::BITBOARD)]
     pub algo: AlgoArg,
     /// Stop after K solutions.
-    #[arg(long, value_name = "K", value_parser = super::parse::parse_whole)]
+    #[arg(long, value_name = "K", value_parser = super::parse::checked(super::parse::parse_whole))]
     pub limit: Option<u64>,
     /// List one solution per symmetry class: the smallest of its 8 rotations and reflections.
     #[arg(long)]

@@ -30,11 +30,11 @@ pub struct MergeArgs {
     /// up: 100% is every one), each whole shard by the plain search (no join), and refuse the
     /// merge when one disagrees (status 1). Costs those shards' work again, several times
     /// slower.
-    #[arg(long, value_name = "K|P%", value_parser = parse_recount)]
+    #[arg(long, value_name = "K|P%", value_parser = super::parse::checked(parse_recount))]
     pub recount: Option<Recount>,
     /// Threads of `--recount`, 0 to 1024; 0 means one per core.
     #[arg(long, short = 'j', value_name = "T", default_value_t = 0,
-          value_parser = super::parse::parse_threads)]
+          value_parser = super::parse::checked(super::parse::parse_threads))]
     pub threads: usize,
 }
 
@@ -76,14 +76,16 @@ fn parse_recount(s: &str) -> Result<Recount, String> {
         return match p.parse::<f64>() {
             Ok(p) if decimal && p > 0.0 && p <= 100.0 => Ok(Recount::Percent(p)),
             _ => Err(format!(
-                "'{s}' is not a percentage above 0 and at most 100 (write 5% or 100%)"
+                "'{}' is not a percentage above 0 and at most 100 (write 5% or 100%)",
+                super::parse::shorten(s)
             )),
         };
     }
     match queens_core::text::decimal(s) {
         Ok(k) if k >= 1 => Ok(Recount::Parts(k)),
         _ => Err(format!(
-            "'{s}' is neither a number of parts (1 or more) nor a percentage of them (5%)"
+            "'{}' is neither a number of parts (1 or more) nor a percentage of them (5%)",
+            super::parse::shorten(s)
         )),
     }
 }

@@ -8,13 +8,58 @@ use queens_core::solve::Method;
 use queens_core::text::{decimal, NotDecimal};
 use queens_core::{Algorithm, Square};
 
-/// Parses a square written `ROW:COLUMN`, both 0-based.
+/// A value parser of the command line, `fn(&str) -> Result<T, String>`, whose error clap
+/// shows as `invalid value 'TEXT' for 'FLAG': MESSAGE` with the text escaped and cut
+/// ([`shorten`]): clap's own parser of a function echoes the value as it came, control
+/// characters and all, which a terminal would obey. `value_parser = checked(parse_seconds)`.
+#[derive(Clone, Copy)]
+pub struct Checked<T>(fn(&str) -> Result<T, String>);
+
+/// `parse` as a value parser that echoes its input escaped and cut ([`Checked`]).
+pub fn checked<T>(parse: fn(&str) -> Result<T, String>) -> Checked<T> {
+    Checked(parse)
+}
+
+impl<T: Clone + Send + Sync + 'static> clap::builder::TypedValueParser for Checked<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let text = value.to_string_lossy();
+        (self.0)(&text).map_err(|message| {
+            let flag = arg.map_or_else(|| "...".to_string(), ToString::to_string);
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                // As clap words the error of a function's parser, the value escaped.
+                format!(
+                    "invalid value '{}' for '{flag}': {message}\n\nFor more information, try \
+                     '--help'.\n",
+                    shorten(&text)
+                ),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
+/// Parses a square written `ROW:COLUMN`, both 0-based, in decimal digits only (no sign, no
+/// space).
 pub fn parse_square(s: &str) -> Result<Square, String> {
-    let bad = || format!("'{s}' is not a square: write ROW:COLUMN, both 0-based, such as 0:3");
-    let (row, col) = s.trim().split_once(':').ok_or_else(bad)?;
+    let bad = || {
+        format!(
+            "'{}' is not a square: write ROW:COLUMN, both 0-based, such as 0:3",
+            shorten(s)
+        )
+    };
+    let (row, col) = s.split_once(':').ok_or_else(bad)?;
+    let number = |t: &str| whole(t).map_err(|_| bad());
     Ok(Square {
-        row: row.trim().parse().map_err(|_| bad())?,
-        col: col.trim().parse().map_err(|_| bad())?,
+        row: number(row)?,
+        col: number(col)?,
     })
 }
 
@@ -107,7 +152,10 @@ impl clap::builder::TypedValueParser for SizeParser {
 pub fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!("'{s}' is not a positive number of seconds")),
+        _ => Err(format!(
+            "'{}' is not a positive number of seconds",
+            shorten(s)
+        )),
     }
 }
 
@@ -118,7 +166,8 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let bad = || {
         format!(
-            "'{s}' is not a size: use bytes or a number with K, M, G or T (powers of 1024, as KiB, MiB, GiB, TiB) or KB, MB, GB, TB (powers of 1000)"
+            "'{}' is not a size: use bytes or a number with K, M, G or T (powers of 1024, as KiB, MiB, GiB, TiB) or KB, MB, GB, TB (powers of 1000)",
+            shorten(s)
         )
     };
     let (number, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
@@ -146,7 +195,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     if number.ends_with('.') || (power == 0 && !fraction.is_empty()) {
         return Err(bad());
     }
-    let too_large = || format!("'{s}' is too large");
+    let too_large = || format!("'{}' is too large", shorten(s));
     let multiplier = base.pow(power);
     let whole: u128 = whole.parse().map_err(|_| too_large())?;
     let scale = 10u128.pow(fraction.len() as u32);
@@ -172,7 +221,8 @@ pub fn parse_interval(s: &str) -> Result<f64, String> {
     match parse_seconds(s) {
         Ok(x) if (MIN_INTERVAL..=MAX_INTERVAL).contains(&x) => Ok(x),
         _ => Err(format!(
-            "'{s}' is not a number of seconds from {MIN_INTERVAL} to {MAX_INTERVAL} (one week)"
+            "'{}' is not a number of seconds from {MIN_INTERVAL} to {MAX_INTERVAL} (one week)",
+            shorten(s)
         )),
     }
 }
@@ -222,7 +272,10 @@ pub fn parse_count(s: &str) -> Result<usize, String> {
     match whole(s) {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("'{s}' is not a whole number of at least 1")),
+        Err(_) => Err(format!(
+            "'{}' is not a whole number of at least 1",
+            shorten(s)
+        )),
     }
 }
 

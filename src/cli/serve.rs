@@ -29,26 +29,26 @@ pub struct ServeArgs {
 pub struct ServeLimits {
     /// The most connections open at once; when full, the connection quiet the longest (with no
     /// request being worked on) is closed to let a new one in.
-    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = parse_count)]
+    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = super::parse::checked(parse_count))]
     pub max_connections: usize,
     /// The most heavy requests (large boards, long traces) worked on at once; the others are
     /// answered 503 with Retry-After. Default: the number of cores.
-    #[arg(long, value_name = "COUNT", value_parser = parse_count)]
+    #[arg(long, value_name = "COUNT", value_parser = super::parse::checked(parse_count))]
     pub max_heavy: Option<usize>,
     /// The most search steps the ranking walk of one /api/solutions request may take (a 422
     /// beyond); the other endpoints are bounded by their N and limits (docs/server-limits.md).
     #[arg(long, value_name = "STEPS", default_value_t = 300_000_000,
-          value_parser = super::parse::parse_whole)]
+          value_parser = super::parse::checked(super::parse::parse_whole))]
     pub max_steps: u64,
     /// The longest wait for a request's head (request line and headers); also closes keep-alive
     /// connections idle that long.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_seconds))]
     pub header_timeout: f64,
     /// A connection that moves no byte for this long while no request is worked on is closed.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = super::parse::checked(parse_seconds))]
     pub idle_timeout: f64,
     /// On Ctrl-C, SIGTERM, SIGHUP or SIGQUIT, how long the requests in flight may take to finish
     /// (new connections are refused meanwhile) before every connection is dropped.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_seconds))]
     pub shutdown_grace: f64,
 }

@@ -121,7 +121,7 @@ impl Args for SearchArgs {
                 .long("max-memory")
                 .value_name("SIZE")
                 .default_value("1G")
-                .value_parser(parse_bytes)
+                .value_parser(super::parse::checked(parse_bytes))
                 .help(MAX_MEMORY_HELP),
         )
     }

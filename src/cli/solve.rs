@@ -20,7 +20,7 @@ pub struct SolveArgs {
     /// The seed of --algo min-conflicts (the same seed gives the same solution); random when
     /// absent, and then printed on standard error. --format json prints it either way, as
     /// "seed" after "n".
-    #[arg(long, value_name = "S", value_parser = super::parse::parse_whole)]
+    #[arg(long, value_name = "S", value_parser = super::parse::checked(super::parse::parse_whole))]
     pub seed: Option<u64>,
     /// How to print the solution (board only up to N = 10000).
     #[arg(long, value_enum, default_value_t = Format::Board)]

@@ -22,7 +22,7 @@ pub struct TraceArgs {
     #[arg(long)]
     pub all: bool,
     /// Stop after STEPS events, with a last line saying the trace was cut.
-    #[arg(long, value_name = "STEPS", value_parser = super::parse::parse_positive)]
+    #[arg(long, value_name = "STEPS", value_parser = super::parse::checked(super::parse::parse_positive))]
     pub limit: Option<u64>,
     /// Print only the counts (tries, conflicts, placements, removals, backtracks, solutions).
     #[arg(long)]

@@ -97,7 +97,8 @@ fn impossible(instance: &Instance) -> String {
 
 /// The instance: N with the --fixed queens, or the file's.
 fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
-    let target = args.target.trim();
+    // Digits only, as every number of the command line: ` 8` is a file's name, not N.
+    let target = args.target.as_str();
     if !target.is_empty() && target.bytes().all(|b| b.is_ascii_digit()) {
         let n = target
             .parse::<usize>()

@@ -346,3 +346,43 @@ fn a_checkpoint_in_a_missing_folder_says_the_folder_is_missing() {
     let line = format!("count 8 --checkpoint {}", ckpt.display());
     crate::common::fails_with(&line, 2, &["no-such-folder does not exist"]).stdout_is("");
 }
+
+/// A flag's value that tries to drive the terminal is shown escaped and cut in the error, with
+/// colours asked for or not: clap echoes an invalid choice or an unknown argument as it came,
+/// and the value parsers' own messages quoted it raw.
+#[test]
+fn flag_values_are_echoed_escaped_and_cut_in_clap_errors() {
+    let osc = "\u{1b}]0;pwned\u{7}";
+    let long = "9".repeat(3000) + "x";
+    for color in ["always", "never"] {
+        for args in [
+            vec!["count", "8", "--checkpoint-every", osc],
+            vec!["serve", "--max-connections", osc],
+            vec!["count", "8", "--max-memory", osc],
+            vec!["complete", "8", "--fixed", osc],
+            vec!["solve", "8", "--algo", osc],
+            vec![osc],
+        ] {
+            let mut all = vec!["--color", color];
+            all.extend(&args);
+            refused_escaped(crate::common::run_args(&all), &[r"\x1b]0;pwned\x07"]);
+        }
+        let ran =
+            crate::common::run_args(&["--color", color, "count", "8", "--checkpoint-every", &long])
+                .status(2);
+        assert!(ran.stderr.len() < 400, "{}", ran.stderr);
+    }
+}
+
+/// `complete` reads N in digits only, as every other command: ` 8` names a file, and a square
+/// of `--fixed` has neither sign nor space.
+#[test]
+fn complete_takes_n_and_squares_in_digits_only() {
+    crate::common::run_args(&["complete", " 8", "--fixed", "0:3"]).status(2);
+    for square in ["+0:+3", " 0:3", "0 : 3", "0:3 "] {
+        crate::common::run_args(&["complete", "8", "--fixed", square])
+            .status(2)
+            .stderr_has(&["is not a square"]);
+    }
+    crate::common::run_args(&["complete", "8", "--fixed", "0:3"]).status(0);
+}

@@ -305,3 +305,27 @@ fn issue_39_every_command_has_its_manual_page_with_its_flags_and_examples() {
     let bash = stdout_of(&["completions", "bash"]);
     assert!(bash.contains("solve list count verify browse"), "{bash}");
 }
+
+/// Help and the version that cannot be written (a full disk) are an error, not a silent 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn help_that_cannot_be_written_is_an_error() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["help", "count"],
+        &["count", "-h"],
+    ] {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+            .args(args)
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+}
