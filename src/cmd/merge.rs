@@ -126,18 +126,15 @@ fn read_parts(
 }
 
 /// The files read so far, by device and inode, so that one file given under two names (a
-/// symbolic or hard link, `./a` and `a`) is refused at once with that said, instead of as a
-/// shard given twice. Only regular files are compared: a pipe or `-` is read as it comes.
+/// symbolic or hard link, `./a` and `a`, `-` and `/dev/stdin`) is refused at once with that
+/// said, instead of as a shard given twice (or, for a pipe read the second time, as empty).
 #[derive(Default)]
 struct Seen(Vec<((u64, u64), String)>);
 
 impl Seen {
     fn check(&mut self, path: &Path) -> anyhow::Result<()> {
-        if path == Path::new("-") {
-            return Ok(());
-        }
         let Some(id) = file_id(path) else {
-            return Ok(()); // not a regular file, or unreadable: reading it says why
+            return Ok(()); // unreadable: reading it says why
         };
         let shown = shown(path);
         if let Some((_, first)) = self.0.iter().find(|(seen, _)| *seen == id) {
@@ -151,12 +148,19 @@ impl Seen {
     }
 }
 
-/// The device and inode of a regular file, where the system has them.
+/// The device and inode of the file `path` names (`-`: standard input), where the system has
+/// them.
 #[cfg(unix)]
 fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
-    let meta = fs::metadata(path).ok()?;
-    meta.is_file().then(|| (meta.dev(), meta.ino()))
+    let meta = if path == Path::new("-") {
+        let stdin = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+        fs::File::from(stdin).metadata().ok()?
+    } else {
+        fs::metadata(path).ok()?
+    };
+    Some((meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]

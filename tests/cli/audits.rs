@@ -295,6 +295,13 @@ fn issue_40_merge_reads_each_input_once_from_standard_input_pipes_and_dev_stdin(
     run_with_input("merge -", "")
         .status(2)
         .stderr_has(&["standard input is empty"]);
+    // Standard input named twice is refused as such (it was "empty" the second time).
+    run_with_input("merge - -", &all)
+        .status(2)
+        .stderr_has(&["standard input is given twice"]);
+    run_with_input("merge - /dev/stdin", &all)
+        .status(2)
+        .stderr_has(&["standard input and /dev/stdin are the same file"]);
     run_with_input("merge -", "{\"n\":12}\n")
         .status(2)
         .stderr_has(&["standard input"]);
