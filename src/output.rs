@@ -98,8 +98,12 @@ impl ListOutput {
     pub fn new(format: Format, dir: Option<&Path>) -> anyhow::Result<Self> {
         match (format, dir) {
             (Format::Svg, Some(dir)) => {
+                let shown = queens_core::text::escape_path(dir);
+                if dir.exists() && !dir.is_dir() {
+                    bail!("--out {shown} exists and is not a folder: give a folder for the files");
+                }
                 fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create the directory {}", dir.display()))?;
+                    .with_context(|| format!("cannot create the directory {shown}"))?;
                 Ok(ListOutput::Files {
                     dir: dir.to_path_buf(),
                     written: 0,

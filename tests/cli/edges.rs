@@ -345,6 +345,13 @@ fn a_checkpoint_in_a_missing_folder_says_the_folder_is_missing() {
     let ckpt = dir.path().join("no-such-folder").join("run.ckpt");
     let line = format!("count 8 --checkpoint {}", ckpt.display());
     crate::common::fails_with(&line, 2, &["no-such-folder does not exist"]).stdout_is("");
+    // A name ending in a slash names a folder: refused before any lock file is made.
+    let new = format!("{}/new/", dir.path().display());
+    crate::common::run_args(&["count", "8", "--checkpoint", &new])
+        .status(2)
+        .stderr_has(&["names a folder (it ends in /)"]);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
 
 /// A flag's value that tries to drive the terminal is shown escaped and cut in the error, with

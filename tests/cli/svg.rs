@@ -133,6 +133,12 @@ fn list_says_which_directory_it_cannot_create() {
     run_args(&["list", "4", "--format", "svg", "--out", sub])
         .status(2)
         .stderr_has(&["cannot create the directory"]);
+    // The file itself, or a device: it exists, but not as a folder.
+    for out in [file.to_str().unwrap(), "/dev/null"] {
+        run_args(&["list", "4", "--format", "svg", "--out", out])
+            .status(2)
+            .stderr_has(&["exists and is not a folder"]);
+    }
 }
 
 #[test]

@@ -161,6 +161,15 @@ pub fn lock_and_load(
 ) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
     // Before any lock file is made beside it: a device, pipe or folder is never a checkpoint
     // (reading `/dev/zero` would never end; `/dev/null.lock` would litter `/dev`).
+    // A name ending in a slash names a folder, made or not (`new/` would lock `new.lock`).
+    let folder = path.as_os_str().as_encoded_bytes().ends_with(b"/");
+    if folder && !path.exists() {
+        anyhow::bail!(
+            "checkpoint file {} names a folder (it ends in /): give the path of a file, or of one \
+             to create",
+            escape_path(path)
+        );
+    }
     if let Ok(meta) = std::fs::metadata(path) {
         if !meta.is_file() {
             anyhow::bail!(
