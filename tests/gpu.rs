@@ -4,6 +4,8 @@
 //!   tasks, the launches, the records, the checkpoints) without a GPU: these tests run
 //!   everywhere, CI included, and check every feature of `count` through the GPU engine against
 //!   the reference table and the frame engine;
+//! - a stand-in for NVIDIA's driver library (`tests/fixtures/fake-libcuda.cpp`) that runs
+//!   `kernel.cu` compiled for the host: the CUDA host path of the default device, in CI too;
 //! - the NVIDIA GPUs of the machine (the default device): where there is none (CI, most
 //!   machines), `--engine gpu` must exit with status 2 and say what is missing and how to get
 //!   it; with one, it must count the boards of N = 4 to 13 exactly, and a shard counted on it
@@ -634,6 +636,111 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
     Ok(Completion::Completed)
 }
 
+/// The CUDA host path (`cuda.rs`: opening the device, the PTX cache, memory sizing, the
+/// launches and their arguments, the retry of groups too large) on a stand-in for the driver,
+/// `tests/fixtures/fake-libcuda.cpp`, which runs `kernel.cu` compiled for the host: the counts
+/// of both splits exact, with little device memory too (groups taken again with more room, or
+/// the clear error of a launch that cannot fit), and a damaged cached PTX compiled again.
+/// Needs a C++ compiler and NVRTC (CI installs it and sets `QUEENS_NVRTC`).
+#[cfg(target_os = "linux")]
+fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
+    if let Some(outcome) = skip::needs(&["c++"], "a C++ compiler (g++)") {
+        return outcome;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let built = Command::new("c++")
+        .args(["-std=c++14", "-O2", "-fPIC", "-shared", "-pthread", "-I"])
+        .arg(root.join("crates/queens-kernel-host/src"))
+        .arg("-I")
+        .arg(root.join("crates/queens-core/src/count/gpu"))
+        .arg(root.join("tests/fixtures/fake-libcuda.cpp"))
+        .arg("-o")
+        .arg(dir.path().join("libcuda.so.1"))
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !built.status.success() {
+        return Err(format!("the stand-in driver does not build: {}", stderr(&built)).into());
+    }
+    // Run from a folder of its own: NVRTC looks for libcuda.so.1 in the current one too.
+    let work = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let cache = dir.path().join("cache");
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = command(Device::CUDA, args);
+        command
+            .current_dir(work.path())
+            .env("LD_LIBRARY_PATH", dir.path())
+            .env("QUEENS_CACHE_DIR", &cache)
+            .env_remove("QUEENS_GPU_JOIN");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        command.output().expect("queens starts")
+    };
+    let first = run(&["count", "8", "--engine", "gpu", "-q"], &[]);
+    if !first.status.success() {
+        let err = stderr(&first);
+        if err.contains("NVRTC") && std::env::var_os("QUEENS_REQUIRE_NVRTC").is_none() {
+            return skip::cannot_run(format!("needs NVRTC (docs/gpu.md): {err}"));
+        }
+        return Err(format!("count 8 on the stand-in driver: {err}").into());
+    }
+    for split in ["frames", "halves"] {
+        for n in 4..=12 {
+            let out = run(
+                &["count", &n.to_string(), "--engine", "gpu", "--json"],
+                &[("QUEENS_GPU_SPLIT", split)],
+            );
+            let v: serde_json::Value = serde_json::from_str(&stdout(&out))
+                .map_err(|e| format!("{split} {n}: {e}: {}", stderr(&out)))?;
+            check(&format!("{split} N = {n}"), counts_of(&v), {
+                let (t, u) = known(n);
+                (Some(t), Some(u))
+            })?;
+        }
+    }
+    // Little device memory: the groups that do not fit are taken again with more room.
+    for free in ["8388608", "2097152"] {
+        let out = run(
+            &["count", "13", "--engine", "gpu", "-q"],
+            &[("QUEENS_GPU_SPLIT", "halves"), ("FAKE_FREE", free)],
+        );
+        check(
+            &format!("N = 13 in {free} bytes"),
+            stdout(&out),
+            "73712".to_string(),
+        )?;
+    }
+    // Too little for one launch: the error says so, status 2.
+    let out = run(
+        &["count", "13", "--engine", "gpu", "-q"],
+        &[("FAKE_FREE", "1048576")],
+    );
+    check(
+        "N = 13 in 1 MiB",
+        (out.status.code(), stderr(&out).contains("free, less than")),
+        (Some(2), true),
+    )?;
+    // A cached PTX the driver refuses is compiled again and replaced.
+    let cached: Vec<_> = std::fs::read_dir(&cache)
+        .map_err(|e| e.to_string())?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    check("cached PTX files", cached.len(), 1)?;
+    let ptx = std::fs::read_to_string(&cached[0]).map_err(|e| e.to_string())?;
+    std::fs::write(&cached[0], format!("// DAMAGED\n{ptx}")).map_err(|e| e.to_string())?;
+    let out = run(&["count", "11", "--engine", "gpu", "-q"], &[]);
+    check(
+        "N = 11 past a damaged cache",
+        stdout(&out),
+        "2680".to_string(),
+    )?;
+    let again = std::fs::read_to_string(&cached[0]).map_err(|e| e.to_string())?;
+    check("the cache repaired", again.contains("DAMAGED"), false)?;
+    Ok(Completion::Completed)
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -688,6 +795,11 @@ fn main() {
     trials.push(Trial::ignorable_test(
         "gpu_check_runs_end_to_end_on_the_twin",
         gpu_check_runs_end_to_end_on_the_twin,
+    ));
+    #[cfg(target_os = "linux")]
+    trials.push(Trial::ignorable_test(
+        "the_cuda_host_path_counts_exactly_on_a_stand_in_driver",
+        the_cuda_host_path_counts_exactly_on_a_stand_in_driver,
     ));
     libtest_mimic::run(&args, trials).exit();
 }
