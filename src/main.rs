@@ -92,7 +92,8 @@ fn parse_and_run() -> ExitCode {
         signals::release(matches!(cli.command, Command::Count(_)));
     }
     color::set(cli.color);
-    if let Err(err) = use_key() {
+    let signs = matches!(cli.command, Command::Count(_) | Command::Merge(_));
+    if let Err(err) = use_key(signs) {
         return report(err);
     }
     fit_budget(&mut cli, &matches);
@@ -158,8 +159,9 @@ fn without_colours(text: &str) -> String {
 
 /// The key of `QUEENS_KEY`, when set: every shard result and checkpoint is then written with a
 /// MAC, and one read without a matching MAC is refused (docs/integrity.md). Set but empty, it
-/// is refused: an empty key would sign with nothing secret.
-fn use_key() -> anyhow::Result<()> {
+/// is refused: an empty key would sign with nothing secret; one shorter than 16 bytes gets a
+/// warning from the commands that sign or check with it (`signs`).
+fn use_key(signs: bool) -> anyhow::Result<()> {
     let Some(key) = std::env::var_os("QUEENS_KEY") else {
         return Ok(());
     };
@@ -171,6 +173,14 @@ fn use_key() -> anyhow::Result<()> {
         anyhow::bail!(
             "QUEENS_KEY is set but empty: give it a secret (at least 16 random bytes, the same \
              on every machine of the run), or unset it"
+        );
+    }
+    if signs && bytes.len() < 16 {
+        note!(
+            "queens: warning: QUEENS_KEY is {} byte{} long, short enough to be guessed: use at \
+             least 16 random bytes (docs/integrity.md)",
+            bytes.len(),
+            if bytes.len() == 1 { "" } else { "s" }
         );
     }
     queens_core::count::mac::use_key(&bytes);

@@ -430,6 +430,14 @@ fn issue_40_under_a_key_a_forged_part_or_one_without_a_mac_is_refused() {
     keyed(Some(""), &["count", "5"].map(std::ffi::OsStr::new))
         .status(2)
         .stderr_has(&["QUEENS_KEY is set but empty"]);
+    // A short key is taken, with a warning from the commands that use it.
+    keyed(Some("a"), &["count", "5"].map(std::ffi::OsStr::new))
+        .succeeds()
+        .stdout_is("10\n")
+        .stderr_has(&["QUEENS_KEY is 1 byte long", "at least 16 random bytes"]);
+    keyed(Some("a"), &["solve", "4"].map(std::ffi::OsStr::new))
+        .succeeds()
+        .stderr_is("");
 }
 
 #[test]
