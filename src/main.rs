@@ -82,6 +82,7 @@ fn parse_and_run() -> ExitCode {
     // came in its errors, so they are printed plain and escaped (see `clap_exit`).
     let hostile = args
         .iter()
+        .skip(1)
         .any(|a| queens_core::text::escape(&a.to_string_lossy()) != a.to_string_lossy());
     let command = Cli::command().color(color::for_clap(color::from_args(&args)));
     let matches = command
@@ -125,11 +126,7 @@ fn clap_exit(err: &clap::Error, hostile: bool) -> ! {
     }
     if hostile {
         let raw = without_colours(&err.render().ansi().to_string());
-        let mut escaped = String::new();
-        for line in raw.lines() {
-            escaped.push_str(&queens_core::text::escape(line));
-            escaped.push('\n');
-        }
+        let escaped = queens_core::text::escape_lines(&raw);
         let _ = io::stderr().write_all(escaped.as_bytes());
         std::process::exit(err.exit_code());
     }

@@ -662,6 +662,10 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
     if !built.status.success() {
         return Err(format!("the stand-in driver does not build: {}", stderr(&built)).into());
     }
+    // cudarc tries `libcuda.so` before `libcuda.so.1`: both names lead to the stand-in.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("libcuda.so.1", dir.path().join("libcuda.so"))
+        .map_err(|e| e.to_string())?;
     // Run from a folder of its own: NVRTC looks for libcuda.so.1 in the current one too.
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
     let cache = dir.path().join("cache");
@@ -677,7 +681,13 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
         }
         command.output().expect("queens starts")
     };
-    let first = run(&["count", "8", "--engine", "gpu", "-q"], &[]);
+    let first = run(
+        &["count", "8", "--engine", "gpu", "-q"],
+        &[("FAKE_TRACE", "1")],
+    );
+    if first.status.success() && !stderr(&first).contains("fakecuda:") {
+        return Err(format!("the stand-in was not the driver loaded: {}", stderr(&first)).into());
+    }
     if !first.status.success() {
         let err = stderr(&first);
         if err.contains("NVRTC") && std::env::var_os("QUEENS_REQUIRE_NVRTC").is_none() {

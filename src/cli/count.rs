@@ -58,7 +58,7 @@ pub struct CountArgs {
           value_parser = super::parse::checked(parse_threads))]
     pub threads: usize,
     /// Count only part I of M (0 <= I < M); `queens merge` sums the parts.
-    #[arg(long, value_name = "I/M")]
+    #[arg(long, value_name = "I/M", value_parser = super::parse::checked(parse_shard))]
     pub shard: Option<queens_core::count::Shard>,
     /// Record finished work in FILE and resume from it when it exists.
     #[arg(long, value_name = "FILE")]
@@ -164,4 +164,10 @@ pub enum Progress {
     Lines,
     /// Nothing.
     None,
+}
+
+/// `I/M`, a shard ([`queens_core::count::Shard`]'s own reading).
+fn parse_shard(s: &str) -> Result<queens_core::count::Shard, String> {
+    s.parse()
+        .map_err(|e: queens_core::count::CountError| e.to_string())
 }

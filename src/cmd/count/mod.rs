@@ -125,9 +125,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
                 .count_by_enumeration(n, &options)
                 .map_err(budget_hint)?,
         };
-        let mut out = super::stdout();
-        writeln!(out, "{total}")?;
-        out.flush()?;
+        // A result that cannot be written is given in the error, as a counter's is.
+        if let Err(err) = print_line(&total.to_string()) {
+            if crate::output::is_broken_pipe(&err) {
+                return Ok(Status::Success);
+            }
+            bail!("{}; the result: {total}", err.root_cause());
+        }
         return Ok(Status::Success);
     }
     let started = Instant::now();

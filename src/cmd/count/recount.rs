@@ -80,6 +80,10 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
             "DISAGREES"
         };
         if closed {
+            // Nobody reads on: once the answer is known (a disagreement), stop recounting.
+            if disagree > 0 {
+                break;
+            }
             continue;
         }
         let written = writeln!(
@@ -107,19 +111,25 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
             Status::No
         });
     }
-    if disagree == 0 {
-        writeln!(
-            out,
-            "all {checked} recounted subproblems of {} agree",
-            escape_path(path)
-        )?;
-        Ok(Status::Success)
+    let (summary, status) = if disagree == 0 {
+        (
+            format!(
+                "all {checked} recounted subproblems of {} agree",
+                escape_path(path)
+            ),
+            Status::Success,
+        )
     } else {
-        writeln!(
-            out,
-            "{disagree} of {checked} recounted subproblems of {} disagree: the file is wrong",
-            escape_path(path)
-        )?;
-        Ok(Status::No)
+        (
+            format!(
+                "{disagree} of {checked} recounted subproblems of {} disagree: the file is wrong",
+                escape_path(path)
+            ),
+            Status::No,
+        )
+    };
+    match writeln!(out, "{summary}").and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(status),
+        other => other.map(|()| status).map_err(Into::into),
     }
 }

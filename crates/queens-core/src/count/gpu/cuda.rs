@@ -128,11 +128,16 @@ impl Cuda {
                 .compute_capability()
                 .map_err(driver("cuDeviceGetAttribute"))?;
             let arch = format!("compute_{major}{minor}");
-            let ptx = ptx_cached(&nvrtc, KERNEL_SOURCE, &arch)?;
-            // A cached PTX the driver refuses is compiled anew once before giving up.
+            let (ptx, cached) = ptx_cached(&nvrtc, KERNEL_SOURCE, &arch)?;
+            // A PTX from the cache that the driver refuses (a damaged file) is compiled anew
+            // once; one just compiled is not (the driver would refuse it again), and the
+            // driver's error is the one given when the new compile fails too.
             let module = match ctx.load_module(Ptx::from_src(ptx)) {
-                Ok(module) => Ok(module),
-                Err(_) => ctx.load_module(Ptx::from_src(ptx_fresh(&nvrtc, KERNEL_SOURCE, &arch)?)),
+                Err(e) if cached => match ptx_fresh(&nvrtc, KERNEL_SOURCE, &arch) {
+                    Ok(fresh) => ctx.load_module(Ptx::from_src(fresh)),
+                    Err(_) => Err(e),
+                },
+                loaded => loaded,
             };
             let module = module.map_err(|e| {
                 let (nv_major, nv_minor) = nvrtc.version().unwrap_or((0, 0));

@@ -132,15 +132,16 @@ pub struct GroupTask {
 }
 
 /// How many shares each group of the `n` x `n` board is cut into: one up to N = 20, then
-/// twice as many for each N more, 32 at N = 24 (the largest board of the split). Measured on
-/// the CPU, the largest group of a board has 3 to 5 times the halves of the average one on its
-/// larger side and its pairs grow about 12-fold per N; shares keep one task of the largest
+/// twice as many for each N more, and 64 at N = 24 (the largest board of the split). Measured
+/// on the CPU, the largest group of a board has 3 to 5 times the halves of the average one on
+/// its larger side and its pairs grow about 12-fold per N; shares keep one task of the largest
 /// groups of N = 22 and 23 near a second of one block's work, which bounds a launch's tail and
 /// the time a cancel waits for, at the price of listing the group once per share (well under
-/// 1 % of its join from N = 20). (16 at N = 24 would leave a task of about 6 s by the same
-/// growth, past the two seconds a signal is answered in.)
+/// 1 % of its join at N = 20 to 23). At N = 24 the same growth leaves a task of about 1.5 s
+/// with 64 shares (16 would leave 6 s, past the two seconds a signal is answered in); the
+/// listing is then a few per cent of the join. A model, to be measured on a GPU.
 pub fn shares(n: usize) -> u32 {
-    1 << n.saturating_sub(20).min(5)
+    1 << n.saturating_sub(20).min(6)
 }
 
 impl GroupTask {

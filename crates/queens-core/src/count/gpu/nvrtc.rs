@@ -90,7 +90,7 @@ impl Nvrtc {
     fn load_from(named: Option<PathBuf>) -> Result<Nvrtc, GpuError> {
         if let Some(path) = named {
             let why = |why: String| GpuError::NoNvrtc {
-                looked_for: format!("QUEENS_NVRTC={}: {why}", path.display()),
+                looked_for: format!("QUEENS_NVRTC={}: {why}", crate::text::escape_path(&path)),
             };
             // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
             let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| why(e.to_string()))?;
@@ -299,25 +299,27 @@ pub fn cache_file(dir: &Path, source: &str, arch: &str, version: (i32, i32)) -> 
 
 /// `source` compiled for `arch`: from the cache when it holds it, else compiled by `nvrtc` and
 /// written to the cache (a cache that cannot be written is skipped without a word). A cached
-/// file that does not declare every kernel's entry point is compiled again and replaced.
-pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, GpuError> {
+/// file that does not declare every kernel's entry point is compiled again and replaced. With
+/// whether it came from the cache.
+pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<(String, bool), GpuError> {
     ptx_in(cache_dir().as_deref(), nvrtc, source, arch, false)
 }
 
 /// `source` compiled for `arch` by `nvrtc`, written over the cache's entry: what replaces a
 /// cached PTX the driver refuses (a damaged file), which would otherwise fail every run.
 pub fn ptx_fresh(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, GpuError> {
-    ptx_in(cache_dir().as_deref(), nvrtc, source, arch, true)
+    ptx_in(cache_dir().as_deref(), nvrtc, source, arch, true).map(|(ptx, _)| ptx)
 }
 
-/// [`ptx_cached`] (or, `fresh`, [`ptx_fresh`]) with the cache in `dir`, none when `None`.
+/// [`ptx_cached`] (or, `fresh`, [`ptx_fresh`]) with the cache in `dir`, none when `None`: the
+/// PTX, and whether it came from the cache.
 fn ptx_in(
     dir: Option<&Path>,
     nvrtc: &Nvrtc,
     source: &str,
     arch: &str,
     fresh: bool,
-) -> Result<String, GpuError> {
+) -> Result<(String, bool), GpuError> {
     let file = match dir {
         Some(dir) => Some(cache_file(dir, source, arch, nvrtc.version()?)),
         None => None,
@@ -333,7 +335,7 @@ fn ptx_in(
                 .iter()
                 .all(|e| ptx.contains(&format!(".entry {e}(")))
             {
-                return Ok(ptx);
+                return Ok((ptx, true));
             }
         }
     }
@@ -341,7 +343,7 @@ fn ptx_in(
     if let Some(file) = file {
         let _ = write_atomically(&file, &ptx);
     }
-    Ok(ptx)
+    Ok((ptx, false))
 }
 
 /// The cached PTX at `file`: a regular file of at most 64 MiB (a FIFO there would block, a
@@ -421,20 +423,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let source = super::super::KERNEL_SOURCE;
         let file = cache_file(dir.path(), source, "compute_75", nvrtc.version().unwrap());
-        let first = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        let (first, cached) =
+            ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        assert!(!cached);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
         let mark = format!("{first}// from the cache\n");
         std::fs::write(&file, &mark).unwrap();
         let cached = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
-        assert_eq!(cached, mark);
-        let fresh = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", true).unwrap();
+        assert_eq!(cached, (mark, true));
+        let (fresh, _) = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", true).unwrap();
         assert_eq!(
             (&fresh, std::fs::read_to_string(&file).unwrap()),
             (&first, first.clone())
         );
         let damaged = ".entry queens_count_tasks( .entry queens_join_pairs(";
         std::fs::write(&file, damaged).unwrap();
-        let again = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        let (again, _) = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
         assert_eq!(
             (&again, std::fs::read_to_string(&file).unwrap()),
             (&first, first.clone())

@@ -256,26 +256,26 @@ fn largest(
     let groups = f64::from(1u32 << (plan.n() as u32 - plan.pattern_columns.count_ones()));
     let found: Vec<Mutex<(f64, f64)>> = order.iter().map(|_| Mutex::new((0.0, 0.0))).collect();
     let next = AtomicUsize::new(0);
-    let work = |seed: u64| {
-        let mut rng = Rng::new(seed);
+    // Each candidate has a random stream of its own, whichever thread probes it: the same
+    // seed gives the same answer.
+    let base = rng.next_u64();
+    let work = || loop {
+        let j = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&k) = order.get(j) else { break };
+        let mut rng = Rng::new(base ^ (j as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut pick = |d: u32| rng.below(d as usize) as u32;
-        loop {
-            let j = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&k) = order.get(j) else { break };
-            let mut sum = [0.0; 4];
-            if let Some(sides) = sides(plan, todo[k]) {
-                probe_sides(&sides, REFINE_PROBES, &mut pick, &mut sum);
-            }
-            *found[j].lock().unwrap_or_else(|e| e.into_inner()) =
-                predicted_of(sum.map(|x| x / REFINE_PROBES as f64), groups);
+        let mut sum = [0.0; 4];
+        if let Some(sides) = sides(plan, todo[k]) {
+            probe_sides(&sides, REFINE_PROBES, &mut pick, &mut sum);
         }
+        *found[j].lock().unwrap_or_else(|e| e.into_inner()) =
+            predicted_of(sum.map(|x| x / REFINE_PROBES as f64), groups);
     };
     std::thread::scope(|scope| {
         for _ in 1..threads.max(1).min(order.len()) {
-            let (seed, work) = (rng.next_u64(), &work);
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || work(seed));
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
         }
-        work(rng.next_u64());
+        work();
     });
     let found: Vec<(usize, (f64, f64))> = order
         .iter()
