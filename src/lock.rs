@@ -60,6 +60,30 @@ pub fn resolve(path: &Path) -> PathBuf {
     }
 }
 
+/// The lock file at `lock_path`, made when missing, opened without following a link on Unix.
+fn open_lock(lock_path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options.open(lock_path)
+}
+
+/// [`acquire`] for a command that only reads the checkpoint, once and whole (`count
+/// --recount`; a save replaces the file whole, so a read never sees half of one): where the
+/// lock file cannot be opened (a read-only mount, a folder it may not write to) it goes on
+/// unlocked, `Ok(None)`, instead of refusing. A lock that another run holds is refused as
+/// [`acquire`] refuses it: that file is changing.
+pub fn acquire_to_read(path: &Path) -> anyhow::Result<Option<Lock>> {
+    if open_lock(&path_of(&resolve(path))).is_err() {
+        return Ok(None);
+    }
+    acquire(path)
+}
+
 /// Locks the checkpoint `path` (the file it resolves to, [`resolve`]), or says why not.
 /// `Ok(None)` when the file system has no locks (some network file systems): a warning, and the
 /// run goes on unlocked. The lock is the standard library's [`File::try_lock`] (`flock` on
@@ -71,14 +95,7 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
 
     let lock_path = path_of(&resolve(path));
     let shown = escape_path;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW);
-    }
-    let file = options.open(&lock_path).with_context(|| {
+    let file = open_lock(&lock_path).with_context(|| {
         // A folder that is not there is the likeliest cause: said in words.
         let folder = lock_path.parent().filter(|p| !p.as_os_str().is_empty());
         match folder.filter(|p| !p.is_dir()) {

@@ -173,6 +173,18 @@ fn issue_40_a_finished_checkpoint_whose_lock_cannot_be_made_still_prints_its_res
     run_command(queens().args(["count", "10", "--checkpoint"]).arg(&ckpt))
         .succeeds()
         .stdout_is("724\n");
+    // A recount only reads the file, once: it goes on without the lock (an audit of results
+    // kept on a read-only mount).
+    let ran = run_command(
+        queens()
+            .args(["count", "10", "--recount", "3", "--checkpoint"])
+            .arg(&ckpt),
+    )
+    .succeeds();
+    assert!(
+        ran.stdout.contains("all 3 recounted subproblems"),
+        "{ran:?}"
+    );
     // A run with work left needs the lock, and says why it cannot have it.
     let fresh = dir.path().join("d.ck");
     fs::create_dir(dir.path().join("d.ck.lock")).unwrap();

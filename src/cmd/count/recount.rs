@@ -13,7 +13,7 @@ use std::sync::Arc;
 use anyhow::bail;
 use queens_core::count::{Run, Shard};
 
-use super::session::{self, lock_and_load};
+use super::session::{self, load_to_read};
 use crate::cli::CountArgs;
 use crate::output::note;
 use crate::signals;
@@ -36,7 +36,7 @@ pub fn recount(args: &CountArgs, shard: Shard, k: u64) -> anyhow::Result<Status>
     if !session::exists(path) {
         return Err(missing());
     }
-    let (_lock, saved) = lock_and_load(path, args.size.n)?;
+    let (_lock, saved) = load_to_read(path, args.size.n)?;
     let Some(saved) = saved else {
         return Err(missing());
     };

@@ -159,6 +159,25 @@ pub fn lock_and_load(
     path: &Path,
     n: usize,
 ) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
+    load(path, n, false)
+}
+
+/// [`lock_and_load`] for a reader that only reads the file, once (`count --recount`): where the
+/// lock cannot be made (a read-only mount, an archive it may not write to) it reads the file as
+/// it is, unlocked, instead of refusing. A lock held by a running count is refused as for a
+/// writer: that file is changing.
+pub fn load_to_read(
+    path: &Path,
+    n: usize,
+) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
+    load(path, n, true)
+}
+
+fn load(
+    path: &Path,
+    n: usize,
+    reading: bool,
+) -> anyhow::Result<(Option<lock::Lock>, Option<Checkpoint>)> {
     // Before any lock file is made beside it: a device, pipe or folder is never a checkpoint
     // (reading `/dev/zero` would never end; `/dev/null.lock` would litter `/dev`).
     // A name ending in a slash names a folder, made or not (`new/` would lock `new.lock`).
@@ -179,7 +198,11 @@ pub fn lock_and_load(
             );
         }
     }
-    let lock = lock::acquire(path)?;
+    let lock = if reading {
+        lock::acquire_to_read(path)?
+    } else {
+        lock::acquire(path)?
+    };
     // Holding the lock, no other run is saving this checkpoint: the temporary files of its
     // saves still there were left by processes killed mid-save.
     if lock.is_some() {
