@@ -68,7 +68,7 @@ pub use plan::{Engine, HALVES_FROM};
 pub use run::Run;
 pub use shard::{Shard, MAX_SHARDS};
 pub use split::{Split, UnknownSplit, SPLIT};
-pub use types::{add_counts, check_size, CountError, Counts, MAX_N};
+pub use types::{add_counts, check_size, CountError, Counts, MAX_N, MAX_RUN_SECONDS};
 
 /// Counts total and classes of the `n` x `n` board on the calling thread alone.
 ///

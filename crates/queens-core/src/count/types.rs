@@ -11,6 +11,10 @@ use crate::error::SizeError;
 /// numbers; the count of N = 27 is the largest known, so the limit is not the practical one.)
 pub const MAX_N: usize = kernel::MAX_N;
 
+/// The longest time a shard result or a checkpoint may record, in seconds: 10^12, about 31,700
+/// years. More is no run's, only an edited file's, and would print as a number of 300 digits.
+pub const MAX_RUN_SECONDS: f64 = 1e12;
+
 /// The number of solutions and of symmetry classes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Counts {

@@ -11,6 +11,7 @@ use crate::count::control::Tally;
 use crate::count::frames::pieces::{self, FramePieces};
 use crate::count::shard::Shard;
 use crate::count::split::Split;
+use crate::count::types::MAX_RUN_SECONDS;
 use crate::count::types::{add_counts, CountError, Counts, MAX_N};
 use crate::count::{checksum, mac};
 
@@ -424,14 +425,15 @@ impl<'a, I: Iterator<Item = &'a str>> Fields<'a, I> {
     }
 }
 
-/// Parses a finite, non-negative number of seconds.
+/// Parses a number of seconds from 0 to [`MAX_RUN_SECONDS`] (`-0` is 0).
 fn seconds_of(v: &str, key: &str, bad: &dyn Fn(String) -> CountError) -> Result<f64, CountError> {
     v.parse()
         .ok()
-        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+        .filter(|s: &f64| (0.0..=MAX_RUN_SECONDS).contains(s))
+        .map(|s| s + 0.0)
         .ok_or_else(|| {
             bad(format!(
-                "'{key}' is not a number of seconds: '{}'",
+                "'{key}' is not a number of seconds from 0 to 10^12: '{}'",
                 shorten(v)
             ))
         })

@@ -60,8 +60,9 @@ fn fullest(n: usize, split: &str) -> Checkpoint {
         subproblems,
         shard: Shard::WHOLE,
         tally,
-        seconds: f64::MAX,
-        cpu_seconds: Some(f64::MAX),
+        // The longest time a checkpoint may hold, in its longest form (17 digits).
+        seconds: 999_999_999_999.999_9,
+        cpu_seconds: Some(999_999_999_999.999_9),
     }
 }
 
@@ -337,6 +338,10 @@ fn damaged_checkpoints_are_refused_with_the_reason() {
         (
             resealed(&text.replace("cpu-seconds 2.9", "cpu-seconds inf")),
             "'cpu-seconds' is not a number of seconds",
+        ),
+        (
+            resealed(&text.replace("seconds 1.5", "seconds 1.79e308")),
+            "'seconds' is not a number of seconds from 0 to 10^12",
         ),
         (
             resealed(&text.replace("cpu-seconds 2.9\n", "cpu-seconds 2.9\ncpu-seconds 2.9\n")),

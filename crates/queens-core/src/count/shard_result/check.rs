@@ -100,7 +100,7 @@ impl Parser {
                 total: f.total,
             });
         }
-        if !(f.seconds.is_finite() && f.seconds >= 0.0) {
+        if !(0.0..=crate::count::MAX_RUN_SECONDS).contains(&f.seconds) {
             return Err(ShardResultError::Time { name: name() });
         }
         let shard = match (f.shard, f.shards) {

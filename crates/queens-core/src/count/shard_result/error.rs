@@ -100,8 +100,8 @@ pub enum ShardResultError {
         /// The solutions it claims.
         total: u128,
     },
-    /// The time is negative.
-    #[error("{name} has a negative or infinite time")]
+    /// The time is negative or past [`crate::count::MAX_RUN_SECONDS`].
+    #[error("{name} has a time no run takes (negative, or over 10^12 seconds)")]
     Time {
         /// The line's name.
         name: String,

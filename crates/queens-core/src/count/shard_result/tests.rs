@@ -115,7 +115,11 @@ fn each_check_refuses_with_its_own_error() {
         ),
         (
             resummed(&line, "\"seconds\":0.021", "\"seconds\":-1"),
-            "negative or infinite time",
+            "a time no run takes",
+        ),
+        (
+            resummed(&line, "\"seconds\":0.021", "\"seconds\":1.7e308"),
+            "a time no run takes",
         ),
         (
             resummed(&line, "\"shards\":2", "\"shards\":2000000"),
