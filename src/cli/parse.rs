@@ -32,16 +32,9 @@ impl<T: Clone + Send + Sync + 'static> clap::builder::TypedValueParser for Check
         let text = value.to_string_lossy();
         (self.0)(&text).map_err(|message| {
             let flag = arg.map_or_else(|| "...".to_string(), ToString::to_string);
-            clap::Error::raw(
-                clap::error::ErrorKind::ValueValidation,
-                // As clap words the error of a function's parser, the value escaped.
-                format!(
-                    "invalid value '{}' for '{flag}': {message}\n\nFor more information, try \
-                     '--help'.\n",
-                    shorten(&text)
-                ),
-            )
-            .with_cmd(cmd)
+            // As clap words the error of a function's parser, the value escaped.
+            let more = format!("{message}\n\nFor more information, try '--help'.");
+            invalid_value(cmd, &flag, &text, &more)
         })
     }
 }
@@ -138,14 +131,22 @@ impl clap::builder::TypedValueParser for SizeParser {
         value: &std::ffi::OsStr,
     ) -> Result<usize, clap::Error> {
         let text = value.to_string_lossy();
-        parse_n_for(Some(cmd.get_name()), &text).map_err(|message| {
-            clap::Error::raw(
-                clap::error::ErrorKind::ValueValidation,
-                format!("invalid value '{}' for '[N]': {message}\n", shorten(&text)),
-            )
-            .with_cmd(cmd)
-        })
+        parse_n_for(Some(cmd.get_name()), &text)
+            .map_err(|message| invalid_value(cmd, "[N]", &text, &message))
     }
+}
+
+/// Clap's error for the value `text` of `flag` that `message` says is wrong: `invalid value
+/// 'TEXT' for 'FLAG': MESSAGE`, the text escaped and cut ([`shorten`]).
+fn invalid_value(cmd: &clap::Command, flag: &str, text: &str, message: &str) -> clap::Error {
+    clap::Error::raw(
+        clap::error::ErrorKind::ValueValidation,
+        format!(
+            "invalid value '{}' for '{flag}': {message}\n",
+            shorten(text)
+        ),
+    )
+    .with_cmd(cmd)
 }
 
 /// Parses a positive number of seconds.
