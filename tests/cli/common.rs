@@ -334,3 +334,18 @@ pub fn exact_count_from(n: usize, ckpt: &Path, extra: &[&str]) -> serde_json::Va
     assert_eq!(counts, known_for(n), "{v}");
     v
 }
+
+/// Runs `queens ARGS` with standard output on `/dev/full` (a full disk): its exit status and
+/// standard error.
+#[cfg(target_os = "linux")]
+pub fn on_a_full_disk(args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
+        .args(args)
+        .stdout(std::fs::File::create("/dev/full").expect("/dev/full"))
+        .output()
+        .expect("queens starts");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1030,14 +1030,8 @@ fn recount_agrees_on_a_good_checkpoint_and_catches_a_tampered_subproblem() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_result_that_cannot_be_written_is_given_in_the_error() {
-    let full = || std::fs::File::create("/dev/full").unwrap();
-    let out = Std::new(assert_cmd::cargo::cargo_bin("queens"))
-        .args(["count", "12", "--json"])
-        .stdout(full())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (code, err) = on_a_full_disk(&["count", "12", "--json"]);
+    assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("cannot write to standard output: No space left on device")
             && err.contains("the result: {\"n\":12,\"total\":14200")
@@ -1045,13 +1039,8 @@ fn a_result_that_cannot_be_written_is_given_in_the_error() {
         "{err}"
     );
     let (_dir, ckpt) = temp_checkpoint();
-    let out = Std::new(assert_cmd::cargo::cargo_bin("queens"))
-        .args(["count", "12", "--checkpoint", ckpt.to_str().unwrap()])
-        .stdout(full())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let (code, err) = on_a_full_disk(&["count", "12", "--checkpoint", ckpt.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("holds it"), "{err}");
     run_args(&["count", "12", "--checkpoint", ckpt.to_str().unwrap()]).stdout_is("14200\n");
     // Every command says that it is standard output it could not write.
@@ -1061,13 +1050,8 @@ fn a_result_that_cannot_be_written_is_given_in_the_error() {
         &["count", "9", "--estimate"],
         &["man"],
     ] {
-        let out = Std::new(assert_cmd::cargo::cargo_bin("queens"))
-            .args(args)
-            .stdout(full())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let (code, err) = on_a_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
         assert_eq!(
             err.trim(),
             "queens: error: cannot write to standard output: No space left on device (os error 28)",

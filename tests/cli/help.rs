@@ -316,13 +316,8 @@ fn help_that_cannot_be_written_is_an_error() {
         &["help", "count"],
         &["count", "-h"],
     ] {
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("queens"))
-            .args(args)
-            .stdout(std::fs::File::create("/dev/full").unwrap())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let (code, err) = crate::common::on_a_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(
             err.contains("cannot write to standard output"),
             "{args:?}: {err}"
