@@ -731,6 +731,37 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
         (out.status.code(), stderr(&out).contains("free, less than")),
         (Some(2), true),
     )?;
+    // Several devices: each has a context, a module and memory of its own, takes a share of
+    // every launch in a host thread of its own (the stand-in fails a call made on a thread
+    // without its device's context), and the totals stay exact, with little memory too.
+    for (split, n, free) in [
+        ("frames", 12, "67108864"),
+        ("halves", 13, "67108864"),
+        ("halves", 13, "2097152"),
+    ] {
+        let out = run(
+            &["count", &n.to_string(), "--engine", "gpu", "-q"],
+            &[
+                ("FAKE_DEVICES", "3"),
+                ("FAKE_FREE", free),
+                ("FAKE_TRACE", "1"),
+                ("QUEENS_GPU_SPLIT", split),
+            ],
+        );
+        let launched_on: std::collections::BTreeSet<String> = stderr(&out)
+            .lines()
+            .filter(|l| l.starts_with("fakecuda: launch"))
+            .filter_map(|l| l.rsplit_once(" on device ").map(|(_, d)| d.to_string()))
+            .collect();
+        let what = format!("{split} N = {n} on 3 devices with {free} bytes each");
+        check(
+            &what,
+            (out.status.code(), stdout(&out)),
+            (Some(0), known(n).0.to_string()),
+        )?;
+        let every: std::collections::BTreeSet<String> = ["0", "1", "2"].map(String::from).into();
+        check(&what, launched_on, every)?;
+    }
     // A cached PTX the driver refuses is compiled again and replaced.
     let cached: Vec<_> = std::fs::read_dir(&cache)
         .map_err(|e| e.to_string())?
