@@ -763,6 +763,20 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
         let every: std::collections::BTreeSet<String> = ["0", "1", "2"].map(String::from).into();
         check(&what, launched_on, every)?;
     }
+    // One device failing fails the run, naming the device, status 2, whatever the others do.
+    let out = run(
+        &["count", "13", "--engine", "gpu", "-q"],
+        &[("FAKE_DEVICES", "3"), ("FAKE_FAIL_ON", "1")],
+    );
+    check(
+        "N = 13 with a device whose launches fail",
+        (
+            out.status.code(),
+            stdout(&out),
+            stderr(&out).contains("cuLaunchKernel on GPU 1 (Fake H100 1)"),
+        ),
+        (Some(2), String::new(), true),
+    )?;
     // A cached PTX the driver refuses is compiled again and replaced.
     let cached: Vec<_> = std::fs::read_dir(&cache)
         .map_err(|e| e.to_string())?

@@ -5,13 +5,14 @@
 //!
 //! Opening it loads the driver library, creates a context on each device, compiles the
 //! kernel's source with NVRTC for the device's compute capability (or reads it from the cache,
-//! see `nvrtc.rs`) and loads it. A launch splits its tasks evenly over the devices, one host
-//! thread each, and waits for all. The bindings are cudarc's for CUDA 12.0, the oldest driver
+//! see `nvrtc.rs`) and loads it. A launch is shared by the devices, one host thread each, a
+//! piece at a time (a faster device takes more pieces), and waits for all. The bindings are cudarc's for CUDA 12.0, the oldest driver
 //! API this engine supports; drivers are backward compatible, so CUDA 12 and 13 drivers both
 //! run it. Source: NVIDIA, "CUDA Driver API". Cost: opening takes the driver's start-up (tens
 //! to hundreds of milliseconds) plus, the first time, a compile; a launch moves 28 bytes per
 //! task across the bus.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{
@@ -221,6 +222,17 @@ impl Cuda {
 }
 
 impl Device {
+    /// `e` with the device named, for an error on one of several.
+    fn named(&self, e: GpuError) -> GpuError {
+        match e {
+            GpuError::Driver { call, message } => GpuError::Driver {
+                call: format!("{call} on GPU {} ({})", self.ctx.ordinal(), self.name),
+                message,
+            },
+            other => other,
+        }
+    }
+
     /// Makes this device's context the calling thread's.
     fn bind(&self) -> Result<(), GpuError> {
         self.ctx.bind_to_thread().map_err(driver("cuCtxSetCurrent"))
@@ -384,7 +396,13 @@ impl Device {
     }
 }
 
-/// Runs `work` on each device with its share of `tasks` and `out`, one host thread each.
+/// How many pieces a launch is cut into for each device when there are several.
+const PIECES_PER_DEVICE: usize = 4;
+
+/// Runs `work` on the devices over `tasks` and `out`, one host thread each. With several, the
+/// launch is cut into [`PIECES_PER_DEVICE`] pieces a device, and each device takes the next
+/// piece as it finishes one: a faster device, or one whose piece held cheaper tasks, takes
+/// more, where an even split would make every device wait for the slowest at each launch.
 fn on_every_device<T: Sync>(
     devices: &[Device],
     tasks: &[T],
@@ -394,13 +412,30 @@ fn on_every_device<T: Sync>(
     if devices.len() == 1 {
         return work(&devices[0], tasks, out);
     }
-    let per = tasks.len().div_ceil(devices.len()).max(1);
-    let work = &work;
+    let per = tasks
+        .len()
+        .div_ceil(devices.len() * PIECES_PER_DEVICE)
+        .max(1);
+    let pieces = Mutex::new(tasks.chunks(per).zip(out.chunks_mut(per)));
+    // Set when a device fails: the launch has failed, and no device takes another piece.
+    let failed = AtomicBool::new(false);
+    let (work, pieces, failed) = (&work, &pieces, &failed);
     std::thread::scope(|scope| {
         let runs: Vec<_> = devices
             .iter()
-            .zip(tasks.chunks(per).zip(out.chunks_mut(per)))
-            .map(|(d, (t, o))| scope.spawn(move || work(d, t, o)))
+            .map(|d| {
+                scope.spawn(move || loop {
+                    let next = pieces.lock().unwrap_or_else(|e| e.into_inner()).next();
+                    match next {
+                        Some(_) if failed.load(Ordering::Relaxed) => return Ok(()),
+                        Some((t, o)) => work(d, t, o).map_err(|e| {
+                            failed.store(true, Ordering::Relaxed);
+                            d.named(e)
+                        })?,
+                        None => return Ok(()),
+                    }
+                })
+            })
             .collect();
         runs.into_iter().try_for_each(|r| {
             r.join().unwrap_or_else(|_| {

@@ -125,9 +125,10 @@ impl Nvrtc {
         }
         Err(GpuError::NoNvrtc {
             looked_for: format!(
-                "{} and the lib64 folders of CUDA_HOME, CUDA_PATH and /usr/local/cuda (QUEENS_NVRTC \
-                 unset)",
-                NAMES.join(", ")
+                "{} on the loader's path, then in the {} folders of CUDA_HOME, CUDA_PATH and \
+                 /usr/local/cuda; QUEENS_NVRTC is unset",
+                NAMES.join(", "),
+                FOLDERS.join(", ")
             ),
         })
     }
