@@ -39,6 +39,20 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
+/// Prints `text`, a result, as one line on standard output. A closed pipe is no error (the
+/// output ends quietly); any other failure is, and it gives the result, so that a result that
+/// took long to make is not lost (`cannot write to standard output: No space left on device;
+/// the result: 92`).
+pub fn print_result(text: &str) -> anyhow::Result<()> {
+    let mut out = stdout();
+    let written = writeln!(out, "{text}").and_then(|()| out.flush());
+    match written.map_err(anyhow::Error::from) {
+        Err(err) if is_broken_pipe(&err) => Ok(()),
+        Err(err) => bail!("{}; the result: {text}", err.root_cause()),
+        Ok(()) => Ok(()),
+    }
+}
+
 /// Standard output behind a buffer: every command writes its data through this.
 pub fn stdout() -> BufWriter<Stdout> {
     BufWriter::with_capacity(1 << 16, Stdout(io::stdout().lock()))
@@ -144,6 +158,33 @@ impl ListOutput {
                 Ok(())
             }
         }
+    }
+
+    /// For files, the folder and how many files in it are named as this listing names its own
+    /// (`solution-NNNNNN.svg`) but numbered past the ones it wrote: an earlier, longer
+    /// listing's, which a reader of the folder would take for this one's. Counted, never
+    /// removed.
+    pub fn older_files(&self) -> Option<(&Path, u64, u64)> {
+        let ListOutput::Files { dir, written } = self else {
+            return None;
+        };
+        let numbered = |name: &str| {
+            let digits = name.strip_prefix("solution-")?.strip_suffix(".svg")?;
+            let plain =
+                digits.len() >= FILE_NUMBER_WIDTH && digits.bytes().all(|b| b.is_ascii_digit());
+            plain.then(|| digits.parse::<u64>().ok()).flatten()
+        };
+        let older = fs::read_dir(dir)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(numbered)
+                    .is_some_and(|k| k == 0 || k > *written)
+            })
+            .count() as u64;
+        Some((dir, *written, older))
     }
 
     /// Flushes standard output (files are complete once written).

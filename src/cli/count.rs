@@ -32,12 +32,12 @@ pub struct CountArgs {
     #[command(flatten)]
     pub size: Size,
     /// Count by listing every solution with this solver instead of the counting engine.
-    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "checkpoint_every", "recount", "engine"])]
+    #[arg(long, value_enum, conflicts_with_all = ["unique", "json", "shard", "checkpoint", "checkpoint_every", "recount", "engine", "threads", "progress_every"])]
     pub algo: Option<AlgoArg>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print the number of solutions distinct under rotations and reflections instead.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "recount")]
     pub unique: bool,
     /// How to print the count: text (one integer line, the total or with --unique the classes)
     /// or json (one JSON object: n, total, unique, seconds, split (how the board was cut),
@@ -110,7 +110,7 @@ pub struct CountArgs {
 impl CountArgs {
     /// Whether the count is printed as JSON: `--format json` or its synonym `--json` (see
     /// [`ResultFormat::resolve`]); refused with `--algo`, which prints only the total, and with
-    /// `--estimate`, which prints sentences.
+    /// `--estimate` and `--recount`, which print sentences.
     pub fn json(&self) -> anyhow::Result<bool> {
         let json = ResultFormat::resolve(self.format, self.json)? == ResultFormat::Json;
         if json && self.algo.is_some() {
@@ -123,6 +123,18 @@ impl CountArgs {
             anyhow::bail!(
                 "--format json cannot be used with --estimate: the forecast is sentences, one \
                  a line"
+            );
+        }
+        if json && self.recount.is_some() {
+            anyhow::bail!(
+                "--format json cannot be used with --recount: its report is sentences, one a \
+                 line, and its exit status says whether all agree (0) or one does not (1)"
+            );
+        }
+        if self.algo.is_some() && self.progress == Some(Progress::Lines) {
+            anyhow::bail!(
+                "--progress lines cannot be used with --algo: counting by listing shows only a \
+                 sign of life, on a terminal (--progress none or --quiet turns it off)"
             );
         }
         Ok(json)

@@ -62,8 +62,9 @@ Examples:
   queens count 18 --checkpoint n18.ckpt        resumable: run it again after an interruption
 
 Exit status: 0 success, 1 --recount found a subproblem that disagrees with its checkpoint, 2 bad
-usage or error; after saving the checkpoint, 130 interrupted by Ctrl-C (SIGINT), 129 hung up
-(SIGHUP), 143 terminated (SIGTERM, as schedulers stop a job).";
+usage or error (also after printing the result when the last checkpoint save failed); after
+saving the checkpoint, 130 interrupted by Ctrl-C (SIGINT), 129 hung up (SIGHUP), 143 terminated
+(SIGTERM, as schedulers stop a job).";
 
 pub const VERIFY_HELP: &str = "\
 Examples:
@@ -81,7 +82,9 @@ Examples:
   queens browse 8             step through the 92 solutions of 8x8
   queens browse 10 --unique   only one solution per symmetry class
 
-Exit status: 0 success, 2 bad usage, no terminal, or error.";
+Exit status: 0 success, 2 bad usage, no terminal, or error; after restoring the terminal, 130
+SIGINT sent by kill (Ctrl-C is a quit key), 129 SIGHUP or the terminal gone, 131 SIGQUIT, 143
+SIGTERM.";
 
 pub const TRACE_HELP: &str = "\
 Examples:
@@ -121,5 +124,5 @@ Examples:
   queens serve                  the viewer at http://127.0.0.1:8080/
   queens serve --port 0 --open  a free port, opened in the browser
 
-Exit status: 130 after Ctrl-C (SIGINT) stops the server, 2 the address cannot be bound, or another
-error.";
+Exit status: 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, 129 by SIGHUP, 131 by SIGQUIT, each
+after the answers under way; 2 the address cannot be bound, or another error.";

@@ -253,12 +253,12 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
 /// The most worker threads `count -j` and `merge -j` take: more only add stacks, never speed.
 pub const MAX_THREADS: u64 = 1024;
 
-/// A whole number of at least 1 (`--limit`, `--recount`).
+/// A whole number of at least 1 (`--limit`, `--recount`, `serve --max-steps`).
 pub fn parse_positive(s: &str) -> Result<u64, String> {
     whole_between(s, 1, u64::MAX)
 }
 
-/// Any whole number (`list --limit`, `--seed`, `--max-steps`).
+/// Any whole number (`list --limit`, `--seed`).
 pub fn parse_whole(s: &str) -> Result<u64, String> {
     whole_between(s, 0, u64::MAX)
 }

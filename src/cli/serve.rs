@@ -38,7 +38,7 @@ pub struct ServeLimits {
     /// The most search steps the ranking walk of one /api/solutions request may take (a 422
     /// beyond); the other endpoints are bounded by their N and limits (docs/server-limits.md).
     #[arg(long, value_name = "STEPS", default_value_t = 300_000_000,
-          value_parser = super::parse::checked(super::parse::parse_whole))]
+          value_parser = super::parse::checked(super::parse::parse_positive))]
     pub max_steps: u64,
     /// The longest wait for a request's head (request line and headers); also closes keep-alive
     /// connections idle that long.

@@ -22,7 +22,6 @@ const INPUT_SHARE: u64 = 64;
 pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
     let instance = read_instance(args)?;
     let n = instance.n;
-    let mut out = super::stdout();
     if args.count {
         let json = match args.format {
             None => false,
@@ -44,12 +43,11 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
                 0
             }
         };
-        if json {
-            writeln!(out, "{{\"n\":{n},\"count\":{count}}}")?;
+        crate::output::print_result(&if json {
+            format!("{{\"n\":{n},\"count\":{count}}}")
         } else {
-            writeln!(out, "{count}")?;
-        }
-        out.flush()?;
+            count.to_string()
+        })?;
         return Ok(if count > 0 {
             Status::Success
         } else {
@@ -63,19 +61,24 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
         .map_err(hint)?
     {
         Completion::Found(queens) => {
+            let mut out = super::stdout();
             write_stream(format, &mut out, n, queens.into_iter())?;
             out.flush().context("writing the solution")?;
             Ok(Status::Success)
         }
-        Completion::GivenQueensAttack(flaw) => {
-            note!("queens: no completion: {flaw}");
-            Ok(Status::No)
-        }
-        Completion::Impossible => {
-            note!("queens: no completion: {}", impossible(&instance));
-            Ok(Status::No)
-        }
+        Completion::GivenQueensAttack(flaw) => no_completion(format, n, &flaw.to_string()),
+        Completion::Impossible => no_completion(format, n, &impossible(&instance)),
     }
+}
+
+/// The answer "no" (status 1): `why` on standard error, and with `--format json` the value of a
+/// board without a solution, as `solve` prints it.
+fn no_completion(format: Format, n: usize, why: &str) -> anyhow::Result<Status> {
+    if format == Format::Json {
+        super::print_json_none(n, None)?;
+    }
+    note!("queens: no completion: {why}");
+    Ok(Status::No)
 }
 
 /// The engine's refusals over the memory budget, with what the user can do about them.

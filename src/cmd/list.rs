@@ -7,8 +7,9 @@ use queens_core::board::is_canonical;
 
 use crate::cli::ListArgs;
 use crate::hint::budget_hint;
-use crate::output::{ListOutput, SignOfLife};
+use crate::output::{note, ListOutput, SignOfLife};
 use crate::status::Status;
+use queens_core::text::escape_path;
 
 /// Runs `queens list`.
 pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
@@ -55,5 +56,14 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
         }
     }
     out.flush()?;
+    if let Some((dir, written, older)) = out.older_files().filter(|&(_, _, older)| older > 0) {
+        note!(
+            "queens: note: {} also holds {older} solution-*.svg file{} numbered past the {written} \
+             this listing wrote, left from an earlier one; remove them, or list into an empty \
+             folder",
+            escape_path(dir),
+            if older == 1 { "" } else { "s" }
+        );
+    }
     Ok(Status::Success)
 }

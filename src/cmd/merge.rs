@@ -10,7 +10,7 @@
 //! whole shard by the plain search of its subproblems, before the sum is printed.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use anyhow::{bail, Context};
@@ -56,8 +56,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
             return Ok(Status::No);
         }
     }
-    let mut out = super::stdout();
-    if json {
+    let text = if json {
         let json = MergedJson {
             n: merged.n,
             total: merged.counts.total,
@@ -68,14 +67,13 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Status> {
             split: merged.split.to_string(),
             subproblems: merged.subproblems,
         };
-        serde_json::to_writer(&mut out, &json)?;
-        writeln!(out)?;
+        serde_json::to_string(&json)?
     } else if args.unique {
-        writeln!(out, "{}", merged.counts.unique)?;
+        merged.counts.unique.to_string()
     } else {
-        writeln!(out, "{}", merged.counts.total)?;
-    }
-    out.flush()?;
+        merged.counts.total.to_string()
+    };
+    crate::output::print_result(&text)?;
     Ok(Status::Success)
 }
 

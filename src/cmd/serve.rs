@@ -146,13 +146,21 @@ async fn serve_until_stopped(
         }
     }
     let mut connections = args.limits.connections();
-    if let Some(most) = serve::listen::descriptor_limit() {
+    if let Some((open_files, most)) = serve::listen::descriptor_limit() {
         if connections.max > most {
-            say(format_args!(
-                "queens: at most {most} connections at once, the limit of open files \
-                 (ulimit -n) minus {} for the server itself",
-                serve::listen::DESCRIPTORS_KEPT
-            ));
+            let kept = serve::listen::DESCRIPTORS_KEPT;
+            if open_files > kept {
+                say(format_args!(
+                    "queens: at most {most} connections at once, the limit of open files \
+                     (ulimit -n, {open_files}) less {kept} for the server itself"
+                ));
+            } else {
+                say(format_args!(
+                    "queens: one connection at a time: the limit of open files (ulimit -n, \
+                     {open_files}) leaves none beyond the {kept} the server keeps for itself; \
+                     raise it for more"
+                ));
+            }
             connections.max = most;
         }
     }

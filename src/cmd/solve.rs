@@ -13,7 +13,7 @@ use queens_core::Algorithm;
 use crate::cli::SolveArgs;
 use crate::format::{write_json_answer, write_stream, Format};
 use crate::hint::budget_hint;
-use crate::output::{is_broken_pipe, note, SignOfLife};
+use crate::output::{note, SignOfLife};
 use crate::status::Status;
 
 /// Runs `queens solve`.
@@ -86,15 +86,7 @@ impl Answer {
     fn none(self) -> anyhow::Result<Status> {
         let n = self.n;
         if self.format == Format::Json {
-            let mut out = super::stdout();
-            let written = write_json_answer(&mut out, n, self.seed, None)
-                .map_err(anyhow::Error::from)
-                .and_then(|()| out.flush().context("writing the answer"));
-            // A closed pipe loses the value, not the answer.
-            match written {
-                Err(err) if is_broken_pipe(&err) => {}
-                written => written?,
-            }
+            super::print_json_none(n, self.seed)?;
         }
         note!("queens: no solution: the {n}x{n} board has none");
         Ok(Status::No)

@@ -127,13 +127,13 @@ fn evict_quietest(table: &Shared) -> bool {
 /// below the process's limit of open files.
 pub const DESCRIPTORS_KEPT: usize = 32;
 
-/// The most connections the process's limit of open files allows, when it can be read
-/// (`/proc/self/limits` on Linux).
-pub fn descriptor_limit() -> Option<usize> {
+/// The process's limit of open files (`ulimit -n`), when it can be read (`/proc/self/limits` on
+/// Linux), and the most connections it allows: that limit less [`DESCRIPTORS_KEPT`], at least 1.
+pub fn descriptor_limit() -> Option<(usize, usize)> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
     let soft: usize = line.split_whitespace().nth(3)?.parse().ok()?;
-    Some(soft.saturating_sub(DESCRIPTORS_KEPT).max(1))
+    Some((soft, soft.saturating_sub(DESCRIPTORS_KEPT).max(1)))
 }
 
 /// Whether an accept error means the process is out of file descriptors.

@@ -1043,6 +1043,33 @@ fn a_result_that_cannot_be_written_is_given_in_the_error() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("holds it"), "{err}");
     run_args(&["count", "12", "--checkpoint", ckpt.to_str().unwrap()]).stdout_is("14200\n");
+    // So do merge and complete --count, and count --algo, whose results are a number too.
+    let parts = tempfile::tempdir().unwrap();
+    let both = parts.path().join("parts.json");
+    let text: String = ["0/2", "1/2"]
+        .map(|s| stdout_of(&["count", "9", "--shard", s, "--json"]))
+        .concat();
+    std::fs::write(&both, text).unwrap();
+    let both = both.to_str().unwrap();
+    for (args, result) in [
+        (&["merge", both][..], "the result: 352"),
+        (
+            &["merge", both, "--json"],
+            "the result: {\"n\":9,\"total\":352,",
+        ),
+        (
+            &["complete", "8", "--fixed", "0:0", "--count"],
+            "the result: 4",
+        ),
+        (&["count", "8", "--algo", "iterative"], "the result: 92"),
+    ] {
+        let (code, err) = on_a_full_disk(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("No space left on device") && err.contains(result),
+            "{args:?}: {err}"
+        );
+    }
     // Every command says that it is standard output it could not write.
     for args in [
         &["list", "8"][..],
@@ -1138,13 +1165,55 @@ fn estimate_forecasts_pieces_and_flags_that_would_do_nothing_are_refused() {
         2,
         &["--engine halves"],
     );
-    for flag in ["--recount 2", "--checkpoint-every 5"] {
+    for flag in [
+        "--recount 2",
+        "--checkpoint-every 5",
+        "-j 2",
+        "--progress-every 5",
+        "--progress lines",
+    ] {
         fails_with(
             &format!("count 10 --algo bitboard {flag}"),
             2,
             &["cannot be used with"],
         );
     }
+    assert_prints("count 10 --algo bitboard --progress none", "724\n");
+    // --recount prints sentences and says its verdict by its status: no JSON, no classes.
+    let (_dir, ckpt) = temp_checkpoint();
+    let ckpt = ckpt.to_str().unwrap();
+    assert_prints(&format!("count 10 -q --checkpoint {ckpt}"), "724\n");
+    for flag in ["--json", "--format json", "--unique"] {
+        fails_with(
+            &format!("count 10 --recount 2 --checkpoint {ckpt} {flag}"),
+            2,
+            &["cannot be used with"],
+        );
+    }
+}
+
+/// A board or a shard without subproblems has nothing to forecast: the estimate says so in a
+/// line instead of a sample of nothing.
+#[test]
+fn estimate_of_nothing_to_count_says_so() {
+    for (line, what) in [
+        ("count 2 --estimate", "the board"),
+        ("count 3 --estimate", "the board"),
+        ("count 8 --shard 99/100 --estimate", "this shard"),
+        ("count 12 --shard 9999/10000 --estimate", "this shard"),
+    ] {
+        let text = printed(line);
+        assert!(
+            text.contains(": 0 subproblems\n")
+                && text.ends_with(&format!(
+                    "nothing to count: {what} has no subproblem, so the count is 0 and takes no \
+                     time\n"
+                ))
+                && !text.contains("not known"),
+            "{line}: {text}"
+        );
+    }
+    assert!(printed("count 1 --estimate").starts_with("N = 1: 1 subproblem\n"));
 }
 
 /// `--estimate` forecasts the engine the same command runs: by default the half-board engine

@@ -59,7 +59,7 @@ fn issue_39_color_is_shown_with_the_global_options() {
 fn serve_help_says_ctrl_c_ends_with_130_as_the_server_does() {
     // `ctrl_c_stops_the_server_gracefully_with_status_130` (tests/cli/serve.rs) checks the status.
     let help = help_of("serve");
-    assert!(help.contains("130 after Ctrl-C"), "{help}");
+    assert!(help.contains("130 stopped by Ctrl-C"), "{help}");
     assert!(!help.contains("status: 0 after Ctrl-C"), "{help}");
 }
 

@@ -332,4 +332,15 @@ fn issue_39_solve_json_has_a_seed_only_for_a_seeded_method() {
     run("solve 3 --format json")
         .status(1)
         .stdout_is("{\"n\":3,\"queens\":null}\n");
+    // complete prints the same value when no solution holds the given queens, whether they
+    // attack each other or not, with its message.
+    for (fixed, why) in [
+        ("0:0,1:2", "contains the 2 given queens"),
+        ("0:0,1:1", "attack each other"),
+    ] {
+        run(&format!("complete 8 --fixed {fixed} --format json"))
+            .status(1)
+            .stdout_is("{\"n\":8,\"queens\":null}\n")
+            .stderr_has(&["no completion", why]);
+    }
 }

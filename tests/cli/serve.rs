@@ -560,8 +560,8 @@ fn a_stalled_request_head_is_closed_after_the_header_timeout() {
 }
 
 #[test]
-fn zero_connections_or_slots_are_bad_usage() {
-    for flag in ["--max-connections", "--max-heavy"] {
+fn zero_connections_slots_or_steps_are_bad_usage() {
+    for flag in ["--max-connections", "--max-heavy", "--max-steps"] {
         fails_with(&format!("serve --port 0 {flag} 0"), 2, &["at least 1"]);
     }
 }

@@ -108,6 +108,34 @@ fn list_svg_honours_the_limit() {
     assert_eq!(placement_in(&second, 8), [0, 5, 7, 2, 6, 3, 1, 4]);
 }
 
+/// A listing into a folder that holds a longer, earlier listing's files replaces its own and
+/// counts the others in a note, touching nothing else.
+#[test]
+fn list_svg_notes_the_files_of_an_earlier_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    run_args(&["list", "8", "--limit", "5", "--format", "svg", "--out", out])
+        .succeeds()
+        .stderr_is("");
+    fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let ran = run_args(&["list", "6", "--format", "svg", "--out", out]).succeeds();
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 6, "{ran:?}");
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "queens: note: {out} also holds 1 solution-*.svg file numbered past the 4 this \
+             listing wrote, left from an earlier one; remove them, or list into an empty folder\n"
+        )
+    );
+    let first = fs::read_to_string(dir.path().join("solution-000001.svg")).unwrap();
+    assert_eq!(placement_in(&first, 6), [1, 3, 5, 0, 2, 4]);
+    // The same listing again: its own files, nothing older.
+    fs::remove_file(dir.path().join("solution-000005.svg")).unwrap();
+    run_args(&["list", "6", "--format", "svg", "--out", out])
+        .succeeds()
+        .stderr_is("");
+}
+
 #[test]
 fn list_refuses_svg_without_an_output_directory() {
     fails_with("list 8 --format svg", 2, &["--out DIR"]).stdout_is("");

@@ -87,7 +87,12 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     } else {
         String::new()
     };
-    writeln!(out, "N = {n}{of_shard}: {} subproblems", e.subproblems)?;
+    writeln!(
+        out,
+        "N = {n}{of_shard}: {} subproblem{}",
+        e.subproblems,
+        plural(e.subproblems as usize)
+    )?;
     if args.engine == crate::cli::EngineArg::Gpu {
         writeln!(
             out,
@@ -101,6 +106,9 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
             "engine: frame (split {}; canonical frames searched, their last rows joined)",
             run.split()
         )?;
+    }
+    if e.subproblems == 0 {
+        return nothing_to_count(out, args.shard.is_some());
     }
     writeln!(
         out,
@@ -200,6 +208,18 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     Ok(Status::Success)
 }
 
+/// The end of an estimate of a run without subproblems (N = 2 or 3, or a shard of a small
+/// board): nothing to sample, nothing to forecast.
+fn nothing_to_count(mut out: impl Write, shard: bool) -> anyhow::Result<Status> {
+    let what = if shard { "this shard" } else { "the board" };
+    writeln!(
+        out,
+        "nothing to count: {what} has no subproblem, so the count is 0 and takes no time"
+    )?;
+    out.flush()?;
+    Ok(Status::Success)
+}
+
 /// The last line of an estimate: what its time assumes about the load, by how it was timed.
 fn load_line(threads: usize, processor_time: bool) -> String {
     let cores = format!("{threads} idle core{}", if threads == 1 { "" } else { "s" });
@@ -232,7 +252,12 @@ fn halves(
         Some(shard) => format!(" (shard {shard})"),
         None => String::new(),
     };
-    writeln!(out, "N = {n}{of_shard}: {} subproblems", f.subproblems)?;
+    writeln!(
+        out,
+        "N = {n}{of_shard}: {} subproblem{}",
+        f.subproblems,
+        plural(f.subproblems)
+    )?;
     let gpu = args.engine == crate::cli::EngineArg::Gpu;
     if gpu {
         writeln!(
@@ -251,6 +276,9 @@ fn halves(
             run.split(),
             f.pattern_columns
         )?;
+    }
+    if f.subproblems == 0 {
+        return nothing_to_count(out, args.shard.is_some());
     }
     writeln!(
         out,

@@ -28,7 +28,7 @@ use anyhow::{bail, Context};
 use queens_core::count::shard_result::result_line;
 use queens_core::count::{self, Checkpoint, Run, Shard};
 
-use crate::cli::CountArgs;
+use crate::cli::{CountArgs, Progress};
 use crate::hint::{self, budget_hint};
 use crate::json::round_ms;
 use crate::memory::{self, CountBudget};
@@ -108,13 +108,15 @@ fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> any
 /// Runs `queens count`.
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
-    // `--json` and `--format` agree, and not with `--algo`: refused before any work.
+    // `--json` and `--format` agree, and not with `--algo`, `--estimate` or `--recount`;
+    // `--progress lines` not with `--algo`: refused before any work.
     args.json()?;
     if let Some(algo) = args.algo {
         let algorithm = algo.algorithm();
         let options = args.search.options();
         // Counting by enumeration is exponential: a sign of life on a terminal after 2 s.
-        let total = match SignOfLife::new(format!("counting N = {n} ({algorithm})"), args.quiet) {
+        let quiet = args.quiet || args.progress == Some(Progress::None);
+        let total = match SignOfLife::new(format!("counting N = {n} ({algorithm})"), quiet) {
             Some(mut sign) => algorithm
                 .count_by_enumeration_watched(n, &options, &mut |progress| {
                     sign.report(progress);
@@ -126,12 +128,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
                 .map_err(budget_hint)?,
         };
         // A result that cannot be written is given in the error, as a counter's is.
-        if let Err(err) = print_line(&total.to_string()) {
-            if crate::output::is_broken_pipe(&err) {
-                return Ok(Status::Success);
-            }
-            bail!("{}; the result: {total}", err.root_cause());
-        }
+        crate::output::print_result(&total.to_string())?;
         return Ok(Status::Success);
     }
     let started = Instant::now();

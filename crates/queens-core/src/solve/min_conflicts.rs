@@ -9,8 +9,9 @@
 //! swap O(1). A run that has not improved for 4N + 100 tries restarts from a new random start,
 //! so small boards with few solutions are found too.
 //!
-//! Cost: about linear in N in practice (a few random probes per row); memory is three `u32`
-//! arrays, 20 bytes per queen (200 MB for N = 10^7). The generator is Rng seeded by the
+//! Cost: about linear in N in practice (a few random probes per row); memory is `u32` arrays
+//! (the columns, the two diagonals' counters, the work list of attacked rows), at most 24
+//! bytes per queen (240 MB for N = 10^7). The generator is Rng seeded by the
 //! caller, so the same seed gives the same solution. Local search cannot prove that a board has
 //! no solution; the two that have none, N = 2 and 3, are answered directly.
 
