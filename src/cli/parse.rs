@@ -268,16 +268,19 @@ pub fn parse_depth(s: &str) -> Result<u64, String> {
     whole_between(s, 0, 12)
 }
 
-/// Parses a count of at least 1.
-pub fn parse_count(s: &str) -> Result<usize, String> {
-    match whole(s) {
-        Ok(0) => Err("must be at least 1".to_string()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "'{}' is not a whole number of at least 1",
-            shorten(s)
-        )),
-    }
+/// The most connections `serve --max-connections` takes: Linux's own ceiling on a process's
+/// open files (`fs.nr_open`, 1,048,576 by default), which bounds them anyway.
+pub const MAX_CONNECTIONS: u64 = 1 << 20;
+
+/// `serve --max-connections`: 1 to [`MAX_CONNECTIONS`].
+pub fn parse_connections(s: &str) -> Result<usize, String> {
+    whole_between(s, 1, MAX_CONNECTIONS).map(|n| n as usize)
+}
+
+/// `serve --max-heavy`: 1 to [`MAX_THREADS`], as threads: each heavy request takes a thread
+/// of its own.
+pub fn parse_heavy(s: &str) -> Result<usize, String> {
+    whole_between(s, 1, MAX_THREADS).map(|n| n as usize)
 }
 
 #[cfg(test)]
@@ -301,6 +304,10 @@ mod tests {
             .contains("from 0 to 1024"));
         assert!(parse_positive("0").unwrap_err().contains("of at least 1"));
         assert!(parse_depth("13").is_err());
+        assert_eq!(parse_connections("1048576"), Ok(1 << 20));
+        assert!(parse_connections("1048577").is_err());
+        assert!(parse_heavy("1025").unwrap_err().contains("from 1 to 1024"));
+        assert!(parse_heavy("0").is_err());
         assert!(parse_whole("18446744073709551616").is_err());
     }
 
@@ -328,7 +335,8 @@ mod tests {
         assert_eq!(parse_n_for(None, "8"), Ok(8));
         for bad in ["+8", " 8", "8 ", "-8", "0x8", ""] {
             assert!(parse_n_for(None, bad).is_err(), "{bad:?} was accepted");
-            assert!(parse_count(bad).is_err(), "{bad:?} was accepted");
+            assert!(parse_connections(bad).is_err(), "{bad:?} was accepted");
+            assert!(parse_heavy(bad).is_err(), "{bad:?} was accepted");
         }
         assert!(parse_n_for(None, "99999999999999999999999")
             .unwrap_err()

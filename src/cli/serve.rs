@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::parse::{parse_count, parse_seconds};
+use super::parse::{parse_bytes, parse_connections, parse_heavy, parse_seconds};
 
 /// `queens serve`.
 #[derive(Debug, Args)]
@@ -27,14 +27,19 @@ pub struct ServeArgs {
 /// The bounds of `queens serve`, every one with its default (docs/server-limits.md).
 #[derive(Debug, Clone, Args)]
 pub struct ServeLimits {
-    /// The most connections open at once; when full, the connection quiet the longest (with no
-    /// request being worked on) is closed to let a new one in.
-    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = super::parse::checked(parse_count))]
+    /// The most connections open at once (1 to 1048576); when full, the connection quiet the
+    /// longest (with no request being worked on) is closed to let a new one in.
+    #[arg(long, value_name = "COUNT", default_value_t = 512, value_parser = super::parse::checked(parse_connections))]
     pub max_connections: usize,
-    /// The most heavy requests (large boards, long traces) worked on at once; the others are
-    /// answered 503 with Retry-After. Default: the number of cores.
-    #[arg(long, value_name = "COUNT", value_parser = super::parse::checked(parse_count))]
+    /// The most heavy requests (large boards, long traces) worked on at once (1 to 1024); the
+    /// others are answered 503 with Retry-After. Default: the number of cores.
+    #[arg(long, value_name = "COUNT", value_parser = super::parse::checked(parse_heavy))]
     pub max_heavy: Option<usize>,
+    /// The most memory the answers of over 64 KiB (listings, traces) may hold at once until
+    /// their clients read them; an answer beyond waits (a 503 with Retry-After), one larger
+    /// than the whole is a 422. Bytes, or a number with K, M, G or T, at least 1M.
+    #[arg(long, value_name = "SIZE", default_value = "128M", value_parser = super::parse::checked(parse_pending))]
+    pub max_pending: u64,
     /// The most search steps the ranking walk of one /api/solutions request may take (a 422
     /// beyond); the other endpoints are bounded by their N and limits (docs/server-limits.md).
     #[arg(long, value_name = "STEPS", default_value_t = 300_000_000,
@@ -51,4 +56,15 @@ pub struct ServeLimits {
     /// (new connections are refused meanwhile) before every connection is dropped.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_seconds))]
     pub shutdown_grace: f64,
+}
+
+/// `--max-pending`: a size of at least 1 MiB.
+fn parse_pending(s: &str) -> Result<u64, String> {
+    match parse_bytes(s)? {
+        bytes if bytes >= 1 << 20 => Ok(bytes),
+        _ => Err(format!(
+            "'{}' is less than 1M: the server needs room for one answer",
+            super::parse::shorten(s)
+        )),
+    }
 }

@@ -21,6 +21,7 @@ impl ServeLimits {
         Limits {
             steps: self.max_steps,
             heavy: self.max_heavy.unwrap_or(default.heavy),
+            answer_bytes: self.max_pending,
         }
     }
 

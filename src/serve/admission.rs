@@ -24,6 +24,10 @@ pub const CHEAP_MAX_N: usize = 12;
 /// A trace is cheap when its event limit times N is at most this (the page's default of 20,000
 /// events on the 8x8 board: about 3 MB of answer).
 pub const CHEAP_TRACE_CELLS: u64 = 20_000 * 8;
+/// `bfs` is cheap up to this board: it builds every level of partial placements before it
+/// answers, 20 ms and 8 MB at N = 12 (under 10 ms at 11), enough for a client that asks for it
+/// over and over on every connection to keep them all busy.
+pub const CHEAP_BFS_N: usize = 11;
 /// `min-conflicts` is cheap up to this board (a few milliseconds).
 pub const CHEAP_MIN_CONFLICTS_N: usize = 1000;
 /// A whole counted trace (`/api/summary`) is cheap up to this board: every solver's whole
@@ -55,6 +59,7 @@ pub fn is_heavy(work: Work) -> bool {
         Work::Solve { method, n } => match method {
             Method::Construct => false,
             Method::MinConflicts => n > CHEAP_MIN_CONFLICTS_N,
+            Method::First(queens_core::Algorithm::Bfs) => n > CHEAP_BFS_N,
             Method::First(_) => n > CHEAP_MAX_N,
         },
         Work::Trace { n, limit } => limit.saturating_mul(n as u64) > CHEAP_TRACE_CELLS,

@@ -6,10 +6,13 @@
 //! Every API handler checks its parameters into plain values first (a 400 naming the bad one),
 //! then runs the search on the blocking pool with a step budget, so one request cannot hold a
 //! core for minutes. A request that may take real work (see `admission.rs`) needs one of
-//! [`Limits::heavy`] slots, or is answered 503 at once; the connections themselves are bounded
-//! by [`listen`]. Every bound and its default is listed in `docs/server-limits.md`.
+//! [`Limits::heavy`] slots, or is answered 503 at once; an answer of over 64 KiB holds its size
+//! from [`Limits::answer_bytes`] until it is read (`answers.rs`), or is answered 503; the
+//! connections themselves are bounded by [`listen`]. Every bound and its default is listed in
+//! `docs/server-limits.md`.
 
 mod admission;
+mod answers;
 mod api;
 mod background;
 mod config;
@@ -42,6 +45,9 @@ pub struct Limits {
     pub steps: u64,
     /// The most heavy requests (see `admission.rs`) worked on at once; the others get a 503.
     pub heavy: usize,
+    /// The most bytes of answers larger than 64 KiB held at once until their clients read them
+    /// (see `answers.rs`); an answer beyond gets a 503.
+    pub answer_bytes: u64,
 }
 
 impl Default for Limits {
@@ -53,15 +59,22 @@ impl Default for Limits {
             steps: 300_000_000,
             // One heavy request per core.
             heavy: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // Five of the largest traces (24 MiB), or forty of the page's default one.
+            answer_bytes: ANSWER_BYTES,
         }
     }
 }
 
-/// What the handlers share: the limits, the heavy slots and the totals already counted.
+/// The default of [`Limits::answer_bytes`]: 128 MiB.
+pub const ANSWER_BYTES: u64 = 128 << 20;
+
+/// What the handlers share: the limits, the heavy slots, the budget of answers not yet read
+/// and the totals already counted.
 #[derive(Debug, Clone)]
 pub struct AppState {
     limits: Limits,
     heavy: Arc<Semaphore>,
+    answers: Arc<Semaphore>,
     totals: Arc<Mutex<HashMap<(usize, bool), u64>>>,
 }
 
@@ -76,6 +89,7 @@ impl AppState {
         AppState {
             limits,
             heavy: Arc::new(Semaphore::new(limits.heavy.max(1))),
+            answers: Arc::new(Semaphore::new(answers::permits(limits.answer_bytes))),
             totals: Arc::default(),
         }
     }
@@ -130,6 +144,10 @@ fn app_of(state: AppState) -> Router {
         .route("/api/summary", get(background::summary))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            answers::bounded,
+        ))
         .with_state(state)
 }
 

@@ -803,6 +803,9 @@ fn small_boards_and_the_construction_are_cheap_and_large_work_is_heavy() {
     assert!(!is_heavy(solve(10_000, Method::Construct)));
     assert!(!is_heavy(solve(8, Method::First(Algorithm::Wirth))));
     assert!(is_heavy(solve(29, Method::First(Algorithm::Bitboard))));
+    assert!(!is_heavy(solve(12, Method::First(Algorithm::Bitboard))));
+    assert!(!is_heavy(solve(11, Method::First(Algorithm::Bfs))));
+    assert!(is_heavy(solve(12, Method::First(Algorithm::Bfs))));
     assert!(is_heavy(solve(10_000, Method::MinConflicts)));
     assert!(!is_heavy(Work::Trace {
         n: 8,
@@ -828,4 +831,52 @@ fn a_trace_answer_stops_at_its_byte_limit_and_stays_valid_json() {
     let body: Value = serde_json::from_slice(&whole).unwrap();
     assert_eq!(body["cut"], false);
     assert_eq!(body["summary"]["solutions"], 4);
+}
+
+/// Answers larger than 64 KiB hold their size from a budget until they are handed over: with
+/// room for one trace of about 3 MB, a second is a 503 while the first is unread, and is
+/// answered once the first is read; small answers are not counted.
+#[tokio::test]
+async fn answers_not_yet_read_are_bounded_in_memory() {
+    let router = app_with(Limits {
+        answer_bytes: 5 << 20,
+        ..Limits::default()
+    });
+    let trace = "/api/trace?n=8&all=true&limit=20000";
+    let request = || Request::get(trace).body(Body::empty()).unwrap();
+    let unread = router.clone().oneshot(request()).await.unwrap();
+    assert_eq!(unread.status(), StatusCode::OK);
+    let len = axum::body::HttpBody::size_hint(unread.body())
+        .exact()
+        .unwrap();
+    assert!((2 << 20..5 << 20).contains(&len), "{len} bytes");
+    let (status, body) = get_from(router.clone(), trace).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("until their clients read them"),
+        "{body}"
+    );
+    // Small answers still pass.
+    let (status, _) = get_from(router.clone(), "/api/solutions?n=8").await;
+    assert_eq!(status, StatusCode::OK);
+    // Read in chunks of at most 64 KiB, whole; then the budget is free again.
+    let mut body = unread.into_body();
+    let mut read = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let data = frame.unwrap().into_data().unwrap();
+        assert!(data.len() <= 64 * 1024);
+        read.extend_from_slice(&data);
+    }
+    drop(body);
+    assert_eq!(read.len() as u64, len);
+    let whole: Value = serde_json::from_slice(&read).unwrap();
+    assert!(
+        whole["events"].as_array().is_some_and(|e| !e.is_empty()),
+        "{whole}"
+    );
+    let (status, _) = get_from(router, trace).await;
+    assert_eq!(status, StatusCode::OK);
 }

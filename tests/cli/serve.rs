@@ -322,6 +322,50 @@ fn concurrent_heavy_traces_keep_memory_bounded_and_cheap_requests_fast() {
     assert!(status.contains("200"), "the slots are free again: {status}");
 }
 
+/// Clients that ask for traces and never read them: the answers held for them stay within
+/// `--max-pending` (40 unread traces of the 12x12 board held 660 MB before), the ones beyond
+/// are told to come back (503), and once those clients are gone a trace is answered again.
+/// Six unread traces of about 17 MB (of which the kernel's socket buffers take a few MB each):
+/// 111 MB peak without the bound, 44 MB with 20 MiB.
+#[cfg(target_os = "linux")]
+#[test]
+fn answers_that_clients_do_not_read_stay_within_max_pending() {
+    const BOUND_KB: u64 = 75 * 1024;
+    let server = serve_with(&["--max-pending", "20M", "--max-heavy", "1"]);
+    let pid = server.child.id();
+    let trace = "/api/trace?n=12&all=true&limit=100000";
+    let mut unread = Vec::new();
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let mut stream = TcpStream::connect(&server.address).expect("a connection");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a read timeout");
+        write!(stream, "GET {trace} HTTP/1.0\r\nHost: x\r\n\r\n").expect("a request");
+        // The status line only: the rest of the answer is left unread.
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).expect("an answer");
+        statuses.push(String::from_utf8_lossy(&head[9..12]).into_owned());
+        unread.push(stream);
+    }
+    let peak = memory_kb(pid, "VmHWM");
+    assert_eq!(statuses, ["200", "503", "503", "503", "503", "503"]);
+    assert!(peak < BOUND_KB, "peak resident memory {peak} kB");
+    drop(unread);
+    let started = Instant::now();
+    loop {
+        let (status, body) = get(&server.address, trace);
+        if status.contains("200") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the budget is not given back: {status} {body}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// Eight deep offsets of the 32x32 board at once took both cores for 29 s: now two are worked on
 /// within the step budget and refused (422, 1.6 to 5 s of one core in a test build, by the
 /// machine), the others are told at once to come back (503).
@@ -562,8 +606,21 @@ fn a_stalled_request_head_is_closed_after_the_header_timeout() {
 #[test]
 fn zero_connections_slots_or_steps_are_bad_usage() {
     for flag in ["--max-connections", "--max-heavy", "--max-steps"] {
-        fails_with(&format!("serve --port 0 {flag} 0"), 2, &["at least 1"]);
+        fails_with(
+            &format!("serve --port 0 {flag} 0"),
+            2,
+            &["'0' is not a whole number"],
+        );
     }
+    // Nor more than a process can use (a huge --max-heavy made tokio panic).
+    for (flag, most) in [
+        ("--max-heavy", "18446744073709551615"),
+        ("--max-heavy", "1025"),
+        ("--max-connections", "1048577"),
+    ] {
+        fails_with(&format!("serve --port 0 {flag} {most}"), 2, &["from 1 to"]);
+    }
+    fails_with("serve --port 0 --max-pending 1000K", 2, &["less than 1M"]);
 }
 
 /// A client that stops reading its answer is dropped after `--idle-timeout`: the 17 MB trace is
