@@ -16,7 +16,7 @@
 //! since no CI machine has a GPU. This file runs under the `libtest-mimic` harness, which can
 //! ignore a test at run time.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -777,6 +777,43 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
         ),
         (Some(2), String::new(), true),
     )?;
+    // NVRTC loaded by path from a folder off the loader's path whose library has no RUNPATH to
+    // find its builtins beside it (the CUDA 13 wheel's has none; the wheel's of CUDA 12 here
+    // has `$ORIGIN`, patched out of a copy): the builtins of its folder are loaded first, so
+    // the compile works (it failed with "failed to open libnvrtc-builtins.so.12.9").
+    if let Some(nvrtc) = std::env::var_os("QUEENS_NVRTC").map(PathBuf::from) {
+        let copy = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let folder = nvrtc.parent().ok_or("QUEENS_NVRTC has no folder")?;
+        for entry in std::fs::read_dir(folder).map_err(|e| e.to_string())? {
+            let from = entry.map_err(|e| e.to_string())?.path();
+            if from.is_file() {
+                std::fs::copy(&from, copy.path().join(from.file_name().unwrap()))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        let library = copy.path().join(nvrtc.file_name().unwrap());
+        let bytes = std::fs::read(&library).map_err(|e| e.to_string())?;
+        let at = bytes.windows(7).position(|w| w == b"$ORIGIN");
+        // A toolkit's NVRTC may have no RUNPATH at all: then the copy is already the case.
+        if let Some(at) = at {
+            let mut patched = bytes.clone();
+            patched[at..at + 7].copy_from_slice(b"/no/dir");
+            std::fs::write(&library, patched).map_err(|e| e.to_string())?;
+        }
+        let fresh = copy.path().join("cache");
+        let out = run(
+            &["count", "11", "--engine", "gpu", "-q"],
+            &[
+                ("QUEENS_NVRTC", library.to_str().unwrap()),
+                ("QUEENS_CACHE_DIR", fresh.to_str().unwrap()),
+            ],
+        );
+        check(
+            "N = 11 with an NVRTC without RUNPATH",
+            (stdout(&out), stderr(&out)),
+            ("2680".to_string(), String::new()),
+        )?;
+    }
     // A cached PTX the driver refuses is compiled again and replaced.
     let cached: Vec<_> = std::fs::read_dir(&cache)
         .map_err(|e| e.to_string())?

@@ -352,8 +352,14 @@ impl Device {
         let groups_dev = self.upload(groups)?;
         let scratch_len = (blocks * scratch_words(capacity)) as usize;
         if kept.as_ref().is_none_or(|s| s.len() < scratch_len) {
-            // The old scratch goes first, so that both never hold memory at once.
+            // The old scratch goes first, so that both never hold memory at once. Where the
+            // device has memory pools, cudarc frees it in stream order (cuMemFreeAsync), and
+            // the pool hands the memory back only at a synchronisation: wait for it here, or a
+            // new scratch of about half the memory would not fit beside the old one.
             *kept = None;
+            self.stream
+                .synchronize()
+                .map_err(driver("cuStreamSynchronize"))?;
             // SAFETY: the kernel writes every word of the scratch it reads (each block its
             // own `scratch_words(capacity)`, below the counts it keeps).
             let made = unsafe { self.stream.alloc::<u64>(scratch_len) };
@@ -400,9 +406,10 @@ impl Device {
 const PIECES_PER_DEVICE: usize = 4;
 
 /// Runs `work` on the devices over `tasks` and `out`, one host thread each. With several, the
-/// launch is cut into [`PIECES_PER_DEVICE`] pieces a device, and each device takes the next
-/// piece as it finishes one: a faster device, or one whose piece held cheaper tasks, takes
-/// more, where an even split would make every device wait for the slowest at each launch.
+/// launch is cut into [`PIECES_PER_DEVICE`] pieces a device; each device starts on a piece of
+/// its own, then takes the next piece as it finishes one: a faster device, or one whose piece
+/// held cheaper tasks, takes more, where an even split would make every device wait for the
+/// slowest at each launch.
 fn on_every_device<T: Sync>(
     devices: &[Device],
     tasks: &[T],
@@ -416,24 +423,30 @@ fn on_every_device<T: Sync>(
         .len()
         .div_ceil(devices.len() * PIECES_PER_DEVICE)
         .max(1);
-    let pieces = Mutex::new(tasks.chunks(per).zip(out.chunks_mut(per)));
+    let mut pieces = tasks.chunks(per).zip(out.chunks_mut(per));
+    let firsts: Vec<_> = pieces.by_ref().take(devices.len()).collect();
+    let pieces = Mutex::new(pieces);
     // Set when a device fails: the launch has failed, and no device takes another piece.
     let failed = AtomicBool::new(false);
     let (work, pieces, failed) = (&work, &pieces, &failed);
     std::thread::scope(|scope| {
         let runs: Vec<_> = devices
             .iter()
-            .map(|d| {
-                scope.spawn(move || loop {
-                    let next = pieces.lock().unwrap_or_else(|e| e.into_inner()).next();
-                    match next {
-                        Some(_) if failed.load(Ordering::Relaxed) => return Ok(()),
-                        Some((t, o)) => work(d, t, o).map_err(|e| {
+            .zip(firsts)
+            .map(|(d, first)| {
+                scope.spawn(move || {
+                    let mut next = Some(first);
+                    while let Some((t, o)) = next {
+                        if failed.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        work(d, t, o).map_err(|e| {
                             failed.store(true, Ordering::Relaxed);
                             d.named(e)
-                        })?,
-                        None => return Ok(()),
+                        })?;
+                        next = pieces.lock().unwrap_or_else(|e| e.into_inner()).next();
                     }
+                    Ok(())
                 })
             })
             .collect();

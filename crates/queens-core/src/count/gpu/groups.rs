@@ -132,7 +132,8 @@ pub struct GroupTask {
 }
 
 /// How many shares each group of the `n` x `n` board is cut into: one up to N = 20, then
-/// twice as many for each N more, and 64 at N = 24 (the largest board of the split). Measured
+/// twice as many for each N more up to 8 at N = 23, and 64 at N = 24 (the largest board of the
+/// split). Measured
 /// on the CPU, the largest group of a board has 3 to 5 times the halves of the average one on
 /// its larger side and its pairs grow about 12-fold per N; shares keep one task of the largest
 /// groups of N = 22 and 23 near a second of one block's work, which bounds a launch's tail and
@@ -141,7 +142,11 @@ pub struct GroupTask {
 /// with 64 shares (16 would leave 6 s, past the two seconds a signal is answered in); the
 /// listing is then a few per cent of the join. A model, to be measured on a GPU.
 pub fn shares(n: usize) -> u32 {
-    1 << n.saturating_sub(20).min(6)
+    match n {
+        ..=20 => 1,
+        21..=23 => 1 << (n - 20),
+        _ => 64,
+    }
 }
 
 impl GroupTask {
@@ -306,6 +311,14 @@ mod tests {
             })
             .unwrap_or_else(|| panic!("kernel.cu defines {name}"));
         line.trim().trim_end_matches('u').parse().unwrap()
+    }
+
+    /// Whole groups up to N = 20, then 2, 4 and 8 shares, and 64 at N = 24 (it had 16: the
+    /// model leaves a task of about 6 s with 16, past the two seconds of a signal).
+    #[test]
+    fn groups_are_cut_into_more_shares_on_larger_boards() {
+        let by_board: Vec<u32> = (12..=24).map(shares).collect();
+        assert_eq!(by_board, [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 64]);
     }
 
     /// The block size and the key values the host sizes launches and scratch by are the

@@ -45,8 +45,45 @@ const FOLDERS: &[&str] = &[
 /// A loaded NVRTC.
 pub struct Nvrtc {
     lib: libloading::Library,
+    /// Its builtins library, loaded from its folder first (see [`builtins_beside`]); kept loaded
+    /// as long as NVRTC is.
+    _builtins: Vec<libloading::Library>,
     /// Where it was found.
     pub path: String,
+}
+
+/// NVRTC opens its builtins library (`libnvrtc-builtins.so.13.0`) by name when it compiles, and
+/// finds it beside itself only through its RUNPATH, which the CUDA 13 wheel's library lacks:
+/// loaded by path from a folder not on the loader's path, every compile failed with "failed to
+/// open libnvrtc-builtins.so.13.0". So the builtins of the folder a library is loaded from are
+/// loaded first, by path: NVRTC's own open then finds them already loaded under that name. On
+/// other systems, and for a bare name (the loader's own search), nothing is loaded.
+fn builtins_beside(path: &Path) -> Vec<libloading::Library> {
+    if !cfg!(unix) {
+        return Vec::new();
+    }
+    let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut names: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libnvrtc-builtins") && n.contains(".so"))
+        })
+        .collect();
+    names.sort();
+    names
+        .iter()
+        // SAFETY: as for NVRTC itself: loading runs its initialisers, which have no
+        // preconditions. One that cannot be loaded is skipped: NVRTC then says what it misses.
+        .filter_map(|p| unsafe { libloading::Library::new(p) }.ok())
+        .collect()
 }
 
 impl std::fmt::Debug for Nvrtc {
@@ -92,10 +129,12 @@ impl Nvrtc {
             let why = |why: String| GpuError::NoNvrtc {
                 looked_for: format!("QUEENS_NVRTC={}: {why}", crate::text::escape_path(&path)),
             };
+            let builtins = builtins_beside(&path);
             // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
             let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| why(e.to_string()))?;
             let nvrtc = Nvrtc {
                 lib,
+                _builtins: builtins,
                 path: path.display().to_string(),
             };
             return match nvrtc.version() {
@@ -111,10 +150,12 @@ impl Nvrtc {
             if path.components().count() > 1 && !path.exists() {
                 continue;
             }
+            let builtins = builtins_beside(path);
             // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
             if let Ok(lib) = unsafe { libloading::Library::new(path) } {
                 let nvrtc = Nvrtc {
                     lib,
+                    _builtins: builtins,
                     path: path.display().to_string(),
                 };
                 // A library of that name without NVRTC's functions is not NVRTC.
