@@ -131,12 +131,6 @@ impl CountArgs {
                  line, and its exit status says whether all agree (0) or one does not (1)"
             );
         }
-        if self.algo.is_some() && self.progress == Some(Progress::Lines) {
-            anyhow::bail!(
-                "--progress lines cannot be used with --algo: counting by listing shows only a \
-                 sign of life, on a terminal (--progress none or --quiet turns it off)"
-            );
-        }
         Ok(json)
     }
 }

@@ -108,10 +108,16 @@ fn pieces_run(args: &CountArgs, depth: usize, saved: Option<&Checkpoint>) -> any
 /// Runs `queens count`.
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let n = args.size.n;
-    // `--json` and `--format` agree, and not with `--algo`, `--estimate` or `--recount`;
-    // `--progress lines` not with `--algo`: refused before any work.
+    // `--json` and `--format` agree, and not with `--algo`, `--estimate` or `--recount`:
+    // refused before any work.
     args.json()?;
     if let Some(algo) = args.algo {
+        if args.progress == Some(Progress::Lines) {
+            bail!(
+                "--progress lines cannot be used with --algo: counting by listing shows only a \
+                 sign of life, on a terminal (--progress none or --quiet turns it off)"
+            );
+        }
         let algorithm = algo.algorithm();
         let options = args.search.options();
         // Counting by enumeration is exponential: a sign of life on a terminal after 2 s.
