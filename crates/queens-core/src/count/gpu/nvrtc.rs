@@ -129,14 +129,7 @@ impl Nvrtc {
             let why = |why: String| GpuError::NoNvrtc {
                 looked_for: format!("QUEENS_NVRTC={}: {why}", crate::text::escape_path(&path)),
             };
-            let builtins = builtins_beside(&path);
-            // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
-            let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| why(e.to_string()))?;
-            let nvrtc = Nvrtc {
-                lib,
-                _builtins: builtins,
-                path: path.display().to_string(),
-            };
+            let nvrtc = Nvrtc::open(&path).map_err(|e| why(e.to_string()))?;
             return match nvrtc.version() {
                 Ok(_) => Ok(nvrtc),
                 Err(_) => Err(why(
@@ -150,18 +143,9 @@ impl Nvrtc {
             if path.components().count() > 1 && !path.exists() {
                 continue;
             }
-            let builtins = builtins_beside(path);
-            // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
-            if let Ok(lib) = unsafe { libloading::Library::new(path) } {
-                let nvrtc = Nvrtc {
-                    lib,
-                    _builtins: builtins,
-                    path: path.display().to_string(),
-                };
-                // A library of that name without NVRTC's functions is not NVRTC.
-                if nvrtc.version().is_ok() {
-                    return Ok(nvrtc);
-                }
+            // A library of that name without NVRTC's functions is not NVRTC.
+            if let Some(nvrtc) = Nvrtc::open(path).ok().filter(|n| n.version().is_ok()) {
+                return Ok(nvrtc);
             }
         }
         Err(GpuError::NoNvrtc {
@@ -171,6 +155,18 @@ impl Nvrtc {
                 NAMES.join(", "),
                 FOLDERS.join(", ")
             ),
+        })
+    }
+
+    /// The library at `path`, its folder's builtins loaded first ([`builtins_beside`]).
+    fn open(path: &Path) -> Result<Nvrtc, libloading::Error> {
+        let builtins = builtins_beside(path);
+        // SAFETY: loading NVRTC runs its initialisers, which have no preconditions.
+        let lib = unsafe { libloading::Library::new(path) }?;
+        Ok(Nvrtc {
+            lib,
+            _builtins: builtins,
+            path: path.display().to_string(),
         })
     }
 
