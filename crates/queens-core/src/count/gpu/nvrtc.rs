@@ -129,7 +129,13 @@ impl Nvrtc {
             let why = |why: String| GpuError::NoNvrtc {
                 looked_for: format!("QUEENS_NVRTC={}: {why}", crate::text::escape_path(&path)),
             };
-            let nvrtc = Nvrtc::open(&path).map_err(|e| why(e.to_string()))?;
+            // libloading's error says "dlopen failed"; the loader's own words are its source.
+            let nvrtc = Nvrtc::open(&path).map_err(|e| {
+                why(match std::error::Error::source(&e) {
+                    Some(cause) => format!("{e}: {cause}"),
+                    None => e.to_string(),
+                })
+            })?;
             return match nvrtc.version() {
                 Ok(_) => Ok(nvrtc),
                 Err(_) => Err(why(
