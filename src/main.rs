@@ -190,7 +190,7 @@ fn use_key(signs: bool) -> anyhow::Result<()> {
 /// others end at once, as with no handler.
 fn stops_gracefully(command: &Command) -> bool {
     match command {
-        Command::Count(args) => args.algo.is_none() && !args.estimate,
+        Command::Count(args) => args.algo.is_none() && !args.estimating(),
         Command::Serve(_) | Command::Browse(_) => true,
         _ => false,
     }

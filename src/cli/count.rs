@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::parse::{parse_depth, parse_interval, parse_positive, parse_threads};
+use super::parse::{
+    parse_depth, parse_estimate_bound, parse_interval, parse_positive, parse_threads,
+};
 use super::shared::{AlgoArg, ResultFormat, SearchArgs, Size};
 
 /// The help of `queens count --max-memory`, whose default follows the machine: `-h`'s line and
@@ -94,6 +96,12 @@ pub struct CountArgs {
     /// counted, with its standard error.
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
+    /// The bound of --estimate instead of 10 s, in seconds (1 to 86400, one day); implies
+    /// --estimate. A longer bound counts more subproblems, for a smaller standard error on
+    /// boards whose subproblems take seconds each (N = 22 and above).
+    #[arg(long, value_name = "SECS", conflicts_with_all = ["recount", "checkpoint", "algo"],
+          value_parser = super::parse::checked(parse_estimate_bound))]
+    pub estimate_within: Option<f64>,
     /// The counting engine: frame (canonical frames searched, their last rows joined), halves
     /// (the upper and lower halves of the board listed and joined; N up to 24, within
     /// --max-memory), gpu (the split auto takes, counted on every visible NVIDIA GPU; see
@@ -108,6 +116,12 @@ pub struct CountArgs {
 }
 
 impl CountArgs {
+    /// Whether the run is estimated instead of counted: `--estimate`, or `--estimate-within`,
+    /// which implies it.
+    pub fn estimating(&self) -> bool {
+        self.estimate || self.estimate_within.is_some()
+    }
+
     /// Whether the count is printed as JSON: `--format json` or its synonym `--json` (see
     /// [`ResultFormat::resolve`]); refused with `--algo`, which prints only the total, and with
     /// `--estimate` and `--recount`, which print sentences.
@@ -119,7 +133,7 @@ impl CountArgs {
                  total, one integer line"
             );
         }
-        if json && self.estimate {
+        if json && self.estimating() {
             anyhow::bail!(
                 "--format json cannot be used with --estimate: the forecast is sentences, one \
                  a line"

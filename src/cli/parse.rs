@@ -217,6 +217,20 @@ pub const MIN_INTERVAL: f64 = 0.1;
 /// The longest: one week.
 pub const MAX_INTERVAL: f64 = 7.0 * 24.0 * 3600.0;
 
+/// The longest bound `count --estimate-within` takes, in seconds: one day.
+pub const MAX_ESTIMATE_BOUND: f64 = 86_400.0;
+
+/// Parses the bound of `count --estimate-within`: seconds, from 1 to [`MAX_ESTIMATE_BOUND`].
+pub fn parse_estimate_bound(s: &str) -> Result<f64, String> {
+    match parse_seconds(s) {
+        Ok(x) if (1.0..=MAX_ESTIMATE_BOUND).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{}' is not a number of seconds from 1 to {MAX_ESTIMATE_BOUND} (one day)",
+            shorten(s)
+        )),
+    }
+}
+
 /// Parses an interval in seconds, from [`MIN_INTERVAL`] to [`MAX_INTERVAL`].
 pub fn parse_interval(s: &str) -> Result<f64, String> {
     match parse_seconds(s) {

@@ -1342,6 +1342,38 @@ fn estimate_times_its_sample_by_processor_time_and_states_its_bound() {
     );
 }
 
+/// `--estimate-within SECS` gives the estimate another bound (and implies `--estimate`): the
+/// sentences name it where it ended the sample; out of range, or with what `--estimate` is
+/// refused with, it is refused.
+#[test]
+fn estimate_within_sets_the_bound_and_implies_the_estimate() {
+    // N = 22's subproblems take seconds each: one second of sampling cannot count 64 of them.
+    let text = stdout_of(&words("count 22 --estimate-within 1 -j 1"));
+    assert!(text.starts_with("N = 22: "), "{text}");
+    assert!(text.contains("; the bound of 1 s ended it"), "{text}");
+    let text = stdout_of(&words("count 12 --estimate-within 2.5 -j 1 --engine frame"));
+    assert!(text.contains("estimated search nodes: "), "{text}");
+    for value in ["0", "0.5", "86401", "1e9", "ten", "-3"] {
+        fails_with(
+            &format!("count 12 --estimate-within={value}"),
+            2,
+            &["is not a number of seconds from 1 to 86400 (one day)"],
+        );
+    }
+    fails_with(
+        "count 12 --estimate-within 5 --json",
+        2,
+        &["cannot be used with --estimate"],
+    );
+    for flag in ["--checkpoint x", "--algo bitboard", "--recount 2"] {
+        fails_with(
+            &format!("count 12 --estimate-within 5 {flag}"),
+            2,
+            &["cannot be used with"],
+        );
+    }
+}
+
 /// The save fails (the checkpoint's name taken by a folder), is reported, and succeeds again at
 /// a later interval once the folder is gone: the run reports that too, and its file is whole.
 #[cfg(unix)]

@@ -5,8 +5,8 @@
 //! a few seconds of random subproblems counted whole).
 //!
 //! The counts of both are timed by the processor time of their threads ([`thread_cpu_time`],
-//! passed to the engine, which cannot read it), and the estimate keeps within [`BOUND`] of wall
-//! time, answering from what it has.
+//! passed to the engine, which cannot read it), and the estimate keeps within its bound of wall
+//! time ([`BOUND`], or `--estimate-within`), answering from what it has.
 //!
 //! May call: `queens_core::count` (the estimates themselves), the binary's output helpers and
 //! `libc` (the thread's processor time).
@@ -20,22 +20,34 @@ use crate::cli::CountArgs;
 use crate::memory::CountBudget;
 use crate::status::Status;
 
-/// The most wall time `--estimate` takes (the frame engine's probes aside, a fixed amount of
-/// work of about a second): the counts still running then are stopped, and the estimate is made
-/// from what it has. Stated in `--help` and docs/counting.md.
+/// The most wall time `--estimate` takes by default (the frame engine's probes aside, a fixed
+/// amount of work of about a second): the counts still running then are stopped, and the
+/// estimate is made from what it has. Stated in `--help` and docs/counting.md;
+/// `--estimate-within` sets another.
 pub const BOUND: Duration = Duration::from_secs(10);
 
-/// How long the half-board forecast draws subproblems at least (then on until 64 are counted,
-/// within [`BOUND`]).
-const HALVES_SAMPLE: Duration = Duration::from_secs(4);
+/// The share of the bound the half-board forecast draws subproblems at least (then on until 64
+/// are counted, within the bound): 4 s of the default 10 s.
+const HALVES_SAMPLE: f64 = 0.4;
 
-/// How long the frame estimate counts subproblems of one board (then a smaller board, within
-/// [`BOUND`]).
-const FRAME_SAMPLE: Duration = Duration::from_secs(3);
+/// The share of the bound the frame estimate counts subproblems of one board (then a smaller
+/// board, within the bound): 3 s of the default 10 s.
+const FRAME_SAMPLE: f64 = 0.3;
 
-/// How the estimate samples: its budgets, [`BOUND`], and the thread's processor time as clock.
-fn sampling(budget: Duration) -> count::Sampling {
-    count::Sampling::new(budget, BOUND).timed_by(thread_cpu_time)
+/// The bound of the estimate `args` asks for: `--estimate-within`, else [`BOUND`].
+fn bound(args: &CountArgs) -> Duration {
+    args.estimate_within.map_or(BOUND, Duration::from_secs_f64)
+}
+
+/// The bound as the estimate's sentences write it: `10 s`, `2.5 s`.
+fn bound_text(bound: Duration) -> String {
+    format!("{} s", bound.as_secs_f64())
+}
+
+/// How the estimate samples: for `share` of the `bound` at least, within the bound, timed by
+/// the thread's processor time.
+fn sampling(share: f64, bound: Duration) -> count::Sampling {
+    count::Sampling::new(bound.mul_f64(share), bound).timed_by(thread_cpu_time)
 }
 
 /// The processor time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`): the clock of
@@ -75,10 +87,11 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     let n = args.size.n;
     let shard = run.shard_counted();
     let threads = run.workers();
-    if let Some(f) = run.forecast_halves(&sampling(HALVES_SAMPLE)) {
-        return halves(args, &run, &f?, threads, budget);
+    let bound = bound(args);
+    if let Some(f) = run.forecast_halves(&sampling(HALVES_SAMPLE, bound)) {
+        return halves(args, &run, &f?, threads, budget, bound);
     }
-    let e = count::estimate(n, shard, run.depth(), &sampling(FRAME_SAMPLE))?;
+    let e = count::estimate(n, shard, run.depth(), &sampling(FRAME_SAMPLE, bound))?;
     let core = e.core_seconds();
     let plural = |t: usize| if t == 1 { "" } else { "s" };
     let mut out = crate::output::stdout();
@@ -143,9 +156,9 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         writeln!(
             out,
             "time per node: not measured (no subproblem of N = {} finished within the bound of \
-             {} s)",
+             {})",
             e.calibrated_on,
-            BOUND.as_secs()
+            bound_text(bound)
         )?;
         writeln!(
             out,
@@ -188,9 +201,9 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
     if measured && e.bound_reached {
         writeln!(
             out,
-            "note: the bound of {} s stopped the sample after {} subproblem{}: the time per node \
+            "note: the bound of {} stopped the sample after {} subproblem{}: the time per node \
              is rough",
-            BOUND.as_secs(),
+            bound_text(bound),
             e.calibration.0,
             plural(e.calibration.0)
         )?;
@@ -243,6 +256,7 @@ fn halves(
     f: &count::halves::Forecast,
     threads: usize,
     budget: &CountBudget,
+    bound: Duration,
 ) -> anyhow::Result<Status> {
     let n = args.size.n;
     let mib = |b: u64| b as f64 / f64::from(1 << 20);
@@ -326,10 +340,10 @@ fn halves(
     };
     let stopped = match (f.bound_reached, f.stopped) {
         (false, _) => String::new(),
-        (true, 0) => format!("; the bound of {} s ended it", BOUND.as_secs()),
+        (true, 0) => format!("; the bound of {} ended it", bound_text(bound)),
         (true, s) => format!(
-            "; the bound of {} s ended it, and {s} draw{} still counting {} left out",
-            BOUND.as_secs(),
+            "; the bound of {} ended it, and {s} draw{} still counting {} left out",
+            bound_text(bound),
             plural(s),
             if s == 1 { "was" } else { "were" }
         ),
@@ -367,9 +381,9 @@ fn halves(
     } else {
         writeln!(
             out,
-            "estimated time: not known on {threads} thread{} (no draw within the bound of {} s)",
+            "estimated time: not known on {threads} thread{} (no draw within the bound of {})",
             plural(threads),
-            BOUND.as_secs()
+            bound_text(bound)
         )?;
     }
     let (seconds, board) = f.fixed;

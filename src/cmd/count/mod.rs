@@ -153,7 +153,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             "--pieces cuts the frames of the frame engine: it cannot be used with --engine halves"
         );
     }
-    if args.estimate {
+    if args.estimating() {
         let threads = asked_threads(args);
         // The GPU engine counts a CPU engine's subproblems: the estimate is of those, made on
         // the CPU (estimate.rs says so), without opening a device.
