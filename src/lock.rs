@@ -8,7 +8,11 @@
 //! written: `ln -s l.ck s.ck`, or `dir/../l.ck`, names the same checkpoint as `l.ck` and takes
 //! the same lock, so that two runs never count one checkpoint twice over.
 //!
-//! May call: the standard library (`File::try_lock`), `libc` (`O_NOFOLLOW`),
+//! The run that holds the lock writes its process id and host name into the lock file (`pid
+//! 4242 host node17`), so that a run refused names the one in its way: a stopped or hung
+//! holder keeps the lock for as long as it lives, and the user must find it.
+//!
+//! May call: the standard library (`File::try_lock`), `libc` (`O_NOFOLLOW`, `gethostname`),
 //! `queens_core::text` (names in messages are shown with their control characters escaped)
 //! and [`crate::output::note`] (its warning); nothing else of the crate.
 
@@ -60,6 +64,78 @@ pub fn resolve(path: &Path) -> PathBuf {
     }
 }
 
+/// The host's name (`gethostname`), where it has one that is text.
+fn host_name() -> Option<String> {
+    #[cfg(unix)]
+    {
+        let mut buf = [0u8; 256];
+        // SAFETY: the buffer is writable for its length; the name is NUL-terminated within it
+        // or cut at its end, and only the bytes before the first NUL are read.
+        if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+            return None;
+        }
+        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        let name = std::str::from_utf8(&buf[..end]).ok()?;
+        (!name.is_empty()).then(|| name.to_string())
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The most bytes of a lock file read to name its holder.
+const HOLDER_BYTES: u64 = 512;
+
+/// Writes who holds the lock into the lock `file`: `pid PID host NAME` (best effort: a lock
+/// file that cannot be written still locks).
+fn write_holder(file: &mut File) {
+    use std::io::{Seek, Write};
+    let host = host_name().unwrap_or_else(|| "?".to_string());
+    let _ = file.set_len(0);
+    let _ = file.seek(std::io::SeekFrom::Start(0));
+    let _ = writeln!(file, "pid {} host {host}", std::process::id());
+    let _ = file.flush();
+}
+
+/// Who holds the lock, as the lock file at `lock_path` says (`process 4242 on node17`), where
+/// it says so in the form [`write_holder`] writes.
+fn holder(lock_path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    open_lock_to_read(lock_path)?
+        .take(HOLDER_BYTES)
+        .read_to_string(&mut text)
+        .ok()?;
+    let mut words = text.lines().next()?.split(' ');
+    let (Some("pid"), Some(pid), Some("host"), Some(host), None) = (
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+    ) else {
+        return None;
+    };
+    let pid: u32 = pid.parse().ok()?;
+    Some(format!(
+        "process {pid} on {}",
+        queens_core::text::shorten(host, 80)
+    ))
+}
+
+/// The lock file at `lock_path` opened to read, without following a link on Unix.
+fn open_lock_to_read(lock_path: &Path) -> Option<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(lock_path).ok()
+}
+
 /// The lock file at `lock_path`, made when missing, opened without following a link on Unix.
 fn open_lock(lock_path: &Path) -> std::io::Result<File> {
     let mut options = std::fs::OpenOptions::new();
@@ -95,10 +171,17 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
 
     let lock_path = path_of(&resolve(path));
     let shown = escape_path;
-    let file = open_lock(&lock_path).with_context(|| {
+    let mut file = open_lock(&lock_path).with_context(|| {
         // A folder that is not there is the likeliest cause: said in words.
         let folder = lock_path.parent().filter(|p| !p.as_os_str().is_empty());
+        let link = std::fs::symlink_metadata(&lock_path).is_ok_and(|m| m.file_type().is_symlink());
         match folder.filter(|p| !p.is_dir()) {
+            _ if link => format!(
+                "the lock file {} of the checkpoint is a symbolic link, which is refused (a link \
+                 could make two runs lock two files of one checkpoint): remove it, if no run \
+                 uses the checkpoint",
+                shown(&lock_path)
+            ),
             Some(folder) => format!(
                 "cannot open the lock file {} of the checkpoint: its folder {} does not exist \
                  (the checkpoint's folder is not made for it)",
@@ -112,13 +195,21 @@ pub fn acquire(path: &Path) -> anyhow::Result<Option<Lock>> {
         }
     })?;
     match file.try_lock() {
-        Ok(()) => Ok(Some(Lock(file))),
-        Err(TryLockError::WouldBlock) => bail!(
-            "the checkpoint {} is in use by another run (it holds the lock {}): wait for \
-             that run to end, or give this one another file",
-            shown(path),
-            shown(&lock_path)
-        ),
+        Ok(()) => {
+            write_holder(&mut file);
+            Ok(Some(Lock(file)))
+        }
+        Err(TryLockError::WouldBlock) => {
+            let who = holder(&lock_path)
+                .map(|who| format!("{who}, which"))
+                .unwrap_or_else(|| "it".to_string());
+            bail!(
+                "the checkpoint {} is in use by another run ({who} holds the lock {}): wait \
+                 for that run to end, or give this one another file",
+                shown(path),
+                shown(&lock_path)
+            )
+        }
         Err(TryLockError::Error(err)) => {
             note!(
                 "queens: warning: cannot lock {} ({err}); going on without a lock: make sure no \

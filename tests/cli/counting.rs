@@ -626,10 +626,12 @@ fn a_second_run_on_a_held_checkpoint_is_refused_at_once() {
     let first = spawn_count("18", &ckpt, &["-j", "1"]);
     wait_for_file(&ckpt);
     let before = finished_in(&ckpt).unwrap();
+    // The refusal names the holder, which wrote its process id into the lock file.
+    let holder = format!("process {} on ", first.id());
     run_command(queens().args(["count", "18", "--checkpoint"]).arg(&ckpt))
         .status(2)
         .stdout_is("")
-        .stderr_has(&["in use by another run"]);
+        .stderr_has(&["in use by another run", &holder, "which holds the lock"]);
     send(&first, "TERM");
     let out = first.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(143));
@@ -1042,6 +1044,14 @@ fn a_result_that_cannot_be_written_is_given_in_the_error() {
     let (code, err) = on_a_full_disk(&["count", "12", "--checkpoint", ckpt.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("holds it"), "{err}");
+    // The finished file read again, to a full disk: the error says the file holds the result.
+    let (code, err) =
+        on_a_full_disk(&["count", "12", "-q", "--checkpoint", ckpt.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("No space left on device") && err.ends_with("run.ckpt holds it\n"),
+        "{err}"
+    );
     run_args(&["count", "12", "--checkpoint", ckpt.to_str().unwrap()]).stdout_is("14200\n");
     // So do merge and complete --count, and count --algo, whose results are a number too.
     let parts = tempfile::tempdir().unwrap();
@@ -1340,6 +1350,36 @@ fn estimate_times_its_sample_by_processor_time_and_states_its_bound() {
         help.contains("within 10 s") && help.contains("processor time"),
         "{help}"
     );
+}
+
+/// A lock file that is a symbolic link is refused with a message that says so (it is opened
+/// without following links), not as a loop of links.
+#[cfg(unix)]
+#[test]
+fn a_lock_file_that_is_a_symbolic_link_is_refused_as_one() {
+    let (dir, ckpt) = temp_checkpoint();
+    std::os::unix::fs::symlink("elsewhere", dir.path().join("run.ckpt.lock")).unwrap();
+    run_command(queens().args(["count", "10", "--checkpoint"]).arg(&ckpt))
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&[
+            "run.ckpt.lock of the checkpoint is a symbolic link",
+            "remove it",
+        ]);
+    assert!(
+        !dir.path().join("elsewhere").exists(),
+        "the link is not followed"
+    );
+}
+
+/// An empty checkpoint file is named as empty.
+#[test]
+fn an_empty_checkpoint_is_refused_as_empty() {
+    let (_dir, ckpt) = temp_checkpoint();
+    std::fs::write(&ckpt, "").unwrap();
+    run_command(queens().args(["count", "10", "--checkpoint"]).arg(&ckpt))
+        .status(2)
+        .stderr_has(&["is not a valid checkpoint: it is empty"]);
 }
 
 /// `--estimate-within SECS` gives the estimate another bound (and implies `--estimate`): the

@@ -77,7 +77,7 @@ fn issue_40_count_shows_control_characters_of_checkpoint_names_escaped() {
     .status(0);
     let ran = run_command(queens().args(["count", "8", "--checkpoint"]).arg(&name)).status(0);
     assert_no_control_bytes(&ran);
-    ran.stderr_has(&["resuming from", shown]);
+    ran.stderr_has(&["holds a finished run", shown]);
     // A recount prints the name on standard output.
     let ran = run_command(
         queens()

@@ -116,7 +116,7 @@ fn issue_40_a_finished_checkpoint_prints_its_result_under_any_memory_budget() {
         )
         .succeeds()
         .stdout_is("365596\n")
-        .stderr_has(&["21 subproblems already counted"]);
+        .stderr_has(&["holds a finished run (21 subproblems counted)"]);
     }
     // The unique count and JSON line are those of the run, and the file is not rewritten.
     run_command(
@@ -343,7 +343,7 @@ fn a_standard_error_that_cannot_be_written_costs_neither_the_result_nor_the_stat
         with_stderr_full(&["count", "14", "-j", "2", "--max-memory", "2M"]),
         (Some(0), format!("{total14}\n"))
     );
-    // A finished checkpoint resumed: "resuming from ...".
+    // A finished checkpoint resumed: "... holds a finished run".
     let (_dir, ckpt) = temp_checkpoint();
     finish("12", &ckpt, &[]);
     let ckpt = ckpt.to_str().unwrap();

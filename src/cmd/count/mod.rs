@@ -389,13 +389,18 @@ fn print_finished(
     classes_in_text(args, run)?;
     if !args.quiet {
         note!(
-            "queens: resuming from {}: {} subproblems already counted",
+            "queens: {} holds a finished run ({} subproblems counted): its result, read, not \
+             counted again",
             escape_path(path),
             run.control().tally().finished
         );
     }
-    print_line(&result_text(args, run, counts, seconds)?)?;
-    Ok(Status::Success)
+    match print_line(&result_text(args, run, counts, seconds)?) {
+        Err(err) if crate::output::is_broken_pipe(&err) => Ok(Status::Success),
+        // The file keeps the result: the error says where (`... device; FILE holds it`).
+        Err(err) => bail!("{}; {} holds it", err.root_cause(), escape_path(path)),
+        Ok(()) => Ok(Status::Success),
+    }
 }
 
 /// What a resumed run took over all its sessions, as its last line on standard error says it.

@@ -73,7 +73,8 @@ impl Checkpoint {
     }
 
     /// Writes the checkpoint to `path` atomically: a new temporary file in the same directory
-    /// (named `.NAME.PID.RANDOM.tmp`), flushed to the disk, then renamed over `path`.
+    /// (named `.NAME.PID.RANDOM.tmp`), given the permission bits of the file it replaces
+    /// (where there is one), flushed to the disk, then renamed over `path`.
     pub fn save(&self, path: &Path) -> Result<(), CountError> {
         let io_err = |source| CountError::CheckpointIo {
             path: path.display().to_string(),
@@ -83,6 +84,11 @@ impl Checkpoint {
         let target = through_links(path);
         let (mut file, temp) = create_temporary(&target).map_err(io_err)?;
         let written = (|| {
+            // The old file's mode is kept (a `chmod` of the checkpoint outlives the saves); the
+            // file is written through the descriptor already open, whatever the mode says.
+            if let Ok(old) = fs::metadata(&target) {
+                file.set_permissions(old.permissions())?;
+            }
             file.write_all(self.to_text().as_bytes())?;
             file.sync_all()?;
             drop(file);

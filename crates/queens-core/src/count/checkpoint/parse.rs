@@ -32,6 +32,13 @@ impl Checkpoint {
             path: path.display().to_string(),
             reason,
         };
+        if text.is_empty() {
+            return Err(bad(
+                "it is empty (no save leaves an empty file: something else made or emptied \
+                 it); delete it to start the run afresh"
+                    .to_string(),
+            ));
+        }
         // The version first, so that an old file is named as such rather than as damaged.
         let first = text.split('\n').next().unwrap_or("");
         match first.strip_prefix(MAGIC).and_then(|v| v.strip_prefix(' ')) {

@@ -230,6 +230,32 @@ fn a_checkpoint_survives_a_save_and_a_load() {
     assert_eq!(Checkpoint::load(&path, 12).unwrap(), None);
 }
 
+/// A save keeps the permission bits of the file it replaces (a new file takes the umask's).
+#[cfg(unix)]
+#[test]
+fn a_save_keeps_the_mode_of_the_file_it_replaces() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile_dir("mode");
+    let path = dir.join("run.ckpt");
+    let c = sample();
+    c.save(&path).unwrap();
+    for mode in [0o444, 0o664, 0o600] {
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        c.save(&path).unwrap();
+        let kept = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(kept, mode, "{mode:o}");
+        assert_eq!(Checkpoint::load(&path, 12).unwrap(), Some(c.clone()));
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An empty file is named as such (no save leaves one), not as a wrong first line.
+#[test]
+fn an_empty_file_is_refused_as_empty() {
+    let err = Checkpoint::from_text(Path::new("e.ckpt"), "").unwrap_err();
+    assert!(err.to_string().contains("it is empty"), "{err}");
+}
+
 #[test]
 fn the_text_is_its_own_checksummed_round_trip() {
     let c = sample();
