@@ -143,8 +143,11 @@ impl Plan {
 
 /// Opens the device [`DEVICE_VAR`] names: every visible NVIDIA GPU (feature `cuda`), or the
 /// CPU twin. Refuses with what is missing: [`GpuError::NotBuilt`] in a build without the
-/// feature, else what [`super::cuda::Cuda::open`] finds missing; and a value of
-/// [`super::groups::JOIN_VAR`] it does not know, whatever the device.
+/// feature, else what
+#[cfg_attr(feature = "cuda", doc = "[`Cuda::open`](super::cuda::Cuda::open)")]
+#[cfg_attr(not(feature = "cuda"), doc = "`Cuda::open` (feature `cuda`)")]
+/// finds missing; and a value of [`super::groups::JOIN_VAR`] it does not know, whatever the
+/// device.
 pub fn open() -> Result<Arc<dyn Kernel>, GpuError> {
     let join = super::groups::Join::asked()?;
     match crate::count::gpu::env_text(DEVICE_VAR).as_deref() {
