@@ -264,8 +264,9 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
     whole_between(s, 0, MAX_THREADS).map(|t| t as usize)
 }
 
-/// The most worker threads `count -j` and `merge -j` take: more only add stacks, never speed.
-pub const MAX_THREADS: u64 = 1024;
+/// The most worker threads `count -j` and `merge -j` take: more only add stacks, never speed
+/// (the engine's own ceiling, [`queens_core::count::MAX_THREADS`]).
+pub const MAX_THREADS: u64 = queens_core::count::MAX_THREADS as u64;
 
 /// A whole number of at least 1 (`--limit`, `--recount`, `serve --max-steps`).
 pub fn parse_positive(s: &str) -> Result<u64, String> {

@@ -65,7 +65,7 @@ pub use frames::pieces;
 pub use invariants::{check_complete, classes_of_eighths, Impossible};
 pub use merge::{merge, MergeError, Merged, MISSING_NAMED};
 pub use plan::{Engine, HALVES_FROM};
-pub use run::Run;
+pub use run::{Run, MAX_THREADS};
 pub use shard::{Shard, MAX_SHARDS};
 pub use split::{Split, UnknownSplit, SPLIT};
 pub use types::{add_counts, check_size, CountError, Counts, MAX_N, MAX_RUN_SECONDS};
@@ -81,7 +81,8 @@ pub fn count_sequential(n: usize) -> Result<Counts, CountError> {
     Run::new(n)?.threads(1).execute()
 }
 
-/// Counts total and classes of the `n` x `n` board on `threads` threads (0: one per core).
+/// Counts total and classes of the `n` x `n` board on `threads` threads (0: one per core; at
+/// most [`MAX_THREADS`], and no more than the board has subproblems: see [`Run::workers`]).
 ///
 /// # Example
 /// ```

@@ -17,6 +17,10 @@ use super::shard::Shard;
 use super::split::Split;
 use super::types::{add_counts, check_size, CountError, Counts};
 
+/// The most threads a run counts on, whatever [`Run::threads`] asks: more only add stacks and
+/// buffers, never speed (the binary's `--threads` takes up to as many).
+pub const MAX_THREADS: usize = 1024;
+
 /// One counting run, assembled: the plan of subproblems of the board, the shard of it to count,
 /// the threads, and the tally so far (empty, or resumed from a checkpoint). The binary's
 /// `queens count` is this plus a progress bar, signals and checkpoint files.
@@ -124,19 +128,40 @@ impl Run {
         Some(Run::of_plan(n, plan, 0).shard(shard))
     }
 
-    /// The threads the run uses: those asked for (0: one per core), and at most as many as
-    /// fit in the budget at once by the engine's memory model ([`Run::worker_bytes`]), at
-    /// least one.
+    /// The threads the run uses: those asked for (0: one per core), at most [`MAX_THREADS`] and
+    /// at most as many as the shard has subproblems to share out (with pieces, as many as its
+    /// frames can have pieces), and at most as many as fit in the budget at once by the
+    /// engine's memory model ([`Run::worker_bytes`]); at least one. On the GPU, whose host
+    /// threads the model does not cover, 0 stays 0 (one per core).
     pub fn workers(&self) -> usize {
+        let most = self.shareable().clamp(1, MAX_THREADS);
         let Some(bytes) = self.worker_bytes() else {
-            return self.threads;
+            return if self.threads == 0 {
+                0
+            } else {
+                self.threads.min(most)
+            };
         };
+        let fit = (self.budget / bytes.max(1)).clamp(1, usize::MAX as u64) as usize;
+        self.asked().min(most).min(fit)
+    }
+
+    /// The threads asked for, 0 read as one per core, at most [`MAX_THREADS`].
+    fn asked(&self) -> usize {
         let asked = if self.threads == 0 {
             std::thread::available_parallelism().map_or(1, |p| p.get())
         } else {
             self.threads
         };
-        asked.min((self.budget / bytes.max(1)).clamp(1, usize::MAX as u64) as usize)
+        asked.min(MAX_THREADS)
+    }
+
+    /// How many pieces of work the run's threads can share at most: the shard's subproblems,
+    /// or with frames cut into pieces of `depth` rows, at most `n^depth` pieces of each.
+    fn shareable(&self) -> usize {
+        let depth = u32::try_from(self.depth()).unwrap_or(u32::MAX);
+        let pieces = self.n.checked_pow(depth).unwrap_or(usize::MAX);
+        self.todo.len().saturating_mul(pieces)
     }
 
     /// The engine this run uses.
@@ -154,12 +179,7 @@ impl Run {
         sampling: &super::Sampling,
     ) -> Option<Result<halves::Forecast, CountError>> {
         let plan = self.plan.halves()?;
-        let threads = if self.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |p| p.get())
-        } else {
-            self.threads
-        };
-        Some(halves::forecast(plan, &self.todo, threads, sampling))
+        Some(halves::forecast(plan, &self.todo, self.asked(), sampling))
     }
 
     /// The name of the split of this run's plan (see [`Split`]).
@@ -187,7 +207,9 @@ impl Run {
         self
     }
 
-    /// Runs on `threads` threads: 1 on the calling thread, 0 one per core.
+    /// Runs on `threads` threads: 1 on the calling thread, 0 one per core. A run never starts
+    /// more than [`MAX_THREADS`], nor more than it has subproblems to share out: see
+    /// [`Run::workers`].
     pub fn threads(mut self, threads: usize) -> Run {
         self.threads = threads;
         self
@@ -301,11 +323,12 @@ impl Run {
         Some(sum)
     }
 
-    /// [`Run::recount_shard`] on `threads` threads (0: one per core), the shard's subproblems
-    /// recounted at once; the same counts. `Ok(None)` when cancelled; an error when the threads
-    /// cannot start.
+    /// [`Run::recount_shard`] on `threads` threads (0: one per core; at most [`MAX_THREADS`]
+    /// and one per subproblem), the shard's subproblems recounted at once; the same counts.
+    /// `Ok(None)` when cancelled; an error when the threads cannot start.
     pub fn recount_shard_parallel(&self, threads: usize) -> Result<Option<Counts>, CountError> {
         use rayon::prelude::*;
+        let threads = threads.min(MAX_THREADS).min(self.todo.len().max(1));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -409,5 +432,39 @@ impl Run {
             counts.unique = counter.classes(counts.unique);
         }
         Ok(counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_never_starts_more_threads_than_it_has_work_for_nor_than_the_ceiling() {
+        // The 4x4 board has a handful of frames: a thousand threads, or usize::MAX, would
+        // wait for nothing (usize::MAX never returned).
+        for asked in [1000, usize::MAX] {
+            let run = Run::new(4).unwrap().threads(asked);
+            assert!(run.workers() <= run.todo().max(1), "{asked}");
+            assert_eq!(run.execute().unwrap().total, 2, "{asked}");
+        }
+        // Frames cut into pieces share out more work than they have frames, up to the ceiling.
+        let pieces = Run::with_depth(12, 3).unwrap();
+        assert!(pieces.todo() < MAX_THREADS);
+        assert_eq!(pieces.threads(usize::MAX).workers(), MAX_THREADS);
+        let recount = Run::new(5).unwrap();
+        assert_eq!(
+            recount.recount_shard_parallel(usize::MAX).unwrap(),
+            recount.recount_shard()
+        );
+    }
+
+    #[test]
+    fn sane_thread_counts_are_used_as_asked() {
+        let run = Run::new(12).unwrap();
+        assert!(run.todo() >= 8);
+        for threads in [1, 2, 3, 8] {
+            assert_eq!(Run::new(12).unwrap().threads(threads).workers(), threads);
+        }
     }
 }

@@ -303,13 +303,15 @@ fn predicted_of([nu, u, nl, l]: [f64; 4], groups: f64) -> (f64, f64) {
 /// past `sampling.bound` from the start: the draws still running then are stopped and left out
 /// (their time so far makes a lower bound when none had finished). Each draw is timed by
 /// `sampling`'s thread clock. A thread that cannot start, or a draw whose halves find no
-/// memory, is an error (the other draws stop).
+/// memory, is an error (the other draws stop). `threads` is read as 1 to
+/// [`MAX_THREADS`](crate::count::MAX_THREADS).
 pub fn forecast(
     plan: &Plan,
     todo: &[usize],
     threads: usize,
     sampling: &Sampling,
 ) -> Result<Forecast, CountError> {
+    let threads = threads.clamp(1, crate::count::MAX_THREADS);
     let start = Instant::now();
     let n = plan.n();
     let k = plan.pattern_columns.count_ones() as usize;
