@@ -41,6 +41,7 @@
 //! builds its command line on top of it.
 #![deny(missing_docs)]
 
+mod alloc;
 pub mod board;
 pub mod complete;
 pub mod count;

@@ -95,9 +95,41 @@ pub fn columns(n: usize) -> Result<Option<Columns>, SizeError> {
 /// The largest board the construction writes: any size the machine can index.
 pub const MAX_N: usize = usize::MAX;
 
-/// The constructed solution, collected: convenient for small boards.
+/// The largest board whose constructed solution [`solution`] collects: a `Vec<usize>` holds at
+/// most `isize::MAX` bytes.
+pub const MAX_COLLECTED: usize = isize::MAX as usize / size_of::<usize>();
+
+/// What [`solution`] is called in its size errors.
+const COLLECTED: &str = "the construction, collected";
+
+/// What [`solution`] is called when the memory for the solution could not be allocated.
+const NO_MEMORY: &str = "the construction, collected in the memory there is";
+
+/// The constructed solution, collected: convenient for small boards (8 bytes a row; stream a
+/// huge board with [`columns`] instead).
+///
+/// Refuses with a [`SizeError`], before writing anything, a board whose solution cannot be
+/// held: past [`MAX_COLLECTED`], or when the allocator refuses its `8 n` bytes; the error's
+/// `max` is then `n - 1`, since no more could be said than that `n` did not fit.
+///
+/// # Example
+/// ```
+/// use queens_core::solve::construct::{solution, MAX_COLLECTED};
+/// assert_eq!(solution(4), Ok(Some(vec![1, 3, 0, 2])));
+/// assert_eq!(solution(usize::MAX).unwrap_err().max, MAX_COLLECTED);
+/// ```
 pub fn solution(n: usize) -> Result<Option<Vec<usize>>, SizeError> {
-    Ok(columns(n)?.map(Iterator::collect))
+    SizeError::check(n, COLLECTED, MAX_COLLECTED)?;
+    let Some(columns) = columns(n)? else {
+        return Ok(None);
+    };
+    let mut queens = crate::alloc::room(n).ok_or(SizeError {
+        n,
+        what: NO_MEMORY,
+        max: n - 1,
+    })?;
+    queens.extend(columns);
+    Ok(Some(queens))
 }
 
 /// An iterator over the columns of the constructed solution; see [`columns`].
@@ -169,6 +201,20 @@ mod tests {
         // 1-based 2,4,6,8,3,1,7,5 and 4,6,8,2,5,7,9,1,3 from the published rule.
         assert_eq!(solution(8), Ok(Some(vec![1, 3, 5, 7, 2, 0, 6, 4])));
         assert_eq!(solution(9), Ok(Some(vec![3, 5, 7, 1, 4, 6, 8, 0, 2])));
+    }
+
+    #[test]
+    fn a_solution_that_cannot_be_held_is_refused_with_a_size_error() {
+        let err = solution(usize::MAX).unwrap_err();
+        assert_eq!((err.max, err.what), (MAX_COLLECTED, COLLECTED));
+        assert_eq!(solution(MAX_COLLECTED + 1).unwrap_err().max, MAX_COLLECTED);
+        // 2^40 rows, 8 TiB: more than the allocator gives (else the test says it skipped).
+        let n = 1 << 40;
+        if crate::alloc::refuses(n * size_of::<usize>()) {
+            let err = solution(n).unwrap_err();
+            assert_eq!((err.n, err.what, err.max), (n, NO_MEMORY, n - 1));
+            assert!(err.to_string().contains("the memory there is"), "{err}");
+        }
     }
 
     #[test]

@@ -121,10 +121,21 @@ impl Method {
             Method::First(algorithm) => algorithm.first_solution(n, options)?,
             Method::Construct => {
                 SizeError::check(n, "the construction", construct::MAX_N)?;
-                Error::check_budget((n as u64).saturating_mul(8), options.max_memory, || {
-                    format!("the constructed solution of N = {n}, collected")
-                })?;
-                construct::solution(n)?
+                let needed = (n as u64).saturating_mul(8);
+                let what = || format!("the constructed solution of N = {n}, collected");
+                Error::check_budget(needed, options.max_memory, what)?;
+                match construct::solution(n) {
+                    Ok(queens) => queens,
+                    // A size it can collect, refused: the allocator had not the memory.
+                    Err(_) if n <= construct::MAX_COLLECTED => {
+                        return Err(Error::OverBudget {
+                            what: what(),
+                            needed,
+                            budget: options.max_memory,
+                        })
+                    }
+                    Err(err) => return Err(err.into()),
+                }
             }
             Method::MinConflicts => {
                 // The columns are handed out as `usize`: 8 more bytes per queen.
@@ -241,6 +252,28 @@ mod tests {
             }
             let err = Method::MinConflicts.solve(n, &all, 1).unwrap_err();
             assert!(matches!(err, Error::Size(_)), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_construction_past_the_memory_is_refused_whatever_the_budget() {
+        let unlimited = SearchOptions {
+            max_memory: u64::MAX,
+        };
+        let err = Method::Construct
+            .solve(usize::MAX, &unlimited, 0)
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::Size(e) if e.max == construct::MAX_COLLECTED),
+            "{err}"
+        );
+        let n = 1usize << 40;
+        if crate::alloc::refuses(n * 8) {
+            let err = Method::Construct.solve(n, &unlimited, 0).unwrap_err();
+            assert!(
+                matches!(err, Error::OverBudget { needed, .. } if needed == 8 << 40),
+                "{err}"
+            );
         }
     }
 }
