@@ -2,7 +2,8 @@
 //! other.
 //!
 //! The check keeps one slot per row, column and diagonal holding the first queen seen on that
-//! line, so it runs in O(N) time and O(N) memory instead of comparing every pair of queens.
+//! line, so it runs in O(N) time and O(N) memory instead of comparing every pair of queens; the
+//! check of any set of squares keeps a slot only for each line its squares take.
 
 use std::fmt;
 
@@ -198,37 +199,62 @@ fn first_attack(n: usize, col_of: impl Fn(usize) -> usize) -> Option<Flaw> {
 /// a row may hold several queens or none) and returns the first flaw, or `None` when the
 /// squares are exactly a solution. A square off the board is [`Flaw::OffBoard`], named when
 /// it is reached (an attack among the squares before it is named first).
+///
+/// Its memory follows the squares given, not `n`: one entry per line they occupy, so any `n`
+/// is checked, however large.
+///
+/// # Example
+/// ```
+/// use queens_core::{find_flaw_in_squares, Flaw, Square};
+/// let squares = [Square { row: 0, col: 1 }, Square { row: 1, col: 3 }];
+/// assert_eq!(find_flaw_in_squares(4, squares), Some(Flaw::EmptyRow(2)));
+/// assert_eq!(find_flaw_in_squares(usize::MAX, []), Some(Flaw::EmptyRow(0)));
+/// ```
 pub fn find_flaw_in_squares(n: usize, squares: impl IntoIterator<Item = Square>) -> Option<Flaw> {
-    const EMPTY: usize = usize::MAX;
-    let mut rows = vec![EMPTY; n];
-    let mut cols = vec![EMPTY; n];
-    let mut diag = vec![EMPTY; 2 * n];
-    let mut anti = vec![EMPTY; 2 * n];
+    use std::collections::HashMap;
+    // Each line taken, keyed by its index, to the first square seen on it (its index in
+    // `seen`); the diagonals by `row - col` and `row + col`, computed wide enough for any `n`.
+    let mut rows: HashMap<usize, usize> = HashMap::new();
+    let mut cols: HashMap<usize, usize> = HashMap::new();
+    let mut diag: HashMap<i128, usize> = HashMap::new();
+    let mut anti: HashMap<u128, usize> = HashMap::new();
     let mut seen: Vec<Square> = Vec::new();
     for sq in squares {
         if sq.row >= n || sq.col >= n {
             return Some(Flaw::OffBoard(sq));
         }
         let idx = seen.len();
-        let slots = [
-            (&mut rows[sq.row], Line::Row),
-            (&mut cols[sq.col], Line::Column),
-            (&mut diag[sq.row + n - sq.col], Line::Diagonal),
-            (&mut anti[sq.row + sq.col], Line::AntiDiagonal),
+        let taken = [
+            (rows.insert(sq.row, idx), Line::Row),
+            (cols.insert(sq.col, idx), Line::Column),
+            (
+                diag.insert(sq.row as i128 - sq.col as i128, idx),
+                Line::Diagonal,
+            ),
+            (
+                anti.insert(sq.row as u128 + sq.col as u128, idx),
+                Line::AntiDiagonal,
+            ),
         ];
-        for (slot, line) in slots {
-            if *slot != EMPTY {
-                return Some(Flaw::Attack {
-                    first: seen[*slot],
-                    second: sq,
-                    line,
-                });
-            }
-            *slot = idx;
+        if let Some((first, line)) = taken.into_iter().find_map(|(t, line)| Some((t?, line))) {
+            return Some(Flaw::Attack {
+                first: seen[first],
+                second: sq,
+                line,
+            });
         }
         seen.push(sq);
     }
-    rows.iter().position(|&r| r == EMPTY).map(Flaw::EmptyRow)
+    // No two squares share a row: the first empty row is the first gap in their sorted rows.
+    let mut taken: Vec<usize> = seen.iter().map(|sq| sq.row).collect();
+    taken.sort_unstable();
+    let gap = taken
+        .iter()
+        .enumerate()
+        .find(|&(i, &r)| i != r)
+        .map(|(i, _)| i);
+    gap.or((taken.len() < n).then_some(taken.len()))
+        .map(Flaw::EmptyRow)
 }
 
 #[cfg(test)]
@@ -265,6 +291,108 @@ mod tests {
                 second: sq(1, 1),
                 line: Line::AntiDiagonal
             })
+        );
+    }
+
+    /// The check of squares as it was first written, with dense arrays of 48 N bytes: the
+    /// reference the check by taken lines must agree with.
+    fn dense_flaw_in_squares(n: usize, squares: &[Square]) -> Option<Flaw> {
+        const EMPTY: usize = usize::MAX;
+        let mut rows = vec![EMPTY; n];
+        let mut cols = vec![EMPTY; n];
+        let mut diag = vec![EMPTY; 2 * n];
+        let mut anti = vec![EMPTY; 2 * n];
+        let mut seen: Vec<Square> = Vec::new();
+        for &sq in squares {
+            if sq.row >= n || sq.col >= n {
+                return Some(Flaw::OffBoard(sq));
+            }
+            let idx = seen.len();
+            let slots = [
+                (&mut rows[sq.row], Line::Row),
+                (&mut cols[sq.col], Line::Column),
+                (&mut diag[sq.row + n - sq.col], Line::Diagonal),
+                (&mut anti[sq.row + sq.col], Line::AntiDiagonal),
+            ];
+            for (slot, line) in slots {
+                if *slot != EMPTY {
+                    return Some(Flaw::Attack {
+                        first: seen[*slot],
+                        second: sq,
+                        line,
+                    });
+                }
+                *slot = idx;
+            }
+            seen.push(sq);
+        }
+        rows.iter().position(|&r| r == EMPTY).map(Flaw::EmptyRow)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_check_of_squares_agrees_with_the_dense_check(
+            n in 1usize..9,
+            squares in proptest::collection::vec((0usize..10, 0usize..10), 0..12),
+        ) {
+            let squares: Vec<Square> = squares.into_iter().map(|(row, col)| sq(row, col)).collect();
+            proptest::prop_assert_eq!(
+                find_flaw_in_squares(n, squares.iter().copied()),
+                dense_flaw_in_squares(n, &squares)
+            );
+        }
+    }
+
+    #[test]
+    fn the_check_of_squares_agrees_with_the_dense_check_on_every_solution() {
+        // Solutions and their rows dropped: the empty row named must be the first gap.
+        for n in 1..=7 {
+            for q in crate::search::every_solution(n) {
+                let all: Vec<Square> = q.iter().enumerate().map(|(r, &c)| sq(r, c)).collect();
+                for skip in 0..=n {
+                    let some: Vec<Square> = (all.iter().enumerate())
+                        .filter(|&(r, _)| r != skip)
+                        .map(|(_, &s)| s)
+                        .rev()
+                        .collect();
+                    assert_eq!(
+                        find_flaw_in_squares(n, some.iter().copied()),
+                        dense_flaw_in_squares(n, &some),
+                        "{some:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_check_of_squares_takes_memory_for_the_squares_not_the_board() {
+        // 48 N bytes up front would panic (usize::MAX) or abort (2^40) here.
+        assert_eq!(
+            find_flaw_in_squares(usize::MAX, []),
+            Some(Flaw::EmptyRow(0))
+        );
+        assert_eq!(find_flaw_in_squares(1 << 40, []), Some(Flaw::EmptyRow(0)));
+        let far = usize::MAX - 1;
+        assert_eq!(
+            find_flaw_in_squares(usize::MAX, [sq(far, 0), sq(0, far)]),
+            Some(Flaw::Attack {
+                first: sq(far, 0),
+                second: sq(0, far),
+                line: Line::AntiDiagonal
+            })
+        );
+        assert_eq!(
+            find_flaw_in_squares(usize::MAX, [sq(far, far), sq(0, 0)]),
+            Some(Flaw::Attack {
+                first: sq(far, far),
+                second: sq(0, 0),
+                line: Line::Diagonal
+            })
+        );
+        assert_eq!(
+            find_flaw_in_squares(usize::MAX, [sq(far, 0), sq(0, 1)]),
+            Some(Flaw::EmptyRow(1))
         );
     }
 
