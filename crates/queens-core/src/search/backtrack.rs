@@ -38,9 +38,15 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     speed_rank: 40,
 };
 
-/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts).
+/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts):
+/// its arrays allocated by the job, so that memory the allocator refuses is an error.
 pub(crate) fn search<T: Tracer>(job: Job, tracer: &mut T, visit: Visit<'_>) -> Searched {
-    Ok(for_each_solution_traced(job.n, tracer, visit))
+    let state = Backtracker {
+        positions: job.filled(job.n, -1)?,
+        untried: job.filled(job.n, 0)?,
+    };
+    let solution = job.filled(job.n, 0)?;
+    Ok(for_each_solution_traced(state, solution, tracer, visit))
 }
 
 /// The explicit state of the column-by-column search.
@@ -141,7 +147,8 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    for_each_solution_traced(n, &mut super::NoTrace, visit)
+    let solution = vec![0; n];
+    for_each_solution_traced(Backtracker::new(n), solution, &mut super::NoTrace, visit)
 }
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
@@ -150,13 +157,16 @@ pub fn for_each_solution(
 /// The events name board squares: the queen of column `c` on row `r` is (`r`, `c`). A conflict
 /// is along a row or a diagonal; a backtrack names the column it leaves; every snapshot is this
 /// solver's positions array (indexed by column) with its first-untried array.
+///
+/// The caller allocates the arrays: `state`, the empty board of N columns, and `solution`, N
+/// long, which each solution is copied into.
 pub fn for_each_solution_traced<T: Tracer>(
-    n: usize,
+    mut state: Backtracker,
+    mut solution: Vec<usize>,
     tracer: &mut T,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut state = Backtracker::new(n);
-    let mut solution = vec![0usize; n];
+    let n = state.size();
     let mut col = 0usize;
     loop {
         if col == n {
@@ -277,5 +287,22 @@ mod tests {
             ControlFlow::Continue(())
         });
         assert_eq!(all, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+    }
+
+    #[test]
+    fn arrays_the_allocator_refuses_are_over_budget_even_with_no_limit() {
+        // 2^32 - 1 columns: 32 GiB an array, more than the allocator gives here (else the test
+        // says it skipped), past a budget that lets anything through.
+        let n = u32::MAX as usize;
+        if !crate::alloc::refuses(n * 8) {
+            return;
+        }
+        let unlimited = crate::SearchOptions {
+            max_memory: u64::MAX,
+        };
+        let err = crate::Algorithm::Backtrack
+            .count_by_enumeration(n, &unlimited)
+            .unwrap_err();
+        assert!(matches!(err, crate::Error::OverBudget { .. }), "{err}");
     }
 }

@@ -29,9 +29,14 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     speed_rank: 50,
 };
 
-/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts).
+/// The search as the table in `search/mod.rs` calls it (its memory is known before it starts):
+/// its arrays allocated by the job, so that memory the allocator refuses is an error.
 pub(crate) fn search<T: Tracer>(job: Job, tracer: &mut T, visit: Visit<'_>) -> Searched {
-    Ok(for_each_solution_traced(job.n, tracer, visit))
+    let search = Search {
+        queens: job.filled(job.n, -1)?,
+    };
+    let solution = job.filled(job.n, 0)?;
+    Ok(for_each_solution_traced(search, solution, tracer, visit))
 }
 
 /// The state of the textbook loop.
@@ -82,16 +87,15 @@ impl Snapshot for Search {
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
 /// `visit` or the tracer breaks. A queen is removed when the search comes back to its row to
-/// scan further (after a solution or a backtrack).
-pub fn for_each_solution_traced<T: Tracer>(
-    n: usize,
+/// scan further (after a solution or a backtrack). The caller allocates the arrays: `search`'s
+/// queens, N of them, all `-1`, and `solution`, N long, which each solution is copied into.
+fn for_each_solution_traced<T: Tracer>(
+    mut search: Search,
+    mut solution: Vec<usize>,
     tracer: &mut T,
     visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut search = Search {
-        queens: vec![-1; n],
-    };
-    let mut solution = vec![0usize; n];
+    let n = search.queens.len();
     let mut k = 0usize;
     loop {
         let j = search.find_position(k, tracer)?;
@@ -145,5 +149,28 @@ mod tests {
             [0, -1, -1, -1],
             "the old queen of row 1 is taken off"
         );
+    }
+
+    #[test]
+    fn arrays_the_allocator_refuses_are_over_budget_even_with_no_limit() {
+        // 2^32 - 1 rows: 32 GiB an array, more than the allocator gives here (else the test
+        // says it skipped), past a budget that lets anything through.
+        let n = u32::MAX as usize;
+        if !crate::alloc::refuses(n * 8) {
+            return;
+        }
+        let unlimited = crate::SearchOptions {
+            max_memory: u64::MAX,
+        };
+        let algorithm = crate::Algorithm::Iterative;
+        let err = algorithm.first_solution(n, &unlimited).unwrap_err();
+        assert!(
+            matches!(&err, crate::Error::OverBudget { needed, budget: u64::MAX, .. }
+                if *needed == algorithm.memory_needed(n)),
+            "{err}"
+        );
+        assert!(err
+            .to_string()
+            .starts_with("the iterative algorithm on N = 4294967295"));
     }
 }

@@ -70,7 +70,12 @@ macro_rules! solvers {
                 tracer: &mut T,
                 visit: Visit<'_>,
             ) -> Result<ControlFlow<()>, Error> {
-                let job = Job { n, budget };
+                let job = Job {
+                    n,
+                    budget,
+                    needed: self.memory_needed(n),
+                    name: self.name(),
+                };
                 match self {
                     $(Algorithm::$variant => $module::search(job, tracer, visit),)+
                 }
@@ -174,9 +179,12 @@ impl Algorithm {
     /// the memory budget of `options`: what every search does before allocating.
     pub fn check_request(self, n: usize, options: &SearchOptions) -> Result<(), Error> {
         self.check_size(n)?;
-        Error::check_budget(self.memory_needed(n), options.max_memory, || {
-            format!("the {} algorithm on N = {n}", self.name())
-        })
+        Error::check_budget(self.memory_needed(n), options.max_memory, || self.on(n))
+    }
+
+    /// The request in messages: "the wirth algorithm on N = 8".
+    fn on(self, n: usize) -> String {
+        format!("the {} algorithm on N = {n}", self.name())
     }
 
     /// Visits every solution of the `n` x `n` board in lexicographic order until `visit` breaks,
@@ -262,15 +270,26 @@ impl Algorithm {
         self.for_each_solution_traced(n, options, &mut watch, visit)
     }
 
-    /// The lexicographically first solution, or `None` when the board has none.
+    /// The lexicographically first solution, or `None` when the board has none. Memory the
+    /// allocator refuses, for the search's arrays or the copy of the solution, is refused as
+    /// over the budget ([`Error::OverBudget`]), whatever the budget.
     pub fn first_solution(
         self,
         n: usize,
         options: &SearchOptions,
     ) -> Result<Option<Vec<usize>>, Error> {
-        Ok(self
-            .for_each_solution(n, options, &mut |q| ControlFlow::Break(q.to_vec()))?
-            .break_value())
+        let found = self.for_each_solution(n, options, &mut |q| {
+            ControlFlow::Break(crate::alloc::copied(q))
+        })?;
+        match found.break_value() {
+            None => Ok(None),
+            Some(Some(queens)) => Ok(Some(queens)),
+            Some(None) => Err(Error::OverBudget {
+                what: self.on(n),
+                needed: self.memory_needed(n),
+                budget: options.max_memory,
+            }),
+        }
     }
 
     /// Counts the solutions by visiting every one of them.

@@ -9,6 +9,7 @@
 use std::ops::ControlFlow;
 
 use super::tracer::Axis;
+use crate::error::Error;
 
 /// The visitor a search hands each solution to; breaking stops the search.
 pub(crate) type Visit<'a> = &'a mut dyn FnMut(&[usize]) -> ControlFlow<()>;
@@ -20,10 +21,28 @@ pub(crate) struct Job {
     pub n: usize,
     /// The bytes the search may hold (only the searches that grow with the board read it).
     pub budget: u64,
+    /// The bytes its arrays take (`Algorithm::memory_needed`), checked against the budget.
+    pub needed: u64,
+    /// The solver's name, for the error of an allocation refused.
+    pub name: &'static str,
+}
+
+impl Job {
+    /// `len` copies of `value`: an array of the search, allocated fallibly. The budget check
+    /// let it through, but a budget of `u64::MAX` lets through what the allocator cannot give;
+    /// then the request is refused as over the budget ([`Error::OverBudget`]), never by an
+    /// abort of the process.
+    pub fn filled<T: Clone>(&self, len: usize, value: T) -> Result<Vec<T>, Error> {
+        crate::alloc::filled(len, value).ok_or_else(|| Error::OverBudget {
+            what: format!("the {} algorithm on N = {}", self.name, self.n),
+            needed: self.needed,
+            budget: self.budget,
+        })
+    }
 }
 
 /// What a solver's `search` returns: how the visit ended, or why the search stopped short.
-pub(crate) type Searched = Result<ControlFlow<()>, crate::error::Error>;
+pub(crate) type Searched = Result<ControlFlow<()>, Error>;
 
 /// The deepest recursion of the recursive solvers (`recursive`, `wirth`), which keep the
 /// textbook shape of one call per row: the largest N they accept. A row takes 80 bytes of stack

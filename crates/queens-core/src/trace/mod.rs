@@ -58,6 +58,23 @@ impl Event {
             .collect()
     }
 
+    /// A copy of the event, or `None` when the allocator refuses the memory of its arrays.
+    fn try_clone(&self) -> Option<Event> {
+        let untried = match &self.untried {
+            Some(untried) => Some(crate::alloc::copied(untried)?),
+            None => None,
+        };
+        Some(Event {
+            step: self.step,
+            kind: self.kind,
+            row: self.row,
+            col: self.col,
+            positions: crate::alloc::copied(&self.positions)?,
+            positions_by: self.positions_by,
+            untried,
+        })
+    }
+
     fn fill(&mut self, number: u64, step: &Step<'_>) {
         self.step = number;
         self.kind = step.kind;
@@ -269,8 +286,41 @@ impl Trace {
         let (n, algorithm) = (self.n, self.algorithm);
         algorithm.check_size(n)?;
         let needed = memory_needed(n, algorithm, events);
-        Error::check_budget(needed, self.options.max_memory, || {
-            format!("the trace of the {} algorithm on N = {n}", algorithm.name())
+        Error::check_budget(needed, self.options.max_memory, || self.what())
+    }
+
+    /// The trace in messages: "the trace of the wirth algorithm on N = 8".
+    fn what(&self) -> String {
+        format!(
+            "the trace of the {} algorithm on N = {}",
+            self.algorithm.name(),
+            self.n
+        )
+    }
+
+    /// The event the runner fills at each step: with room for the snapshot ([`memory_needed`]
+    /// counts it) when `events` are built, so that filling it allocates nothing; the room
+    /// allocated fallibly, memory the allocator refuses being refused as over the budget.
+    fn blank_event(&self, events: bool) -> Result<Event, Error> {
+        let n = if events { self.n } else { 0 };
+        let refused = || Error::OverBudget {
+            what: self.what(),
+            needed: memory_needed(self.n, self.algorithm, events),
+            budget: self.options.max_memory,
+        };
+        let untried = if self.algorithm.info().snapshot_words > 1 {
+            Some(crate::alloc::room(n).ok_or_else(refused)?)
+        } else {
+            None
+        };
+        Ok(Event {
+            step: 0,
+            kind: EventKind::Try,
+            row: None,
+            col: None,
+            positions: crate::alloc::room(n).ok_or_else(refused)?,
+            positions_by: Axis::of(self.algorithm),
+            untried,
         })
     }
 
@@ -319,8 +369,8 @@ impl Trace {
     /// Runs the trace and keeps every event in memory: the call for viewers. Every event holds
     /// a copy of the board, so set a [`Trace::limit`] unless the search is small (the whole
     /// 12x12 search takes about 22 million events). The events held count against the memory
-    /// budget of the [`Trace::options`]: a recording that would outgrow it stops with
-    /// [`Error::OverBudget`].
+    /// budget of the [`Trace::options`]: a recording that would outgrow it, or whose events
+    /// the allocator refuses the memory for, stops with [`Error::OverBudget`].
     pub fn record(&self) -> Result<Recording, Error> {
         let (n, algorithm) = (self.n, self.algorithm);
         let budget = self.options.max_memory;
@@ -332,11 +382,16 @@ impl Trace {
         let mut over = false;
         let outcome = self.run(&mut |event| {
             held = held.saturating_add(per_event);
-            if held > budget {
+            let copy = if held <= budget && events.try_reserve(1).is_ok() {
+                event.try_clone()
+            } else {
+                None
+            };
+            let Some(copy) = copy else {
                 over = true;
                 return ControlFlow::Break(());
-            }
-            events.push(event.clone());
+            };
+            events.push(copy);
             ControlFlow::Continue(())
         })?;
         if over {
@@ -371,15 +426,7 @@ impl Trace {
                 summary: Summary::default(),
                 cut: false,
             },
-            event: Event {
-                step: 0,
-                kind: EventKind::Try,
-                row: None,
-                col: None,
-                positions: Vec::with_capacity(n),
-                positions_by: Axis::of(algorithm),
-                untried: None,
-            },
+            event: self.blank_event(sink.is_some())?,
             sink,
             watch,
             axis: Axis::of(algorithm),
@@ -776,6 +823,40 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, Error::OverBudget { .. }), "{err}");
         assert!(Trace::new(8, Algorithm::Wirth).all(true).record().is_ok());
+    }
+
+    #[test]
+    fn memory_the_allocator_refuses_is_over_budget_even_with_no_limit() {
+        // 2^32 - 1 columns: 32 GiB an array, more than the allocator gives here (else the test
+        // says it skipped), past a budget that lets anything through.
+        let n = u32::MAX as usize;
+        if !crate::alloc::refuses(n * 8) {
+            return;
+        }
+        let unlimited = SearchOptions {
+            max_memory: u64::MAX,
+        };
+        let trace = Trace::new(n, Algorithm::Backtrack).options(unlimited.clone());
+        let err = trace.limit(10).record().unwrap_err();
+        assert!(
+            matches!(&err, Error::OverBudget { needed, budget: u64::MAX, .. }
+                if *needed == memory_needed(n, Algorithm::Backtrack, true)),
+            "{err}"
+        );
+        assert!(err
+            .to_string()
+            .starts_with("the trace of the backtrack algorithm"));
+        // Only counted, the events hold no snapshot: the search's own arrays are refused.
+        let err = Trace::new(n, Algorithm::Iterative)
+            .options(unlimited)
+            .limit(10)
+            .summarize()
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::OverBudget { needed, .. }
+                if *needed == Algorithm::Iterative.memory_needed(n)),
+            "{err}"
+        );
     }
 
     fn untraced(n: usize, algorithm: Algorithm) -> Vec<Vec<usize>> {
