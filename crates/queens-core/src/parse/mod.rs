@@ -230,6 +230,23 @@ pub const BYTES_PER_BOARD_COLUMN: u64 = 2 * 16 + 6 * 8;
 /// The default memory budget of a reader: 1 GiB, as the command line's.
 pub const DEFAULT_BUDGET: u64 = 1 << 30;
 
+/// `input`'s buffered bytes, read first when there are none, as [`BufRead::fill_buf`] gives
+/// them but retried on [`io::ErrorKind::Interrupted`], as std's own `BufRead` helpers do: a
+/// read cut short by a signal is no error of the input.
+fn fill_buf<R: BufRead>(input: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            // The end: a reader asked again after it (a terminal's Ctrl-D) would wait for more.
+            Ok([]) => return Ok(&[]),
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // Bytes are buffered: this hands them out without reading.
+    input.fill_buf()
+}
+
 impl<R: BufRead> EntryReader<R> {
     /// A reader of `input` with the default budget, [`DEFAULT_BUDGET`].
     pub fn new(input: R) -> EntryReader<R> {
@@ -257,12 +274,12 @@ impl<R: BufRead> EntryReader<R> {
     fn start(&mut self) -> Result<Start, ReadError> {
         if !self.started {
             self.started = true;
-            if self.input.fill_buf()?.starts_with(BOM) {
+            if fill_buf(&mut self.input)?.starts_with(BOM) {
                 self.input.consume(BOM.len());
             }
         }
         loop {
-            let buf = self.input.fill_buf()?;
+            let buf = fill_buf(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(Start::Eof);
             }
@@ -276,7 +293,7 @@ impl<R: BufRead> EntryReader<R> {
                     self.input.consume(i);
                     if b == b'\r' {
                         self.input.consume(1);
-                        return match self.input.fill_buf()?.first() {
+                        return match fill_buf(&mut self.input)?.first() {
                             None => Ok(Start::Eof),
                             Some(b'\n') => Ok(Start::Blank),
                             Some(_) => Err(ParseError::CarriageReturn { line: self.line }.into()),
@@ -299,7 +316,7 @@ impl<R: BufRead> EntryReader<R> {
     /// comparison each, not a call per line.
     fn skip_blank_lines(&mut self) -> io::Result<()> {
         loop {
-            let buf = self.input.fill_buf()?;
+            let buf = fill_buf(&mut self.input)?;
             if buf.is_empty() {
                 return Ok(());
             }
@@ -320,7 +337,7 @@ impl<R: BufRead> EntryReader<R> {
     /// Skips the rest of the current line (a comment) and its line end.
     fn skip_line(&mut self) -> io::Result<()> {
         loop {
-            let buf = self.input.fill_buf()?;
+            let buf = fill_buf(&mut self.input)?;
             if buf.is_empty() {
                 break;
             }
@@ -342,7 +359,7 @@ impl<R: BufRead> EntryReader<R> {
     fn more_of_line(&mut self, most: usize) -> io::Result<Vec<u8>> {
         let mut kept = Vec::new();
         while kept.len() < most {
-            let buf = self.input.fill_buf()?;
+            let buf = fill_buf(&mut self.input)?;
             let take = buf.len().min(most - kept.len());
             let (len, end) = match buf[..take].iter().position(|&b| b == b'\n') {
                 Some(i) => (i, true),
@@ -410,7 +427,7 @@ impl<R: BufRead> EntryReader<R> {
             cols.push(col);
         };
         'read: loop {
-            let buf = self.input.fill_buf()?;
+            let buf = fill_buf(&mut self.input)?;
             if buf.is_empty() {
                 break;
             }
@@ -506,7 +523,7 @@ impl<R: BufRead> EntryReader<R> {
         // A carriage return was the last byte: the next must end the line.
         let mut cr = false;
         loop {
-            let buf = self.input.fill_buf()?;
+            let buf = fill_buf(&mut self.input)?;
             if buf.is_empty() {
                 break;
             }
@@ -760,6 +777,46 @@ mod tests {
             );
             assert_eq!(got[1].0, 4);
             assert_eq!(got[1].1.size(), 4);
+        }
+    }
+
+    /// A reader interrupted by a signal before every read it answers.
+    struct Interrupted<'a> {
+        data: &'a [u8],
+        hiccup: bool,
+    }
+
+    impl io::Read for Interrupted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.hiccup = !self.hiccup;
+            if self.hiccup {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let k = buf.len().min(self.data.len());
+            buf[..k].copy_from_slice(&self.data[..k]);
+            self.data = &self.data[k..];
+            Ok(k)
+        }
+    }
+
+    #[test]
+    fn a_read_interrupted_by_a_signal_is_retried() {
+        let text = "1 3 0 2\n\n# note\n.Q..\n...Q\nQ...\n..Q.\n\n0\n";
+        let plain: Vec<_> = EntryReader::new(text.as_bytes())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(plain.len(), 3);
+        for cap in [1, 2, 3, 64] {
+            let data = text.as_bytes();
+            let input = io::BufReader::with_capacity(
+                cap,
+                Interrupted {
+                    data,
+                    hiccup: false,
+                },
+            );
+            let got: Vec<_> = EntryReader::new(input).map(Result::unwrap).collect();
+            assert_eq!(got, plain, "capacity {cap}");
         }
     }
 
