@@ -13,7 +13,7 @@ pub enum InstanceError {
     #[error(transparent)]
     Size(#[from] SizeError),
     /// A given queen is not on the board.
-    #[error("the queen at {square} is off the {n}x{n} board (rows and columns are 0 to {max})", max = n - 1)]
+    #[error("the queen at {square} is off the {n}x{n} board ({})", lines_of(*n))]
     OffBoard {
         /// The queen.
         square: Square,
@@ -34,4 +34,31 @@ pub enum InstanceError {
         /// The limit, [`MAX_FREE`](super::MAX_FREE).
         max: usize,
     },
+}
+
+/// The rows and columns of the `n` x `n` board, in words: none when `n` is 0.
+fn lines_of(n: usize) -> String {
+    match n.checked_sub(1) {
+        Some(max) => format!("rows and columns are 0 to {max}"),
+        None => "it has no rows or columns".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_queen_off_any_board_is_named_even_on_the_empty_one() {
+        let square = Square { row: 0, col: 0 };
+        assert_eq!(
+            InstanceError::OffBoard { square, n: 0 }.to_string(),
+            "the queen at row 0, column 0 is off the 0x0 board (it has no rows or columns)"
+        );
+        let square = Square { row: 8, col: 1 };
+        assert_eq!(
+            InstanceError::OffBoard { square, n: 8 }.to_string(),
+            "the queen at row 8, column 1 is off the 8x8 board (rows and columns are 0 to 7)"
+        );
+    }
 }
