@@ -15,6 +15,19 @@ pub const MAX_N: usize = kernel::MAX_N;
 /// years. More is no run's, only an edited file's, and would print as a number of 300 digits.
 pub const MAX_RUN_SECONDS: f64 = 1e12;
 
+/// `seconds` as a shard result or a checkpoint records it: within 0 to [`MAX_RUN_SECONDS`],
+/// what their readers accept, so that a writer never writes what they refuse. A time that is
+/// not a number or is negative (a clock set back) is written as 0, a longer one (or an
+/// infinite one) as [`MAX_RUN_SECONDS`].
+pub(crate) fn recordable_seconds(seconds: f64) -> f64 {
+    if seconds.is_nan() {
+        0.0
+    } else {
+        // `+ 0.0` turns -0 into 0.
+        seconds.clamp(0.0, MAX_RUN_SECONDS) + 0.0
+    }
+}
+
 /// The number of solutions and of symmetry classes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Counts {

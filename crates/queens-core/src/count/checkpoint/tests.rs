@@ -270,6 +270,36 @@ fn the_text_is_its_own_checksummed_round_trip() {
     assert_eq!(Checkpoint::from_text(Path::new("x"), &text).unwrap(), c);
 }
 
+/// A time the reader would refuse (not a number, negative, past 10^12 seconds) is written
+/// within its range, so that every checkpoint written reads back.
+#[test]
+fn any_time_spent_is_written_as_one_the_reader_reads_back() {
+    let max = crate::count::MAX_RUN_SECONDS;
+    for (spent, read) in [
+        (f64::NAN, 0.0),
+        (-1.0, 0.0),
+        (-0.0, 0.0),
+        (f64::NEG_INFINITY, 0.0),
+        (f64::INFINITY, max),
+        (1e300, max),
+        (max, max),
+        (2.5, 2.5),
+    ] {
+        let c = Checkpoint {
+            seconds: spent,
+            cpu_seconds: Some(spent),
+            ..sample()
+        };
+        let back = Checkpoint::from_text(Path::new("x"), &c.to_text()).unwrap();
+        assert_eq!(
+            (back.seconds, back.cpu_seconds),
+            (read, Some(read)),
+            "{spent}"
+        );
+        assert!(back.seconds.is_sign_positive(), "{spent}");
+    }
+}
+
 /// The processor time is written after the wall time; a file without it (from a `queens`
 /// older than the line) is read, with the time unknown, and written back without it.
 #[test]

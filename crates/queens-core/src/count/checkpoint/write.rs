@@ -7,8 +7,11 @@ use super::state::{has_pieces, Checkpoint, MAGIC, VERSION};
 use crate::count::{checksum, mac};
 
 impl Checkpoint {
-    /// The file's text.
+    /// The file's text. The times spent are written within what the reader accepts (0 to
+    /// [`MAX_RUN_SECONDS`](crate::count::MAX_RUN_SECONDS); 0 for a time that is not a number
+    /// or is negative), so that the text always reads back.
     pub fn to_text(&self) -> String {
+        use crate::count::types::recordable_seconds;
         let mut s = String::new();
         let _ = writeln!(s, "{MAGIC} {VERSION}");
         let _ = writeln!(s, "n {}", self.n);
@@ -18,9 +21,9 @@ impl Checkpoint {
         let _ = writeln!(s, "finished {}", self.tally.finished);
         let _ = writeln!(s, "total {}", self.tally.counts.total);
         let _ = writeln!(s, "unique {}", self.tally.counts.unique);
-        let _ = writeln!(s, "seconds {}", self.seconds);
+        let _ = writeln!(s, "seconds {}", recordable_seconds(self.seconds));
         if let Some(cpu) = self.cpu_seconds {
-            let _ = writeln!(s, "cpu-seconds {cpu}");
+            let _ = writeln!(s, "cpu-seconds {}", recordable_seconds(cpu));
         }
         s.push_str("done ");
         for word in &self.tally.done {

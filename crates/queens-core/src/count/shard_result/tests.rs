@@ -49,6 +49,35 @@ fn a_written_line_reads_back_as_the_same_result() {
     assert_eq!(ShardResult::parse("p", &spaced).unwrap(), part);
 }
 
+/// A time the reader would refuse (not a number, negative, past 10^12 seconds) is written
+/// within its range, so that every line written reads back.
+#[test]
+fn any_time_is_written_as_one_the_reader_reads_back() {
+    let plan = Split::Frames.subproblems(8).unwrap();
+    let counts = Counts {
+        total: 40,
+        unique: 5,
+    };
+    let shard = Shard::new(0, 3).ok();
+    let max = crate::count::MAX_RUN_SECONDS;
+    for (seconds, read) in [
+        (f64::NAN, 0.0),
+        (-1.0, 0.0),
+        (-0.0, 0.0),
+        (f64::NEG_INFINITY, 0.0),
+        (f64::INFINITY, max),
+        (1e300, max),
+        (max, max),
+        (0.021, 0.021),
+    ] {
+        let line = result_line(8, counts, seconds, shard, SPLIT, plan);
+        assert!(!line.contains("null") && !line.contains("-0"), "{line}");
+        let back = ShardResult::parse("p", &line).unwrap();
+        assert_eq!(back.seconds, read, "{seconds}");
+        assert_eq!(back.to_line(), line);
+    }
+}
+
 #[test]
 fn the_line_matches_what_serde_json_wrote_before() {
     // As `queens count 12 --engine frame --shard 0/3 --json` printed it through serde.

@@ -115,7 +115,9 @@ impl Covered<'_> {
 /// The JSON line of a count's result, with its checksum and without a newline: what
 /// `queens count --json` prints, `shard` `None` for a whole count (whose line has no `shard`
 /// nor `shards`). After `subproblems` comes `unique_unit` ([`UniqueUnit`]), which the checksum
-/// does not cover.
+/// does not cover. `seconds` is written within what the reader accepts (0 to
+/// [`MAX_RUN_SECONDS`](crate::count::MAX_RUN_SECONDS); 0 for a time that is not a number or is
+/// negative), so that the line always reads back.
 pub fn result_line(
     n: usize,
     counts: Counts,
@@ -124,6 +126,7 @@ pub fn result_line(
     split: &str,
     subproblems: usize,
 ) -> String {
+    let seconds = crate::count::types::recordable_seconds(seconds);
     let covered = Covered {
         n,
         counts,
@@ -182,7 +185,8 @@ impl ShardResult {
 }
 
 /// Seconds as JSON: the shortest text that reads back as the same number, with a `.0` on whole
-/// numbers; a number that is not finite as `null` (both as `serde_json` writes them).
+/// numbers; a number that is not finite as `null` (both as `serde_json` writes them), which
+/// [`result_line`] never hands it.
 struct Seconds(f64);
 
 impl fmt::Display for Seconds {
