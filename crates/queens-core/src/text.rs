@@ -7,12 +7,15 @@ use std::borrow::Cow;
 use std::fmt::Write;
 use std::path::Path;
 
-/// Why a text is not a whole number [`decimal`] takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a text is not a whole number [`decimal`] takes. Its message names no text: the caller,
+/// who knows what the number was for, quotes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum NotDecimal {
     /// Something other than decimal digits, or nothing.
+    #[error("not a whole number in decimal digits")]
     NotDigits,
     /// Decimal digits, of a number past `u64`.
+    #[error("a number past 18446744073709551615")]
     TooLarge,
 }
 
@@ -134,6 +137,14 @@ fn needs_escape(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_that_is_not_decimal_is_an_error_with_a_message() {
+        let err: Box<dyn std::error::Error + Send + Sync> = Box::new(decimal("+8").unwrap_err());
+        assert_eq!(err.to_string(), "not a whole number in decimal digits");
+        let err = decimal("18446744073709551616").unwrap_err();
+        assert_eq!(err.to_string(), "a number past 18446744073709551615");
+    }
 
     #[test]
     fn cuts_by_characters_not_bytes() {
