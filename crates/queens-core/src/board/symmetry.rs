@@ -59,6 +59,10 @@ impl Symmetry {
     }
 
     /// Writes the image of the placement `queens` (`queens[row] = column`) into `image`.
+    ///
+    /// # Panics
+    /// When `image` is shorter than `queens`, or, for most symmetries, when a column is not
+    /// below `queens.len()` (check with [`find_flaw`](crate::find_flaw)).
     pub fn apply(self, queens: &[usize], image: &mut [usize]) {
         let n = queens.len();
         for (r, &c) in queens.iter().enumerate() {
@@ -81,6 +85,9 @@ pub fn is_canonical(queens: &[usize]) -> bool {
 }
 
 /// How many of the eight symmetries map the placement `queens` to itself (1, 2, 4 or 8).
+///
+/// # Panics
+/// When a column is not below `queens.len()` (check with [`find_flaw`](crate::find_flaw)).
 pub fn stabilizer_size(queens: &[usize]) -> usize {
     let mut image = vec![0; queens.len()];
     Symmetry::ALL
@@ -112,6 +119,32 @@ pub fn representative(queens: &[usize]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/rust-api.md promises that the symmetries of `board` say in a `# Panics` section
+    /// what they assume: every public function of this file has one.
+    #[test]
+    fn every_public_function_documents_its_panics() {
+        let mut doc = String::new();
+        let mut checked = 0;
+        for line in include_str!("symmetry.rs").lines().map(str::trim) {
+            if let Some(text) = line.strip_prefix("///") {
+                doc.push_str(text);
+                doc.push('\n');
+            } else if line.starts_with("pub fn") {
+                assert!(doc.contains("# Panics"), "no `# Panics` before `{line}`");
+                checked += 1;
+            } else if !line.starts_with("#[") {
+                doc.clear();
+            }
+        }
+        assert_eq!(checked, 5);
+    }
+
+    #[test]
+    #[should_panic]
+    fn the_stabilizer_of_a_queen_off_the_board_panics_as_documented() {
+        stabilizer_size(&[5]);
+    }
 
     #[test]
     fn the_group_is_closed_and_each_element_is_a_bijection() {
