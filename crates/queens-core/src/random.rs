@@ -37,7 +37,18 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A number in `0..bound` (Lemire's multiply-shift; the tiny bias is irrelevant here).
+    /// A number in `0..bound` (Lemire's multiply-shift; the tiny bias is irrelevant here), and
+    /// 0 when `bound` is 0: the range is then empty, and 0 is what a caller drawing from an
+    /// empty set of choices gets back (it draws nothing else, and no panic stops a run).
+    ///
+    /// # Example
+    /// ```
+    /// use queens_core::random::Rng;
+    /// let mut rng = Rng::new(7);
+    /// assert!(rng.below(6) < 6);
+    /// assert_eq!(rng.below(1), 0);
+    /// assert_eq!(rng.below(0), 0);
+    /// ```
     pub fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
     }
