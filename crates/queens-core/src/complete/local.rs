@@ -87,36 +87,51 @@ impl Swaps for Board {
     }
 }
 
+/// The allocator refused the memory of the search ([`memory_needed`]), which the budget check
+/// let through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutOfMemory;
+
+/// The lines of `0..n` that `taken` does not mark, as `u32`, in a vector allocated fallibly.
+fn untaken(taken: &[bool]) -> Result<Vec<u32>, OutOfMemory> {
+    let free = taken.iter().filter(|&&t| !t).count();
+    let mut lines = crate::alloc::room(free).ok_or(OutOfMemory)?;
+    lines.extend((0..taken.len()).filter(|&i| !taken[i]).map(|i| i as u32));
+    Ok(lines)
+}
+
 /// One completion of `instance` (whose given queens are on the board, distinct and peaceful),
-/// or `None` when `max_tries` swaps found none. `seed` makes the search reproducible.
-pub fn search(instance: &Instance, seed: u64, max_tries: u64) -> Option<Vec<usize>> {
+/// or `None` when `max_tries` swaps found none. `seed` makes the search reproducible. Its
+/// arrays are allocated fallibly, the largest first: [`OutOfMemory`] when the allocator refuses
+/// them.
+pub fn search(
+    instance: &Instance,
+    seed: u64,
+    max_tries: u64,
+) -> Result<Option<Vec<usize>>, OutOfMemory> {
     let n = instance.n;
-    let mut taken_row = vec![false; n];
-    let mut taken_col = vec![false; n];
+    let filled = |len, value| crate::alloc::filled(len, value).ok_or(OutOfMemory);
+    let (down, up) = (filled(2 * n - 1, 0)?, filled(2 * n - 1, 0)?);
+    let mut taken_row = crate::alloc::filled(n, false).ok_or(OutOfMemory)?;
+    let mut taken_col = crate::alloc::filled(n, false).ok_or(OutOfMemory)?;
     for q in &instance.fixed {
         taken_row[q.row] = true;
         taken_col[q.col] = true;
     }
-    let rows: Vec<u32> = (0..n)
-        .filter(|&r| !taken_row[r])
-        .map(|r| r as u32)
-        .collect();
+    let rows = untaken(&taken_row)?;
     drop(taken_row);
-    let free_cols: Vec<u32> = (0..n)
-        .filter(|&c| !taken_col[c])
-        .map(|c| c as u32)
-        .collect();
+    let free_cols = untaken(&taken_col)?;
     drop(taken_col);
     let k = rows.len();
     if k < 2 {
-        return None;
+        return Ok(None);
     }
     let mut board = Board {
         n,
         rows,
-        cols: free_cols.clone(),
-        down: vec![0; 2 * n - 1],
-        up: vec![0; 2 * n - 1],
+        cols: crate::alloc::copied(&free_cols).ok_or(OutOfMemory)?,
+        down,
+        up,
         collisions: 0,
     };
     let mut rng = Rng::new(seed);
@@ -167,17 +182,17 @@ pub fn search(instance: &Instance, seed: u64, max_tries: u64) -> Option<Vec<usiz
             }
         }
         if board.collisions == 0 {
-            let mut queens = vec![usize::MAX; n];
+            let mut queens = crate::alloc::filled(n, usize::MAX).ok_or(OutOfMemory)?;
             for q in &instance.fixed {
                 queens[q.row] = q.col;
             }
             for i in 0..k {
                 queens[board.rows[i] as usize] = board.cols[i] as usize;
             }
-            return Some(queens);
+            return Ok(Some(queens));
         }
         if tries >= max_tries {
-            return None;
+            return Ok(None);
         }
     }
 }

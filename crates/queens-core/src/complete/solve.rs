@@ -62,11 +62,19 @@ impl Instance {
             }
         }
         if free >= LOCAL_FROM {
-            crate::Error::check_budget(local::memory_needed(n, free), budget, || {
-                format!("the local search completing the {n}x{n} board with {free} free rows")
-            })?;
+            let needed = local::memory_needed(n, free);
+            let what =
+                || format!("the local search completing the {n}x{n} board with {free} free rows");
+            crate::Error::check_budget(needed, budget, what)?;
             let tries = LOCAL_TRIES_PER_ROW.saturating_mul(free as u64).max(1 << 20);
-            if let Some(queens) = local::search(self, 0x5eed, tries) {
+            // Memory the allocator refuses past the check (a budget of u64::MAX) is over it.
+            let found =
+                local::search(self, 0x5eed, tries).map_err(|_| crate::Error::OverBudget {
+                    what: what(),
+                    needed,
+                    budget,
+                })?;
+            if let Some(queens) = found {
                 if crate::find_flaw(&queens).is_none()
                     && self.fixed.iter().all(|q| queens[q.row] == q.col)
                 {

@@ -238,7 +238,7 @@ fn corner_queen_boards_that_stalled_the_exact_search_are_completed() {
             _ => None,
         };
         let tries = LOCAL_TRIES_PER_ROW.saturating_mul(free as u64).max(1 << 20);
-        let bounded = probed.or_else(|| local::search(&inst, 0x5eed, tries));
+        let bounded = probed.or_else(|| local::search(&inst, 0x5eed, tries).unwrap());
         assert_eq!(bounded.as_deref(), Some(&q[..]), "N = {n}");
     }
 }
@@ -254,7 +254,9 @@ fn local_search_keeps_a_tenth_of_a_solution_fixed() {
             .map(|r| sq(r, full[r] as usize))
             .collect();
         let inst = Instance { n, fixed };
-        let q = local::search(&inst, 7, 1 << 24).expect("a completion");
+        let q = local::search(&inst, 7, 1 << 24)
+            .unwrap()
+            .expect("a completion");
         assert!(is_solution(&q));
         assert!(inst.fixed.iter().all(|s| q[s.row] == s.col));
     }
@@ -267,7 +269,7 @@ fn local_search_gives_up_where_no_completion_exists() {
         n: 8,
         fixed: vec![sq(0, 0), sq(1, 2)],
     };
-    assert_eq!(local::search(&inst, 1, 10_000), None);
+    assert_eq!(local::search(&inst, 1, 10_000), Ok(None));
     assert_eq!(inst.solve().unwrap(), Completion::Impossible);
 }
 
@@ -291,6 +293,26 @@ fn completions_beyond_the_memory_budget_are_refused_before_allocating() {
         Err(InstanceError::Budget(_))
     ));
     assert_eq!(small.count_within(1 << 20).unwrap(), small.count().unwrap());
+}
+
+#[test]
+fn memory_the_allocator_refuses_is_over_budget_even_with_no_limit() {
+    // 2^32 - 1 rows with no queen given: 32 GiB for each diagonal's counters, more than the
+    // allocator gives here (else the test says it skipped), past a budget of u64::MAX.
+    let n = MAX_N;
+    if !crate::alloc::refuses(8 * n) {
+        return;
+    }
+    let inst = Instance {
+        n,
+        fixed: Vec::new(),
+    };
+    let err = inst.solve_within(u64::MAX).unwrap_err();
+    assert!(
+        matches!(&err, InstanceError::Budget(crate::Error::OverBudget { needed, budget: u64::MAX, .. })
+            if *needed == local::memory_needed(n, n)),
+        "{err}"
+    );
 }
 
 proptest::proptest! {

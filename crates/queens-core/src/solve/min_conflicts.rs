@@ -129,14 +129,20 @@ impl Swaps for Board {
 }
 
 impl Board {
-    fn new(n: usize) -> Board {
-        Board {
+    /// The board of `n` rows, its arrays allocated fallibly, the largest first: `None` when the
+    /// allocator refuses them.
+    fn new(n: usize) -> Option<Board> {
+        let down = crate::alloc::filled(2 * n - 1, 0)?;
+        let up = crate::alloc::filled(2 * n - 1, 0)?;
+        let mut queens = crate::alloc::room(n)?;
+        queens.extend(0..n as u32);
+        Some(Board {
             n,
-            queens: (0..n as u32).collect(),
-            down: vec![0; 2 * n - 1],
-            up: vec![0; 2 * n - 1],
+            queens,
+            down,
+            up,
             collisions: 0,
-        }
+        })
     }
 
     #[inline]
@@ -260,27 +266,37 @@ pub fn check_request(n: usize, budget: u64) -> Result<(), crate::Error> {
 }
 
 /// Like [`solve`], also reporting how the search went.
+///
+/// A size past [`MAX_N`] is refused with a [`SizeError`]; so is one whose arrays
+/// ([`memory_needed`]) the allocator refuses, the error's `max` then being `n - 1`, since no
+/// more could be said than that `n` did not fit in the memory there was.
 pub fn solve_with_stats(n: usize, seed: u64) -> Result<Option<(Vec<u32>, Stats)>, SizeError> {
     check_size(n)?;
-    Ok(search(n, seed))
+    let mut stats = Stats::default();
+    let mut board = match n {
+        2 | 3 => return Ok(None),
+        1 => return Ok(Some((vec![0], stats))),
+        _ => Board::new(n).ok_or(SizeError {
+            n,
+            what: "min-conflicts in the memory there is",
+            max: n - 1,
+        })?,
+    };
+    search(&mut board, seed, &mut stats);
+    Ok(Some((board.queens, stats)))
 }
 
-fn search(n: usize, seed: u64) -> Option<(Vec<u32>, Stats)> {
-    let mut stats = Stats::default();
-    match n {
-        2 | 3 => return None,
-        1 => return Some((vec![0], stats)),
-        _ => {}
-    }
+/// Repairs `board` from greedy starts until it holds a solution.
+fn search(board: &mut Board, seed: u64, stats: &mut Stats) {
+    let n = board.n;
     let mut rng = Rng::new(seed);
-    let mut board = Board::new(n);
     // A run that has not improved for this many tries is restarted: large boards improve every
     // few dozen tries, small ones get stuck in local minima quickly.
     let patience = 100 + 4 * n as u64;
     loop {
         board.greedy_start(&mut rng);
-        if board.repair(&mut rng, patience, &mut stats) {
-            return Some((board.queens, stats));
+        if board.repair(&mut rng, patience, stats) {
+            return;
         }
         stats.restarts += 1;
     }
@@ -318,6 +334,18 @@ mod tests {
     }
 
     #[test]
+    fn arrays_the_allocator_refuses_are_a_size_error_not_an_abort() {
+        // 2^32 - 1 rows: 32 GiB for each diagonal's counters, more than the allocator gives
+        // here (else the test says it skipped).
+        let n = MAX_N;
+        if crate::alloc::refuses(8 * n) {
+            let err = solve(n, 1).unwrap_err();
+            assert_eq!((err.n, err.max), (n, n - 1));
+            assert!(err.to_string().contains("the memory there is"), "{err}");
+        }
+    }
+
+    #[test]
     fn a_large_board_is_solved() {
         let q = solve(3000, 42).unwrap().unwrap();
         assert!(pairwise_ok(&q));
@@ -332,7 +360,7 @@ mod tests {
 
     #[test]
     fn the_counters_track_collisions_through_swaps() {
-        let mut b = Board::new(6);
+        let mut b = Board::new(6).unwrap();
         for r in 0..6 {
             b.add(r, r);
         }

@@ -142,11 +142,22 @@ impl Method {
                 min_conflicts::check_size(n)?;
                 let needed =
                     min_conflicts::memory_needed(n).saturating_add((n as u64).saturating_mul(8));
-                Error::check_budget(needed, options.max_memory, || {
-                    format!("min-conflicts on N = {n}")
-                })?;
-                min_conflicts::solve(n, seed)?
-                    .map(|queens| queens.into_iter().map(|c| c as usize).collect())
+                let what = || format!("min-conflicts on N = {n}");
+                Error::check_budget(needed, options.max_memory, what)?;
+                // Past the size check, what is refused is the memory the allocator had not.
+                let refused = || Error::OverBudget {
+                    what: what(),
+                    needed,
+                    budget: options.max_memory,
+                };
+                match min_conflicts::solve(n, seed).map_err(|_| refused())? {
+                    Some(queens) => {
+                        let mut wide = crate::alloc::room(n).ok_or_else(refused)?;
+                        wide.extend(queens.into_iter().map(|c| c as usize));
+                        Some(wide)
+                    }
+                    None => None,
+                }
             }
         })
     }
@@ -256,10 +267,19 @@ mod tests {
     }
 
     #[test]
-    fn a_construction_past_the_memory_is_refused_whatever_the_budget() {
+    fn a_solution_past_the_memory_is_refused_whatever_the_budget() {
         let unlimited = SearchOptions {
             max_memory: u64::MAX,
         };
+        let n = min_conflicts::MAX_N;
+        if crate::alloc::refuses(8 * n) {
+            let err = Method::MinConflicts.solve(n, &unlimited, 0).unwrap_err();
+            assert!(
+                matches!(err, Error::OverBudget { needed, .. }
+                    if needed == min_conflicts::memory_needed(n) + 8 * n as u64),
+                "{err}"
+            );
+        }
         let err = Method::Construct
             .solve(usize::MAX, &unlimited, 0)
             .unwrap_err();
