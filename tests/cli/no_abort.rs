@@ -502,7 +502,9 @@ fn with_few_threads(args: &[&str], most: u64) -> Command {
 /// backtrace, as `--estimate` and `serve` did).
 #[test]
 fn commands_under_a_small_process_limit_end_in_an_error_not_a_panic() {
-    let count: &[&str] = &["count", "14", "--threads", "64", "--progress", "none"];
+    // N = 16: 73 subproblems, so that all 64 threads are started (a run starts no more
+    // threads than it has subproblems, and N = 14 has 21).
+    let count: &[&str] = &["count", "16", "--threads", "64", "--progress", "none"];
     let estimate: &[&str] = &["count", "14", "--estimate", "--threads", "64"];
     let frame_estimate: &[&str] = &["count", "14", "--estimate", "--engine", "frame"];
     let cases: [(&[&str], u64); 11] = [

@@ -82,7 +82,7 @@ pub fn count_sequential(n: usize) -> Result<Counts, CountError> {
 }
 
 /// Counts total and classes of the `n` x `n` board on `threads` threads (0: one per core; at
-/// most [`MAX_THREADS`], and no more than the board has subproblems: see [`Run::workers`]).
+/// most [`MAX_THREADS`], and no more than the board has subproblems: see [`Run::execute`]).
 ///
 /// # Example
 /// ```

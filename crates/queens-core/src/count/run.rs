@@ -128,22 +128,23 @@ impl Run {
         Some(Run::of_plan(n, plan, 0).shard(shard))
     }
 
-    /// The threads the run uses: those asked for (0: one per core), at most [`MAX_THREADS`] and
-    /// at most as many as the shard has subproblems to share out (with pieces, as many as its
-    /// frames can have pieces), and at most as many as fit in the budget at once by the
-    /// engine's memory model ([`Run::worker_bytes`]); at least one. On the GPU, whose host
-    /// threads the model does not cover, 0 stays 0 (one per core).
+    /// The threads the run may use: those asked for (0: one per core), at most [`MAX_THREADS`],
+    /// and at most as many as fit in the budget at once by the engine's memory model
+    /// ([`Run::worker_bytes`]), at least one. On the GPU, whose host threads the model does not
+    /// cover, 0 stays 0 (one per core). [`Run::execute`] starts no more of them than the shard
+    /// has subproblems to share out.
     pub fn workers(&self) -> usize {
-        let most = self.shareable().clamp(1, MAX_THREADS);
         let Some(bytes) = self.worker_bytes() else {
-            return if self.threads == 0 {
-                0
-            } else {
-                self.threads.min(most)
-            };
+            return self.threads.min(MAX_THREADS);
         };
         let fit = (self.budget / bytes.max(1)).clamp(1, usize::MAX as u64) as usize;
-        self.asked().min(most).min(fit)
+        self.asked().min(fit)
+    }
+
+    /// The threads [`Run::execute`] starts: the [`Run::workers`], but no more than the shard
+    /// has subproblems to share out (with pieces, as many as its frames can have pieces).
+    fn started(&self) -> usize {
+        self.workers().min(self.shareable().max(1))
     }
 
     /// The threads asked for, 0 read as one per core, at most [`MAX_THREADS`].
@@ -208,8 +209,8 @@ impl Run {
     }
 
     /// Runs on `threads` threads: 1 on the calling thread, 0 one per core. A run never starts
-    /// more than [`MAX_THREADS`], nor more than it has subproblems to share out: see
-    /// [`Run::workers`].
+    /// more than [`MAX_THREADS`] ([`Run::workers`]), nor more than it has subproblems to share
+    /// out ([`Run::execute`]).
     pub fn threads(mut self, threads: usize) -> Run {
         self.threads = threads;
         self
@@ -418,7 +419,9 @@ impl Run {
     }
 
     /// Counts every subproblem of the shard not yet counted (until cancelled), then returns the
-    /// counts so far: complete when [`Run::is_complete`] holds.
+    /// counts so far: complete when [`Run::is_complete`] holds. It counts on the
+    /// [`Run::workers`], no more of them than the shard has subproblems (with pieces, than its
+    /// frames can have pieces).
     ///
     /// With the half-board engine the classes come from Burnside's lemma over the whole board,
     /// and with pieces they are summed in eighths (see `pieces`), so `unique` is exact only for
@@ -426,7 +429,7 @@ impl Run {
     /// then in *eighths* of classes, which `queens merge` adds up and divides by 8.
     pub fn execute(&self) -> Result<Counts, CountError> {
         let counter = self.plan.counter();
-        counter.count(&self.todo, self.shard, self.workers(), &self.control)?;
+        counter.count(&self.todo, self.shard, self.started(), &self.control)?;
         let mut counts = self.control.tally().counts;
         if self.shard == Shard::WHOLE && self.is_complete() {
             counts.unique = counter.classes(counts.unique);
@@ -445,13 +448,18 @@ mod tests {
         // wait for nothing (usize::MAX never returned).
         for asked in [1000, usize::MAX] {
             let run = Run::new(4).unwrap().threads(asked);
-            assert!(run.workers() <= run.todo().max(1), "{asked}");
+            assert!(run.workers() <= MAX_THREADS, "{asked}");
+            assert!(run.started() <= run.todo().max(1), "{asked}");
             assert_eq!(run.execute().unwrap().total, 2, "{asked}");
         }
         // Frames cut into pieces share out more work than they have frames, up to the ceiling.
         let pieces = Run::with_depth(12, 3).unwrap();
         assert!(pieces.todo() < MAX_THREADS);
-        assert_eq!(pieces.threads(usize::MAX).workers(), MAX_THREADS);
+        let pieces = pieces.threads(usize::MAX);
+        assert_eq!(
+            (pieces.workers(), pieces.started()),
+            (MAX_THREADS, MAX_THREADS)
+        );
         let recount = Run::new(5).unwrap();
         assert_eq!(
             recount.recount_shard_parallel(usize::MAX).unwrap(),
@@ -464,7 +472,11 @@ mod tests {
         let run = Run::new(12).unwrap();
         assert!(run.todo() >= 8);
         for threads in [1, 2, 3, 8] {
-            assert_eq!(Run::new(12).unwrap().threads(threads).workers(), threads);
+            let run = Run::new(12).unwrap().threads(threads);
+            assert_eq!((run.workers(), run.started()), (threads, threads));
         }
+        // A board with fewer subproblems than threads still reports the threads it may use.
+        let small = Run::new(4).unwrap().threads(8);
+        assert_eq!(small.workers(), 8);
     }
 }
