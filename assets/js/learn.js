@@ -96,13 +96,14 @@ function positionsInOrder(ev, n) {
 
 // The seed's figure (`queens trace --format board`): Q? on the candidate, R? and D? on the
 // squares of the earlier columns the conflict test compares it with (R! and D! where a queen
-// stands there), CC over the current column. Returns whether the step has one.
-function drawSeed(view, ev, n) {
+// stands there), CC over the current column; with `candidateOnly` (a question of what happens
+// next is open) Q? and CC alone. Returns whether the step has one.
+function drawSeed(view, ev, n, candidateOnly) {
   const figure = seedFigure(ev, n);
   if (!figure) return false;
   view.currentColumn(figure.col);
   const line = { R: "row", D: "diagonal" };
-  for (const check of figure.checks) {
+  for (const check of candidateOnly ? [] : figure.checks) {
     view.tag(check.row, check.col, `${check.kind}${check.queen ? "!" : "?"}`,
       check.queen ? "tag-hit" : "tag-check",
       check.queen
@@ -130,7 +131,10 @@ function drawExhausted(view, ev, n) {
   }
 }
 
-// Draws event `index` of `track` on `view` (index -1: the empty board).
+// Draws event `index` of `track` on `view` (index -1: the empty board). `marks`: { all (shade
+// what every queen attacks), pinned (the square whose attacks to shade, or null),
+// candidateOnly (a question of what happens next is open: the candidate and nothing that
+// gives the answer away, no test marks, no shading) }.
 function drawStep(view, track, index, n, marks) {
   const ev = index >= 0 ? track.events[Math.min(index, track.events.length - 1)] : null;
   if (!ev) {
@@ -142,12 +146,13 @@ function drawStep(view, track, index, n, marks) {
     `Step ${index + 1}: ${explain(ev, n, track.algo)} ${queensInWords(ev, n)}`);
   // The seed's figure (the column-wise search's try, conflict and placement) and a backtrack's
   // reasons come first: the step's own marks go over them.
-  const seed = !marks.all && drawSeed(view, ev, n);
+  const shadeAll = marks.all && !marks.candidateOnly;
+  const seed = !shadeAll && drawSeed(view, ev, n, marks.candidateOnly);
   if (ev.event === "backtrack") drawExhausted(view, ev, n);
   const r = ev.row;
   const c = ev.col;
   const onBoard = r !== null && c !== null && r >= 0 && c >= 0 && r < n && c < n;
-  if (marks.all) {
+  if (shadeAll) {
     queens.forEach((col, row) => {
       if (col >= 0) view.markAttackedFrom(row, col);
     });
@@ -155,7 +160,7 @@ function drawStep(view, track, index, n, marks) {
   switch (ev.event) {
     case "try":
       if (onBoard) {
-        if (!marks.all && !seed) view.markAttackedFrom(r, c);
+        if (!marks.all && !seed && !marks.candidateOnly) view.markAttackedFrom(r, c);
         view.mark(r, c, "tried");
         if (queens[r] !== c) view.ghost(r, c, "trying");
       }
@@ -226,7 +231,10 @@ function showEvent() {
   const track = state.main;
   if (!track) return;
   const total = lastIndex() + 1;
-  const marks = { all: $("learn-attacks").checked, pinned: state.pinned };
+  // An open question of what happens next shows the candidate alone: the test's marks and the
+  // shading would give the answer away.
+  const candidateOnly = quiz.kind === "verdict" && questionPending() > 0;
+  const marks = { all: $("learn-attacks").checked, pinned: state.pinned, candidateOnly };
   const label = $("learn-step-label");
   label.textContent = `Step ${fmt(state.at + 1)} of ${fmt(total)}${track.cut ? " (trace cut short)" : ""}`;
   const differs = state.compared && state.compared.firstDiff !== null && state.at === state.compared.firstDiff;

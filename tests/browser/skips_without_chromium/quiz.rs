@@ -455,3 +455,46 @@ async fn on_a_phone_the_quiz_keeps_the_board_question_score_and_next_on_screen()
     assert_quiz_in_view(client, &answers, "verdict, question 3").await;
     finish(&page, "with the quiz on a phone").await;
 }
+
+/// The marks on the main board: each tag as `row,col text`, sorted, and how many squares are
+/// shaded as attacked.
+const MARKS: &str = "return { tags: [...document.querySelectorAll('#board .tag')].map((g) => `${g.dataset.row},${g.dataset.col} ${g.textContent}`).sort(), shaded: document.querySelectorAll('#board rect.square.attacked').length };";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_verdict_question_shows_the_candidate_but_not_the_tests_answer() {
+    page_or_skip!(page, client);
+    // Question 12 of 8x8 (`queens trace 8`, step 23): (0, 4), attacked along its row by (0, 0).
+    open_learn(&page, "n=8&algo=backtrack&quiz=verdict&q=12", "Step 23 of").await;
+    wait_for_question(client, 12).await;
+    let candidate_only = json!({ "tags": ["0,4 Q?"], "shaded": 0 });
+    assert_eq!(js(client, MARKS).await, candidate_only, "question open");
+    click(client, "learn-verdict-line").await;
+    wait_for_part(client, "learn-quiz-prompt", "which queen attacks").await;
+    assert_eq!(js(client, MARKS).await, candidate_only, "naming the queen");
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    // Answered: the conflict step draws the seed's figure, the attacker marked.
+    let marks = js(client, MARKS).await;
+    assert!(
+        marks["tags"]
+            .as_array()
+            .expect("tags")
+            .contains(&json!("0,0 R!")),
+        "after the answer: {marks}"
+    );
+
+    // A row-wise try shades no attacks while the question is open, even with "Shade attacks".
+    open_learn(&page, "n=8&algo=iterative&quiz=verdict&q=12", "Step 23 of").await;
+    wait_for_question(client, 12).await;
+    let nothing = json!({ "tags": [], "shaded": 0 });
+    assert_eq!(js(client, MARKS).await, nothing, "question open");
+    click(client, "learn-attacks").await;
+    assert_eq!(js(client, MARKS).await, nothing, "with Shade attacks");
+    // (4, 0) is attacked along its column by (0, 0).
+    click(client, "learn-verdict-line").await;
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    let shaded = js(client, MARKS).await["shaded"].as_u64().expect("a count");
+    assert!(shaded > 0, "after the answer the attacks are shaded");
+    finish(&page, "with the verdict question's board").await;
+}
