@@ -467,8 +467,9 @@ function attacksAlong(qr, qc, r, c, kind) {
 
 // The quiz's words for a verdict on the try at `index`: `answer` is { verdict: "place" |
 // "conflict" | "back", kind, queen: [row, column] } (kind and queen for a conflict). A conflict
-// is right when the queen named attacks the square along the line named; the correction gives
-// the steps' own explanations.
+// is right when the queen named attacks the square along the line named, on the last square of
+// a line too (the truth is then "back": the conflict comes first, and the back-up after it, so
+// both answers are right); the correction gives the steps' own explanations.
 export function verdictFeedback(track, index, answer, n) {
   const ev = track.events[index];
   const truth = verdictOf(track, index);
@@ -478,12 +479,16 @@ export function verdictFeedback(track, index, answer, n) {
       : `a conflict along their ${answer.kind} with the queen at ${square(answer.queen[0], answer.queen[1])}`;
   let right = answer.verdict === truth.verdict;
   let note = "";
-  if (right && truth.verdict === "conflict") {
+  if (answer.verdict === "conflict" && (truth.verdict === "conflict" || truth.verdict === "back")) {
     const [qr, qc] = answer.queen;
     const queens = eventQueens(ev, n);
     right = queens[qr] === qc && attacksAlong(qr, qc, ev.row, ev.col, answer.kind);
     if (right && (qr !== truth.with.row || qc !== truth.with.col || answer.kind !== truth.kind)) {
       note = ` (That queen attacks it along their ${answer.kind} too, but the test meets the queen at ${square(truth.with.row, truth.with.col)} first.)`;
+    }
+    if (right && truth.verdict === "back") {
+      const last = track.byColumn ? `the last row of column ${ev.col}` : `the last square of row ${ev.row}`;
+      note += ` (It was also ${last}, so the search then backs up: Back up was right too.)`;
     }
   }
   return { right, text: `${right ? "Right" : `Not ${said}`}: ${why}${note}` };

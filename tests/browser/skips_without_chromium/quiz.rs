@@ -498,3 +498,45 @@ async fn an_open_verdict_question_shows_the_candidate_but_not_the_tests_answer()
     assert!(shaded > 0, "after the answer the attacks are shaded");
     finish(&page, "with the verdict question's board").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_the_last_square_of_a_line_the_conflict_and_the_back_up_are_both_right() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo iterative`, question 8: (2, 3) is attacked along the diagonal by
+    // (1, 2), and it is the last square of row 2: the search backs up next.
+    let question_8 = "n=4&algo=iterative&quiz=verdict&q=8";
+    open_learn(&page, question_8, "Step ").await;
+    wait_for_question(client, 8).await;
+    wait_for_part(client, "learn-quiz-prompt", "row 2, column 3").await;
+    click(client, "learn-verdict-diagonal").await;
+    click_square(client, 1, 2).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert_text_starts(client, "learn-quiz-feedback", "Right: The square at row 2, column 3 is attacked by the queen at row 1, column 2 along their diagonal").await;
+    wait_for_part(
+        client,
+        "learn-quiz-feedback",
+        "It was also the last square of row 2, so the search then backs up: Back up was right too.",
+    )
+    .await;
+
+    // Back up is right as well.
+    open_learn(&page, question_8, "Step ").await;
+    wait_for_question(client, 8).await;
+    click(client, "learn-verdict-back").await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert_text_starts(client, "learn-quiz-feedback", "Right:").await;
+
+    // A line the queen does not share with the square is still wrong.
+    open_learn(&page, question_8, "Step ").await;
+    wait_for_question(client, 8).await;
+    click(client, "learn-verdict-line").await;
+    click_square(client, 1, 2).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 0 of 1").await;
+    assert_text_starts(
+        client,
+        "learn-quiz-feedback",
+        "Not a conflict along their column with the queen at row 1, column 2:",
+    )
+    .await;
+    finish(&page, "on the last square of a line").await;
+}
