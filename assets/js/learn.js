@@ -596,7 +596,9 @@ export function toUrl(params) {
   if (state.main && state.at >= 0) params.set("step", String(state.at + 1));
   if (quiz.kind) {
     params.set("quiz", quiz.kind);
-    params.set("q", String(quiz.answered + (questionPending() ? 1 : 0)));
+    // q names the question to come: the one open, or the one after the last answered (as
+    // readQuiz reads it), so a reload asks nothing twice and skips nothing.
+    params.set("q", String(quiz.answered + 1));
     if (quiz.asked) {
       params.set("right", String(quiz.right));
       params.set("of", String(quiz.asked));
@@ -737,7 +739,8 @@ function setQuiz(kind) {
   showEvent();
 }
 
-// quiz=where&q=12&right=10&of=11&streak=3: the quiz, its next question and the score.
+// quiz=where&q=12&right=10&of=11&streak=3: the quiz, its next question (open or to come:
+// the questions before it count as answered) and the score.
 function readQuiz(params) {
   const kind = params.get("quiz");
   if (!offers($("learn-quiz"), kind) || !kind) return;

@@ -135,10 +135,10 @@ async fn ten_right_answers_then_a_wrong_one_score_10_of_11_with_the_correction()
     )
     .await;
     assert_eq!(marks, json!([true, ["4", "3"]]));
-    // The address keeps the quiz, the score and the question.
+    // The address keeps the quiz, the score and the question to come.
     let url = address(client).await;
     assert!(
-        url.contains("quiz=where&q=11&right=10&of=11&streak=0"),
+        url.contains("quiz=where&q=12&right=10&of=11&streak=0"),
         "{url}"
     );
 
@@ -318,7 +318,7 @@ async fn the_verdict_quiz_asks_place_conflict_with_whom_or_back_up() {
     .await;
     let url = address(client).await;
     assert!(
-        url.contains("quiz=verdict&q=8&right=6&of=8&streak=3"),
+        url.contains("quiz=verdict&q=9&right=6&of=8&streak=3"),
         "{url}"
     );
 
@@ -539,4 +539,52 @@ async fn on_the_last_square_of_a_line_the_conflict_and_the_back_up_are_both_righ
     )
     .await;
     finish(&page, "on the last square of a line").await;
+}
+
+/// Reloads the page and waits until it is ready again.
+async fn reload(client: &fantoccini::Client) {
+    client.refresh().await.expect("the page reloads");
+    client
+        .wait()
+        .at_most(std::time::Duration::from_secs(20))
+        .for_element(fantoccini::Locator::Css("body[data-ready='true']"))
+        .await
+        .expect("the page finishes loading");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reload_keeps_the_question_and_the_score_straight() {
+    page_or_skip!(page, client);
+    open_learn(&page, "n=5&algo=backtrack&quiz=where", "Step 0 of 31").await;
+    wait_for_question(client, 1).await;
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    // The address names the question to come, 2, whether or not it is open yet.
+    let next = "quiz=where&q=2&right=1&of=1&streak=1";
+    let url = address(client).await;
+    assert!(url.contains(next), "{url}");
+    for _ in 0..2 {
+        reload(client).await;
+        wait_for_text(client, "learn-step-label", "Step 1 of 31").await;
+        assert_text_starts(client, "learn-quiz-score", "Score: 1 of 1").await;
+        let url = address(client).await;
+        assert!(url.contains(next), "after a reload: {url}");
+    }
+    // Question 1 was answered: going back before its try does not ask it again.
+    click(client, "learn-back").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of 31").await;
+    wait_for_text(client, "learn-quiz-prompt", "Press Next question").await;
+    assert_eq!(
+        value_of(client, "document.getElementById('learn-step').disabled").await,
+        json!(false),
+        "no question waits at step 0"
+    );
+    // Question 2, open, stays open through a reload, the score unchanged.
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 2).await;
+    reload(client).await;
+    wait_for_question(client, 2).await;
+    assert_text_starts(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert!(address(client).await.contains(next));
+    finish(&page, "reloading the quiz").await;
 }
