@@ -239,6 +239,7 @@ function showEvent() {
   label.textContent = `Step ${fmt(state.at + 1)} of ${fmt(total)}${track.cut ? " (trace cut short)" : ""}`;
   const differs = state.compared && state.compared.firstDiff !== null && state.at === state.compared.firstDiff;
   label.classList.toggle("differs", Boolean(differs));
+  $("learn-searches").hidden = false;
   const ev = drawStep(board, track, state.at, n, marks);
   showQuiz(n);
   let text = ev ? explain(ev, n, track.algo) : (total ? "Press Play or Step to start the search." : "");
@@ -382,6 +383,30 @@ function noteFor(track) {
     + describeSummary(track.full, track.algo, n, track.all);
 }
 
+// Where a trace's load stands, beside the step label (a live region): `text` ("" once the
+// trace is there), `busy` greys the stage while it loads, `failed` offers "Try again".
+function showLoad(text, busy, failed) {
+  $("learn-load").textContent = text;
+  $("learn-retry").hidden = !failed;
+  // Browse marks the stage busy on its own: Learn marks its board (and greys its words).
+  $("board-wrap").setAttribute("aria-busy", busy ? "true" : "false");
+  document.querySelector(".stage").classList.toggle("learn-loading", busy);
+  $("learn-searches").classList.toggle("learn-loading", busy);
+}
+
+// A trace that could not be loaded: nothing of the last one stays on the page (its board,
+// step, words, code, arrays), and "Try again" asks for the same one again.
+function showLoadFailed(n, error) {
+  showLoad(`Could not load the ${n} \u00d7 ${n} trace: ${error.message.replace(/\.?$/, ".")}`, false, true);
+  board.clear(`No ${n} \u00d7 ${n} trace: press Try again, or choose another board.`);
+  showComparing(false);
+  $("learn-step-label").textContent = "";
+  for (const id of ["learn-explain", "learn-counts", "learn-note"]) $(id).textContent = "";
+  $("learn-searches").hidden = true;
+  $("learn-quiz-box").hidden = true;
+  setButtons();
+}
+
 async function loadTrace() {
   const n = size();
   const algo = $("learn-algo").value;
@@ -394,7 +419,11 @@ async function loadTrace() {
   state.main = null;
   state.other = null;
   state.compared = null;
-  $("learn-note").textContent = "Loading the trace\u2026";
+  // The last trace's step and buttons would speak of another board: they wait, greyed.
+  showLoad(`Loading the ${n} \u00d7 ${n} trace\u2026`, true, false);
+  $("learn-step-label").textContent = "";
+  $("learn-note").textContent = "";
+  setButtons();
   showComparing(Boolean(otherAlgo));
   try {
     const [main, other] = await Promise.all([
@@ -402,6 +431,7 @@ async function loadTrace() {
       otherAlgo ? fetchTrack(n, otherAlgo, all) : Promise.resolve(null),
     ]);
     if (state.loaded !== key) return;
+    showLoad("", false, false);
     state.main = main;
     state.other = other;
     state.tree = null;
@@ -436,7 +466,7 @@ async function loadTrace() {
   } catch (error) {
     if (state.loaded !== key) return;
     state.loaded = "";
-    $("learn-note").textContent = `Could not load the trace: ${error.message}`;
+    showLoadFailed(n, error);
   }
 }
 
@@ -523,6 +553,7 @@ export function init(config, url, onChange) {
     if (state.compared && state.compared.firstDiff !== null) stepTo(state.compared.firstDiff);
   });
   $("learn-attacks").addEventListener("change", showEvent);
+  $("learn-retry").addEventListener("click", loadTrace);
   if (mine && url.params.get("tree") === "1") $("learn-tree-on").checked = true;
   $("learn-tree-on").addEventListener("change", showEvent);
   $("learn-tree").addEventListener("keydown", onTreeKey);

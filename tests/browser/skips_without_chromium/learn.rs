@@ -350,3 +350,65 @@ async fn wirth_marks_the_entries_of_a_b_and_c_that_its_test_reads() {
     }
     finish(&page, "with Wirth's arrays").await;
 }
+
+/// What a trace's load leaves on the page: the status beside the step label and its role,
+/// the step label, how many boards are drawn, whether Step waits, whether "Try again" shows,
+/// whether a code listing shows and whether the board is marked busy (and the stage greyed).
+const LOAD_STATE: &str = "const $ = (id) => document.getElementById(id);
+  return { status: $('learn-load').textContent, role: $('learn-load').getAttribute('role'),
+           label: $('learn-step-label').textContent, boards: document.querySelectorAll('#board svg').length,
+           step_waits: $('learn-step').disabled, retry: !$('learn-retry').hidden,
+           code: !$('learn-searches').hidden && $('learn-code').children.length > 0,
+           busy: $('board-wrap').getAttribute('aria-busy') === 'true'
+             && document.querySelector('.stage').classList.contains('learn-loading') };";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_or_failed_trace_says_so_beside_the_step_and_try_again_retries() {
+    page_or_skip!(page, client);
+    open_learn(&page, "n=6&algo=backtrack&step=30", "Step 30 of 393").await;
+    // Every trace fails to load, as when the server has stopped.
+    js(
+        client,
+        "window.realFetch = window.fetch;
+         window.fetch = (url, ...rest) => String(url).startsWith('/api/trace')
+           ? Promise.reject(new TypeError('Failed to fetch')) : window.realFetch(url, ...rest);
+         return true;",
+    )
+    .await;
+    choose(client, "learn-size", "7").await;
+    wait_for_text(
+        client,
+        "learn-load",
+        "Could not load the 7 \u{d7} 7 trace: Failed to fetch.",
+    )
+    .await;
+    // No stale board or step under the new size; the buttons wait; "Try again" is offered.
+    let seen = js(client, LOAD_STATE).await;
+    assert_eq!(seen["role"], json!("status"), "{seen}");
+    assert_eq!(seen["label"], json!(""), "{seen}");
+    assert_eq!(seen["boards"], json!(0), "{seen}");
+    assert_eq!(seen["step_waits"], json!(true), "{seen}");
+    assert_eq!(seen["retry"], json!(true), "{seen}");
+    assert_eq!(seen["code"], json!(false), "{seen}");
+
+    // A slow trace: the page says it is loading and greys the stage until it comes.
+    js(
+        client,
+        "window.fetch = (url, ...rest) => new Promise((done) => setTimeout(done, 2000))
+           .then(() => window.realFetch(url, ...rest));
+         return true;",
+    )
+    .await;
+    click(client, "learn-retry").await;
+    wait_for_text(client, "learn-load", "Loading the 7 \u{d7} 7 trace").await;
+    let seen = js(client, LOAD_STATE).await;
+    assert_eq!(seen["busy"], json!(true), "{seen}");
+    assert_eq!(seen["retry"], json!(false), "{seen}");
+    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    let seen = js(client, LOAD_STATE).await;
+    assert_eq!(seen["status"], json!(""), "{seen}");
+    assert_eq!(seen["busy"], json!(false), "{seen}");
+    assert_eq!(seen["boards"], json!(1), "{seen}");
+    assert_eq!(seen["code"], json!(true), "{seen}");
+    finish(&page, "loading a trace").await;
+}
