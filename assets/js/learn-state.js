@@ -231,8 +231,9 @@ function showQueue(holder, track, index, n) {
   if (ev && typeof ev.queue === "number") queue = ev.queue;
   const p = document.createElement("p");
   p.className = "queue";
+  const doing = level < n ? `filling row ${level} of the board taken out` : "the board taken out is full: a solution";
   p.textContent = taken
-    ? `Queue: ${plural(queue, "board")} waiting; filling row ${level} of the board taken out:`
+    ? `Queue: ${plural(queue, "board")} waiting; ${doing}:`
     : `Queue: ${plural(queue, "board")} waiting.`;
   holder.appendChild(p);
   if (taken) holder.appendChild(arrayTable("board taken out (positions[row] = column)", taken, new Set()));

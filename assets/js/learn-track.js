@@ -174,7 +174,7 @@ export function explain(ev, n, algo) {
         : `Queue the empty board (${plural(ev.queue, "board")} waiting).`;
     case "dequeue":
       if (ev.row === null || ev.row >= n) {
-        return `Take the next board off the queue: every row is filled (${plural(ev.queue, "board")} left waiting).`;
+        return `Take the next board off the queue: every row is filled, so it is a solution (${plural(ev.queue, "board")} left waiting).`;
       }
       return `Take the next board off the queue to fill row ${ev.row} (${plural(ev.queue, "board")} left waiting).`;
     default:
@@ -256,12 +256,13 @@ const VARS = {
         return [];
     }
   },
-  // The queue of boards: k the rows filled in the board taken out, j the column tried.
-  bfs(ev) {
+  // The queue of boards: k the rows filled in the board taken out (N for a full board: the
+  // trace names no row then), j the column tried.
+  bfs(ev, n) {
     const queue = typeof ev.queue === "number" ? [["queue", `${plural(ev.queue, "board")}`]] : [];
     switch (ev.event) {
       case "dequeue":
-        return [["k", ev.row], ...queue];
+        return [["k", ev.row === null || ev.row >= n ? n : ev.row], ...queue];
       case "try":
       case "conflict":
         return [["k", ev.row], ["j", ev.col]];

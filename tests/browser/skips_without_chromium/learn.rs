@@ -412,3 +412,43 @@ async fn a_slow_or_failed_trace_says_so_beside_the_step_and_try_again_retries() 
     assert_eq!(seen["code"], json!(true), "{seen}");
     finish(&page, "loading a trace").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bfs_taking_a_full_board_off_the_queue_says_k_is_n_and_a_solution() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo bfs`: step 49 takes the full board 1 3 0 2 off the queue; with
+    // every solution, step 51 takes the other one.
+    let cases = [
+        (
+            "n=4&algo=bfs&step=49",
+            "Step 49 of",
+            "k = 4, queue = 1 board",
+        ),
+        (
+            "n=4&algo=bfs&all=1&step=51",
+            "Step 51 of",
+            "k = 4, queue = 0 boards",
+        ),
+    ];
+    for (query, label, vars) in cases {
+        open_learn(&page, query, label).await;
+        assert_eq!(text(client, "learn-vars").await, vars, "{query}");
+        assert_text_starts(
+            client,
+            "learn-explain",
+            "Take the next board off the queue: every row is filled, so it is a solution",
+        )
+        .await;
+        let queue = js(
+            client,
+            "return document.querySelector('#learn-arrays .queue').textContent;",
+        )
+        .await;
+        let queue = queue.as_str().expect("text");
+        assert!(
+            queue.contains("the board taken out is full: a solution") && !queue.contains("row 4"),
+            "{queue}"
+        );
+    }
+    finish(&page, "with a full board off the queue").await;
+}
