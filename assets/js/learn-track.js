@@ -2,7 +2,7 @@
 // step where the search ends, the counts and the loop variables after each step, the words that
 // explain a step, and how two traces of the same board compare. No drawing here.
 
-import { exhaustedLine, wirthReads } from "./learn-why.js";
+import { exhaustedLine, firstAttacker, wirthReads } from "./learn-why.js";
 
 const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
 export const plural = (k, one, many) => `${fmt(k)} ${k === 1 ? one : many || `${one}s`}`;
@@ -144,6 +144,13 @@ export function explain(ev, n, algo) {
         return `Back in column ${ev.col}: take its queen off ${at} (setPosition(${ev.col}, \u22121)) and `
           + (left ? "try its next untried row."
             : `try its next untried row: there is none (untried[${ev.col}] = ${n}), so the search backs up from column ${ev.col} next.`);
+      }
+      if (algo === "bitboard") {
+        // The bitmask search tries only free squares: past this one, is any of the row free?
+        const left = Array.from({ length: n }, (_, c) => c).some((c) => c > ev.col && !firstAttacker(ev, ev.row, c));
+        return left
+          ? `Take the queen off ${at} and look further along its row.`
+          : `Take the queen off ${at}: no free square of row ${ev.row} is left past it, so the search backs up from that row next.`;
       }
       return ev.col < n - 1
         ? `Take the queen off ${at} and look further along its row.`

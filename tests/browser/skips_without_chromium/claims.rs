@@ -199,9 +199,15 @@ const [n, algo, all, done] = arguments;
           claim("remove said", false, `"${text}"`);
         }
       } else if (/look further along its row/.test(text)) {
-        claim("further", ev.col < n - 1 && next && next.row === ev.row && ((next.event === "try" && next.col > ev.col) || next.event === "backtrack"), `"${text}" then ${JSON.stringify(next)}`);
-      } else if (/it was the last square of row/.test(text)) {
-        claim("last square", ev.col === n - 1 && (!next || next.event === "backtrack"), `"${text}" then ${JSON.stringify(next)}`);
+        // Further along the row is the next square tried (bitboard: the next free one).
+        claim("further", next && next.event === "try" && next.row === ev.row && next.col > ev.col, `"${text}" then ${JSON.stringify(next)}`);
+      } else if (/it was the last square of row|no free square of row \d+ is left past it/.test(text)) {
+        // Nothing is left to try in the row: the last square, or (bitboard) no free one past it.
+        const free = [...Array(n).keys()].filter((c) => c > ev.col && attackers(ev, ev.row, c).length === 0);
+        const none = algo === "bitboard" ? free.length === 0 : ev.col === n - 1;
+        claim("last square", none && (!next || next.event === "backtrack"), `"${text}" (free past it: ${free}) then ${JSON.stringify(next)}`);
+      } else {
+        claim("remove said", false, `"${text}" says nothing of what comes next`);
       }
     }
     if (ev.event === "backtrack") {
@@ -374,6 +380,7 @@ async fn every_claim_of_every_step_holds_for_every_algorithm_from_4_to_8() {
             "bfs" => expected.extend(["queue", "writes", "changed cells", "queued caption"]),
             "bitboard" => expected.extend(backs_up.iter().chain(&[
                 "further",
+                "last square",
                 "none safe",
                 "attacked",
                 "were safe",

@@ -452,3 +452,27 @@ async fn bfs_taking_a_full_board_off_the_queue_says_k_is_n_and_a_solution() {
     }
     finish(&page, "with a full board off the queue").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bitboard_backs_up_when_no_free_square_is_left_in_the_row() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo bitboard`: step 12 takes the queen off (2, 1); with queens on
+    // (0, 0) and (1, 3) no square of row 2 past column 1 is free, and step 13 backs up.
+    open_learn(&page, "n=4&algo=bitboard&step=12", "Step 12 of").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Take the queen off row 2, column 1: no free square of row 2 is left past it, so the \
+         search backs up from that row next."
+    );
+    click(client, "learn-step").await;
+    wait_for_text(client, "learn-explain", "Row 2 has no free square left.").await;
+    // Step 6 takes the queen off (1, 2); (1, 3) is still free, and step 7 tries it.
+    open_learn(&page, "n=4&algo=bitboard&step=6", "Step 6 of").await;
+    assert_eq!(
+        text(client, "learn-explain").await,
+        "Take the queen off row 1, column 2 and look further along its row."
+    );
+    click(client, "learn-step").await;
+    wait_for_text(client, "learn-explain", "Try the square at row 1, column 3").await;
+    finish(&page, "with bitboard's free squares").await;
+}
