@@ -54,13 +54,15 @@ export function exhaustedLine(ev, n) {
 // The seed's figure for a try, conflict or placement of the column-wise search (as `queens
 // trace --format board` draws it): the candidate, and in each earlier column the squares the
 // conflict test compares with (the candidate's row, "R", and its two diagonals, "D"), each
-// with `queen` true where a queen stands (an attacker). Null for other steps.
+// with `queen` true where a queen stands (an attacker). A conflict has only the columns the
+// test looked at: up to the first attacker's, where it stopped. Null for other steps.
 export function seedFigure(ev, n) {
   if (ev.positions_by !== "column" || !["try", "conflict", "place"].includes(ev.event)) return null;
   const { row, col } = ev;
   if (row === null || col === null) return null;
+  const last = ev.event === "conflict" && ev.with ? ev.with.col : col - 1;
   const checks = [];
-  for (let a = 0; a < col; a++) {
+  for (let a = 0; a <= last; a++) {
     const d = col - a;
     const q = ev.positions[a];
     checks.push({ row, col: a, kind: "R", queen: q === row });

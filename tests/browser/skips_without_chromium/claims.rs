@@ -5,10 +5,10 @@
 //! the queen named as an attacker stands there and attacks along the line named, the untried row
 //! said to exist exists and is the one tried next, the step said to come next comes next, the
 //! squares of a line given up are attacked (or safe) as marked, the seed's figure marks just the
-//! squares its test checks, with `CC` over the current column only (and no `CC` at any other
-//! step), and the lines that write an array entry are among the running ones (for BFS: the board
-//! taken off the queue, the board queued, the queue's length), BFS's board table marking as
-//! changed just the entries written.
+//! squares its test checks (at a conflict, up to the first attacker), with `CC` over the current
+//! column only (and no `CC` at any other step), and the lines that write an array entry are
+//! among the running ones (for BFS: the board taken off the queue, the board queued, the queue's
+//! length), BFS's board table marking as changed just the entries written.
 //! The checks are written here, apart from the page's code, with their own attack test.
 
 use serde_json::{json, Value};
@@ -254,10 +254,12 @@ const [n, algo, all, done] = arguments;
       }
     }
     // The seed's figure: Q? on the candidate, and in each earlier column R?/R! on its row and
-    // D?/D! on its diagonals, "!" just where a queen stands; nothing else.
+    // D?/D! on its diagonals, "!" just where a queen stands; nothing else. A conflict marks only
+    // the columns the test looked at, up to the first attacker's (it stops there).
     if (byColumn && ["try", "conflict", "place"].includes(ev.event)) {
       const want = [{ row: ev.row, col: ev.col, text: "Q?" }];
-      for (let a = 0; a < ev.col; a++) {
+      const first = ev.event === "conflict" ? attackers(ev, ev.row, ev.col).sort((a, b) => a.col - b.col)[0] : null;
+      for (let a = 0; a < (first ? first.col + 1 : ev.col); a++) {
         const d = ev.col - a;
         want.push({ row: ev.row, col: a, text: ev.positions[a] === ev.row ? "R!" : "R?" });
         for (const r of [ev.row - d, ev.row + d]) {

@@ -476,3 +476,25 @@ async fn bitboard_backs_up_when_no_free_square_is_left_in_the_row() {
     wait_for_text(client, "learn-explain", "Try the square at row 1, column 3").await;
     finish(&page, "with bitboard's free squares").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backtrack_conflict_marks_only_what_the_test_looked_at() {
+    page_or_skip!(page, client);
+    let tags = "return [...document.querySelectorAll('#board .tag')].map((g) => `${g.dataset.row},${g.dataset.col} ${g.textContent}`).sort();";
+    // `queens trace 6`, step 20: (0, 3) against the queens of columns 0 to 2 (rows 0, 2, 4);
+    // the test stops at the first, (0, 0), on its row: columns 1 and 2 are not looked at.
+    open_learn(&page, "n=6&algo=backtrack&step=20", "Step 20 of").await;
+    wait_for_part(client, "learn-explain", "stops at the first attacker").await;
+    assert_eq!(
+        js(client, tags).await,
+        json!(["0,0 R!", "0,3 Q?", "3,0 D?"])
+    );
+    // The try before it marks every square the test may check, as the seed's figure does.
+    click(client, "learn-back").await;
+    wait_for_text(client, "learn-step-label", "Step 19 of").await;
+    assert_eq!(
+        js(client, tags).await,
+        json!(["0,0 R!", "0,1 R?", "0,2 R?", "0,3 Q?", "1,2 D?", "2,1 D!", "3,0 D?"])
+    );
+    finish(&page, "with the conflict's figure").await;
+}
