@@ -170,6 +170,11 @@ async function init() {
   const holder = $("board");
   holder.addEventListener("pointerover", onBoardPointer);
   holder.addEventListener("pointerleave", onBoardPointer);
+  // A click on Learn's board does not give it the focus: the focused board is the keyboard's,
+  // whose arrows move a cursor (js/learn.js), and a click leaves the arrows stepping.
+  holder.addEventListener("mousedown", (event) => {
+    if (mode === "learn") event.preventDefault();
+  });
   holder.addEventListener("click", (event) => {
     if (mode !== "learn") return;
     const rect = event.target.closest && event.target.closest("rect.square");

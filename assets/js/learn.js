@@ -61,7 +61,7 @@ const quiz = {
   asked: 0, // answers given so far
   streak: 0, // right answers in a row, up to the last one
   answered: 0, // the number of the last question answered (or passed): it is not asked again
-  cursor: [0, 0], // the keyboard's square, [row, column]
+  cursor: [0, 0], // the keyboard's square, [row, column] (the focused board's too)
   last: null, // the last answer: { index (of the step it led to), pick, right, text }
   naming: null, // verdict: the line of the conflict chosen ("row", "column", "diagonal"), until the queen is named
 };
@@ -241,7 +241,8 @@ function showEvent() {
   label.classList.toggle("differs", Boolean(differs));
   $("learn-searches").hidden = false;
   const ev = drawStep(board, track, state.at, n, marks);
-  showQuiz(n);
+  showQuiz();
+  showCursor(n);
   let text = ev ? explain(ev, n, track.algo) : (total ? "Press Play or Step to start the search." : "");
   if (ev && !track.all && !track.cut && state.at === track.events.length - 1 && ev.event === "solution") {
     text += " Tick \u201cEvery solution\u201d (or press Next solution) to go on to the next one.";
@@ -554,6 +555,8 @@ export function init(config, url, onChange) {
   });
   $("learn-attacks").addEventListener("change", showEvent);
   $("learn-retry").addEventListener("click", loadTrace);
+  $("board").addEventListener("focus", onBoardFocus);
+  $("board").addEventListener("blur", onBoardBlur);
   if (mine && url.params.get("tree") === "1") $("learn-tree-on").checked = true;
   $("learn-tree-on").addEventListener("change", showEvent);
   $("learn-tree").addEventListener("keydown", onTreeKey);
@@ -603,6 +606,8 @@ function toggleSquare(r, c) {
 // Back to this view: the step it showed, and the trace the selects ask for.
 export function show() {
   state.active = true;
+  // The board is a tab stop in Learn: focused, it takes the keyboard's cursor.
+  $("board").tabIndex = 0;
   if (state.tooLarge) {
     showTooLarge();
     changed();
@@ -615,6 +620,7 @@ export function show() {
 
 export function hide() {
   state.active = false;
+  $("board").tabIndex = -1;
   showComparing(false);
 }
 
@@ -646,6 +652,7 @@ export function downloadSuffix() {
 export function onKey(event) {
   const key = event.key;
   if (state.tooLarge) return false;
+  if (boardFocused() && !squareAsked() && boardKey(event)) return true;
   if (quiz.kind && quizKey(event)) return true;
   if (key === "ArrowRight" || key === "ArrowDown") { pause(); stepTo(state.at + 1); }
   else if (key === "ArrowLeft" || key === "ArrowUp") { pause(); stepTo(state.at - 1); }
@@ -796,7 +803,7 @@ function readQuiz(params) {
 
 // The quiz's part of the page at the step shown: the question or the last answer, the score,
 // the cursor, and the square a wrong answer chose.
-function showQuiz(n) {
+function showQuiz() {
   const box = $("learn-quiz-box");
   box.hidden = !quiz.kind;
   // A smaller board leaves the question, its answers and the score on the screen.
@@ -821,11 +828,6 @@ function showQuiz(n) {
   } else {
     prompt.textContent = "Press Next question (or Enter) for the next one.";
   }
-  if (k && (!verdict || quiz.naming)) {
-    const [r, c] = quiz.cursor;
-    quiz.cursor = [Math.min(r, n - 1), Math.min(c, n - 1)];
-    board.outline(quiz.cursor[0], quiz.cursor[1], "quiz-cursor");
-  }
   const group = $("learn-quiz-verdict");
   group.hidden = !verdict;
   // No question pending, or the queen being named: on a phone the answers (disabled) make way
@@ -841,6 +843,85 @@ function showQuiz(n) {
   $("learn-quiz-next").disabled = Boolean(k) || nextQuestionAt() === Infinity;
 }
 
+// The keyboard's cursor on the board: the quiz's, while a question asks for a square, or the
+// focused board's (Tab to it), whose Enter or Space pins the square under it. Each move is
+// spoken (#learn-cursor, a live region).
+const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+function squareAsked() {
+  return questionPending() > 0 && (quiz.kind === "where" || Boolean(quiz.naming));
+}
+
+function boardFocused() {
+  return state.active && document.activeElement === $("board");
+}
+
+function showCursor(n) {
+  const asked = squareAsked();
+  if (!asked && !boardFocused()) return;
+  const [r, c] = quiz.cursor;
+  quiz.cursor = [Math.min(r, n - 1), Math.min(c, n - 1)];
+  board.outline(quiz.cursor[0], quiz.cursor[1], asked ? "quiz-cursor" : "board-cursor");
+}
+
+function say(text) {
+  $("learn-cursor").textContent = text;
+}
+
+// The square under the cursor in words: "Cursor on row 2, column 1: a queen."
+function cursorWords() {
+  const [r, c] = quiz.cursor;
+  const track = state.main;
+  const ev = track && state.at >= 0 ? track.events[Math.min(state.at, track.events.length - 1)] : null;
+  let what = board.queens[r] === c ? "a queen" : "empty";
+  if (what === "empty" && ev && ev.event === "try" && ev.row === r && ev.col === c) what = "the square tried";
+  const pinned = state.pinned && state.pinned[0] === r && state.pinned[1] === c ? ", pinned" : "";
+  return `Cursor on row ${r}, column ${c}: ${what}${pinned}.`;
+}
+
+function moveCursor([dr, dc]) {
+  const n = size();
+  const [r, c] = quiz.cursor;
+  quiz.cursor = [Math.max(0, Math.min(n - 1, r + dr)), Math.max(0, Math.min(n - 1, c + dc))];
+  showEvent();
+  if (squareAsked() || boardFocused()) say(cursorWords());
+}
+
+// The focused board's keys, when no question asks for a square: the arrows move the cursor,
+// Enter or Space shows (or hides) what a queen on its square would attack, Esc leaves the board.
+function boardKey(event) {
+  const key = event.key;
+  if (MOVES[key]) {
+    moveCursor(MOVES[key]);
+    return true;
+  }
+  if (key === "Enter" || key === " ") {
+    const [r, c] = quiz.cursor;
+    toggleSquare(r, c);
+    say(state.pinned
+      ? `Row ${r}, column ${c} pinned: the squares a queen there would attack are shaded.`
+      : `Row ${r}, column ${c} unpinned.`);
+    return true;
+  }
+  if (key === "Escape") {
+    $("board").blur();
+    return true;
+  }
+  return false;
+}
+
+function onBoardFocus() {
+  if (!state.active) return;
+  showEvent();
+  if (!squareAsked()) {
+    say(`Board: the arrows move a cursor, Enter or Space shows (or hides) what a queen on its square would attack, Esc leaves the board. ${cursorWords()}`);
+  }
+}
+
+function onBoardBlur() {
+  if (state.active && state.main) showEvent();
+}
+
 // The quiz's keys: while a question is pending the arrows move the cursor and Enter answers
 // (a verdict: P, L, D, B choose, Esc chooses again); otherwise Enter goes to the next question.
 // True when `event` was one of them.
@@ -851,14 +932,10 @@ function quizKey(event) {
     nextQuestion();
     return true;
   }
-  const n = size();
   const [r, c] = quiz.cursor;
-  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   const verdicts = { p: "place", l: "line", d: "diagonal", b: "back" };
-  if (moves[key]) {
-    const [dr, dc] = moves[key];
-    quiz.cursor = [Math.max(0, Math.min(n - 1, r + dr)), Math.max(0, Math.min(n - 1, c + dc))];
-    showEvent();
+  if (MOVES[key]) {
+    moveCursor(MOVES[key]);
     return true;
   }
   if (quiz.kind === "where") {

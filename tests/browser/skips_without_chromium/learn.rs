@@ -498,3 +498,68 @@ async fn a_backtrack_conflict_marks_only_what_the_test_looked_at() {
     );
     finish(&page, "with the conflict's figure").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_focused_board_takes_a_cursor_that_pins_a_square_without_a_mouse() {
+    page_or_skip!(page, client);
+    // `queens trace 6`, step 4: (0, 1) in conflict with the queen on (0, 0).
+    open_learn(&page, "n=6&algo=backtrack&step=4", "Step 4 of").await;
+    // The state's arrays are a named group.
+    let role = value_of(
+        client,
+        "document.getElementById('learn-arrays').getAttribute('role')",
+    )
+    .await;
+    assert_eq!(role, json!("group"));
+    // Tab reaches the board; on it the arrows move a cursor instead of stepping.
+    let tab_stop = value_of(client, "document.getElementById('board').tabIndex").await;
+    assert_eq!(tab_stop, json!(0), "the board is a tab stop in Learn");
+    js(
+        client,
+        "document.getElementById('board').focus(); return true;",
+    )
+    .await;
+    wait_for_part(client, "learn-cursor", "Enter or Space").await;
+    press(client, &format!("{ARROW_DOWN}{ARROW_DOWN}{ARROW_RIGHT}")).await;
+    wait_for_text(client, "learn-cursor", "Cursor on row 2, column 1: empty.").await;
+    assert_text_starts(client, "learn-step-label", "Step 4 of").await;
+    let cursor = "const g = document.querySelector('#board .board-cursor'); return g && [g.dataset.row, g.dataset.col];";
+    assert_eq!(js(client, cursor).await, json!(["2", "1"]));
+    // Enter pins the square: what a queen there would attack is shaded; Space unpins it.
+    let pinned = "return [...document.querySelectorAll('#board rect.square.pinned')].map((r) => [r.dataset.row, r.dataset.col]);";
+    press(client, "\u{E007}").await;
+    wait_for_part(client, "learn-cursor", "pinned").await;
+    assert_eq!(js(client, pinned).await, json!([["2", "1"]]));
+    let shaded = js(
+        client,
+        "return document.querySelectorAll('#board rect.square.attacked').length;",
+    )
+    .await;
+    assert!(shaded.as_u64() > Some(0), "the attacks are shaded");
+    press(client, SPACE).await;
+    wait_for_part(client, "learn-cursor", "unpinned").await;
+    assert_eq!(js(client, pinned).await, json!([]));
+    press(client, "\u{E013}\u{E013}\u{E012}").await;
+    wait_for_text(
+        client,
+        "learn-cursor",
+        "Cursor on row 0, column 0: a queen.",
+    )
+    .await;
+    // Esc leaves the board: the arrows step again.
+    press(client, "\u{E00C}").await;
+    let on_board = value_of(
+        client,
+        "document.activeElement === document.getElementById('board')",
+    )
+    .await;
+    assert_eq!(on_board, json!(false));
+    press(client, ARROW_RIGHT).await;
+    wait_for_text(client, "learn-step-label", "Step 5 of").await;
+    assert_eq!(
+        js(client, cursor).await,
+        json!(null),
+        "no cursor off the board"
+    );
+    finish(&page, "pinning with the keyboard").await;
+}

@@ -588,3 +588,36 @@ async fn a_reload_keeps_the_question_and_the_score_straight() {
     assert!(address(client).await.contains(next));
     finish(&page, "reloading the quiz").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_quiz_cursor_says_where_it_stands() {
+    page_or_skip!(page, client);
+    // `queens trace 4`, question 2: (0, 1) tried, a queen on (0, 0).
+    open_learn(&page, "n=4&algo=backtrack&quiz=verdict&q=2", "Step 3 of").await;
+    wait_for_question(client, 2).await;
+    let live = value_of(
+        client,
+        "document.getElementById('learn-cursor').getAttribute('aria-live')",
+    )
+    .await;
+    assert_eq!(live, json!("polite"));
+    press_on_page(client, "l").await;
+    wait_for_part(client, "learn-quiz-prompt", "which queen attacks").await;
+    press_on_page(client, ARROW_RIGHT).await;
+    wait_for_text(
+        client,
+        "learn-cursor",
+        "Cursor on row 0, column 1: the square tried.",
+    )
+    .await;
+    press_on_page(client, ARROW_LEFT).await;
+    wait_for_text(
+        client,
+        "learn-cursor",
+        "Cursor on row 0, column 0: a queen.",
+    )
+    .await;
+    press_on_page(client, ARROW_DOWN).await;
+    wait_for_text(client, "learn-cursor", "Cursor on row 1, column 0: empty.").await;
+    finish(&page, "with the quiz's cursor spoken").await;
+}
