@@ -328,7 +328,8 @@ export function makeTrack(algo, n, body, all) {
   for (const ev of events) {
     if (ev.event === "try") c.tries++;
     else if (ev.event === "conflict") c.conflicts++;
-    else if (ev.event === "place" || (ev.event === "enqueue" && ev.row !== null)) c.placements++;
+    // For bfs, every board queued, the empty one first (as the summary's `enqueues` counts).
+    else if (ev.event === "place" || ev.event === "enqueue") c.placements++;
     else if (ev.event === "backtrack") c.backtracks++;
     else if (ev.event === "solution") c.solutions++;
     counts.push({ ...c });
@@ -381,7 +382,7 @@ export function describeSummary(s, algo, n, all) {
   if (algo !== "bfs") parts.push(`${plural(s.placements, "queen")} placed`);
   if (s.removals) parts.push(`${fmt(s.removals)} removed`);
   if (s.backtracks) parts.push(plural(s.backtracks, "backtrack"));
-  if (s.enqueues) parts.push(`${plural(s.enqueues, "board")} queued`);
+  if (s.enqueues) parts.push(`${plural(s.enqueues, "board")} queued (the empty board among them)`);
   let end = s.solutions ? "up to its first solution" : "to its end (no solution)";
   if (all && s.solutions) end = `to its end (${plural(s.solutions, "solution")})`;
   return `The ${algo} search of the ${n}\u00d7${n} board ${end}: ${parts.join(", ")}.`;

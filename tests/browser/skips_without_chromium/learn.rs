@@ -563,3 +563,24 @@ async fn the_focused_board_takes_a_cursor_that_pins_a_square_without_a_mouse() {
     );
     finish(&page, "pinning with the keyboard").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bfs_counts_the_boards_queued_alike_under_the_board_and_in_the_note() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo bfs` queues 17 boards: the empty board, then 16 with a queen more.
+    open_learn(&page, "n=4&algo=bfs&step=end", "Step 50 of 50").await;
+    assert_eq!(
+        text(client, "learn-counts").await,
+        "bfs: 16 tries, 0 conflicts, 17 boards queued, 0 backtracks"
+    );
+    wait_for_part(
+        client,
+        "learn-note",
+        "17 boards queued (the empty board among them)",
+    )
+    .await;
+    // The first step queues the empty board, and counts it.
+    open_learn(&page, "n=4&algo=bfs&step=1", "Step 1 of 50").await;
+    wait_for_part(client, "learn-counts", "1 board queued").await;
+    finish(&page, "with the boards queued").await;
+}
