@@ -380,8 +380,10 @@ function noteFor(track) {
   const shown = `The trace was cut after its first ${track.events.length.toLocaleString("en")} steps.`;
   if (track.full === false) return `${shown} The whole search is longer.`;
   if (!track.full) return `${shown} The whole search is longer: counting its steps\u2026`;
+  // After the colon the summary's sentence goes on in lower case ("... steps: the backtrack search").
+  const summary = describeSummary(track.full, track.algo, n, track.all);
   return `${shown} Counted without recording, the whole search takes ${fmt(track.full.events)} steps: `
-    + describeSummary(track.full, track.algo, n, track.all);
+    + summary[0].toLowerCase() + summary.slice(1);
 }
 
 // Where a trace's load stands, beside the step label (a live region): `text` ("" once the

@@ -584,3 +584,17 @@ async fn bfs_counts_the_boards_queued_alike_under_the_board_and_in_the_note() {
     wait_for_part(client, "learn-counts", "1 board queued").await;
     finish(&page, "with the boards queued").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_traces_note_goes_on_in_lower_case_after_its_colon() {
+    page_or_skip!(page, client);
+    // Every solution of 9x9 takes 161,542 steps, more than the 100,000 the page loads.
+    open_learn(&page, "n=9&algo=backtrack&all=1", "Step 0 of").await;
+    wait_for_part(
+        client,
+        "learn-note",
+        "the whole search takes 161,542 steps: the backtrack search of the 9\u{d7}9 board to its end",
+    )
+    .await;
+    finish(&page, "with a cut trace").await;
+}
