@@ -417,6 +417,11 @@ async function loadTrace() {
   const all = $("learn-all").checked;
   const key = `${n}|${algo}|${otherAlgo}|${all}`;
   if (state.loaded === key) return;
+  if (state.tooLarge) {
+    // "Every solution" ticked while the size asked for is too large: nothing to load.
+    changed();
+    return;
+  }
   pause();
   state.loaded = key;
   state.main = null;
@@ -473,6 +478,22 @@ async function loadTrace() {
   }
 }
 
+// The size the address asked for and Learn does not offer (above the limit, or no size) stands
+// first in the size box, chosen and disabled: the box says what the page shows, and every size
+// it offers is a change, which loads.
+function showAskedSize() {
+  const n = state.tooLarge;
+  const shown = n.length > 24 ? `${n.slice(0, 24)}...` : n;
+  const option = document.createElement("option");
+  option.value = "";
+  option.disabled = true;
+  option.dataset.asked = "true";
+  option.textContent = state.notSize ? `n=${shown} (not a size)`
+    : n.length <= 5 ? `${n} \u00d7 ${n} (too large)` : `N = ${shown} (too large)`;
+  $("learn-size").prepend(option);
+  $("learn-size").selectedIndex = 0;
+}
+
 function showTooLarge() {
   const n = state.tooLarge;
   const max = limits.max_n;
@@ -487,10 +508,8 @@ function showTooLarge() {
   }
   $("learn-step-label").textContent = "";
   $("learn-note").textContent = "";
-  $("learn-arrays").replaceChildren();
-  $("learn-code").replaceChildren();
-  $("learn-vars").textContent = "";
-  $("learn-check").textContent = "";
+  // No code, arrays or tree: there is no search to show.
+  $("learn-searches").hidden = true;
 }
 
 // Shows the second board and the second search's panel, or hides them.
@@ -517,6 +536,7 @@ export function init(config, url, onChange) {
   }
   const asked = mine && url.n && url.n <= limits.max_n;
   fillSizes($("learn-size"), limits.max_n, asked ? url.n : Math.min(DEFAULT_N, limits.max_n));
+  if (state.tooLarge) showAskedSize();
   const labels = limits.labels || {};
   const names = limits.algorithms.map((name) => [name, labels[name] || name]);
   fillOptions($("learn-algo"), names);
@@ -533,6 +553,13 @@ export function init(config, url, onChange) {
   }
 
   const reload = () => {
+    // The size box still shows the size the address asked for: nothing to load.
+    if (state.tooLarge && $("learn-size").value === "") {
+      changed();
+      return;
+    }
+    const stray = $("learn-size").querySelector("option[data-asked]");
+    if (stray) stray.remove();
     state.tooLarge = null;
     state.notSize = false;
     state.pinned = null;

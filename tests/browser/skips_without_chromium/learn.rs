@@ -598,3 +598,44 @@ async fn a_cut_traces_note_goes_on_in_lower_case_after_its_colon() {
     .await;
     finish(&page, "with a cut trace").await;
 }
+
+/// The size the size box shows, and whether the code panel shows.
+const SIZE_SHOWN: &str = "const s = document.getElementById('learn-size');
+  return { shown: s.selectedOptions[0].textContent, code: !document.getElementById('learn-searches').hidden };";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_size_above_the_limit_shows_in_the_size_box_and_any_size_chosen_loads() {
+    page_or_skip!(page, client);
+    let sizes: Vec<String> = (1..=12).map(|n| n.to_string()).collect();
+    open(&page, "/?mode=learn&n=13").await;
+    wait_for_text(
+        client,
+        "learn-explain",
+        "N = 13 is above the Learn limit of 12.",
+    )
+    .await;
+    assert_eq!(
+        js(client, SIZE_SHOWN).await,
+        json!({ "shown": "13 \u{d7} 13 (too large)", "code": false })
+    );
+    // Another algorithm changes nothing while the size is too large.
+    choose(client, "learn-algo", "wirth").await;
+    assert!(address(client).await.contains("n=13&algo=wirth"));
+    assert_eq!(boards_drawn(client).await, 0);
+    // 6x6, the size shown by default elsewhere, loads: the box no longer offers 13.
+    choose(client, "learn-size", "6").await;
+    wait_for_text(client, "learn-step-label", "Step 0 of").await;
+    assert_eq!(
+        js(client, SIZE_SHOWN).await,
+        json!({ "shown": "6 \u{d7} 6", "code": true })
+    );
+    assert_eq!(options(client, "learn-size").await, sizes);
+    // An n that is no size says so in the box too.
+    open(&page, "/?mode=learn&n=abc").await;
+    wait_for_part(client, "learn-explain", "not \"abc\"").await;
+    assert_eq!(
+        js(client, SIZE_SHOWN).await,
+        json!({ "shown": "n=abc (not a size)", "code": false })
+    );
+    finish(&page, "with a size above the limit").await;
+}
