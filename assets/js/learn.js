@@ -269,16 +269,17 @@ function setButtons() {
   const none = !state.main || last < 0;
   $("learn-start").disabled = none || state.at < 0;
   $("learn-back").disabled = none || state.at < 0;
+  // An open question holds every way forward (Step, Play, End, the jumps) until it is answered.
   const asking = questionPending() > 0;
   $("learn-step").disabled = none || state.at >= last || asking;
-  for (const id of Object.keys(JUMPS)) $(id).disabled = none || nextMark(id, state.at) < 0;
+  for (const id of Object.keys(JUMPS)) $(id).disabled = none || nextMark(id, state.at) < 0 || asking;
   // Next solution at the end of a trace that stops at its first solution goes on past it.
-  if (!none && !state.main.all && !state.main.cut) $("learn-next-solution").disabled = false;
+  if (!none && !state.main.all && !state.main.cut) $("learn-next-solution").disabled = asking;
   $("learn-jump-who").textContent = state.main ? `Jump in ${state.main.algo}:` : "Jump:";
   const diffAt = state.compared ? state.compared.firstDiff : null;
   $("learn-first-diff").hidden = diffAt === null;
-  $("learn-first-diff").disabled = diffAt === null || state.at === diffAt;
-  $("learn-end").disabled = none || state.at >= last;
+  $("learn-first-diff").disabled = diffAt === null || state.at === diffAt || (asking && diffAt > state.at);
+  $("learn-end").disabled = none || state.at >= last || asking;
   $("learn-play").disabled = none || asking;
   $("learn-play").textContent = state.timer ? "\u275A\u275A Pause" : "\u25B6 Play";
   $("learn-play").setAttribute("aria-pressed", state.timer ? "true" : "false");
@@ -287,6 +288,12 @@ function setButtons() {
 function stepTo(index) {
   state.at = Math.max(-1, Math.min(index, lastIndex()));
   showEvent();
+}
+
+// Goes forward to `index` as End and the jumps do: no further than the next question of the
+// quiz, which stops them as it stops Step and Play (an open question holds them where they are).
+function goForward(index) {
+  stepTo(Math.min(index, nextQuestionAt() - quizOffset()));
 }
 
 // The index of the first step after `at` that the jump `id` lands on, or -1.
@@ -305,7 +312,7 @@ function nextMark(id, at) {
 function jump(id) {
   pause();
   const to = nextMark(id, state.at);
-  if (to >= 0) stepTo(to);
+  if (to >= 0) goForward(to);
   else if (id === "learn-next-solution" && state.main && !state.main.all) goOnPastTheEnd();
 }
 
@@ -456,7 +463,9 @@ async function loadTrace() {
     for (const track of [main, other]) if (track && track.cut) fetchFull(track, key);
     let at = -1;
     if (state.afterLoad) {
-      at = state.afterLoad(main);
+      // Next solution past the first, or "Every solution": on from the step shown, no further
+      // than the quiz's next question.
+      at = Math.min(state.afterLoad(main), nextQuestionAt() - quizOffset());
       state.afterLoad = null;
     } else if (state.askedStep !== null) {
       at = state.askedStep === "end" ? lastIndex() : state.askedStep - 1;
@@ -580,7 +589,8 @@ export function init(config, url, onChange) {
   });
   $("learn-first-diff").addEventListener("click", () => {
     pause();
-    if (state.compared && state.compared.firstDiff !== null) stepTo(state.compared.firstDiff);
+    const diffAt = state.compared ? state.compared.firstDiff : null;
+    if (diffAt !== null) (diffAt > state.at ? goForward : stepTo)(diffAt);
   });
   $("learn-attacks").addEventListener("change", showEvent);
   $("learn-retry").addEventListener("click", loadTrace);
@@ -604,7 +614,7 @@ export function init(config, url, onChange) {
   $("learn-back").addEventListener("click", () => { pause(); stepTo(state.at - 1); });
   $("learn-start").addEventListener("click", () => { pause(); stepTo(-1); });
   for (const id of Object.keys(JUMPS)) $(id).addEventListener("click", () => jump(id));
-  $("learn-end").addEventListener("click", () => { pause(); stepTo(lastIndex()); });
+  $("learn-end").addEventListener("click", () => { pause(); goForward(lastIndex()); });
   const showSpeed = () => {
     const s = speed();
     $("learn-speed-out").textContent = `${s} ${s === 1 ? "step" : "steps"}/s`;
@@ -686,7 +696,7 @@ export function onKey(event) {
   if (key === "ArrowRight" || key === "ArrowDown") { pause(); stepTo(state.at + 1); }
   else if (key === "ArrowLeft" || key === "ArrowUp") { pause(); stepTo(state.at - 1); }
   else if (key === "Home") { pause(); stepTo(-1); }
-  else if (key === "End") { pause(); stepTo(lastIndex()); }
+  else if (key === "End") { pause(); goForward(lastIndex()); }
   else if (key === " " || key === "Spacebar") play();
   else return false;
   return true;

@@ -621,3 +621,46 @@ async fn the_quiz_cursor_says_where_it_stands() {
     wait_for_text(client, "learn-cursor", "Cursor on row 1, column 0: empty.").await;
     finish(&page, "with the quiz's cursor spoken").await;
 }
+
+/// Whether each of Learn's forward buttons is disabled: End and the three jumps.
+const FORWARD_DISABLED: &str =
+    "return ['learn-end', 'learn-next-place', 'learn-next-back', 'learn-next-solution']
+  .map((id) => document.getElementById(id).disabled);";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn end_and_the_jumps_wait_for_an_open_question_as_step_and_play_do() {
+    page_or_skip!(page, client);
+    // `queens trace 5`: question 1 is the try at step 1, question 2 the try at step 3.
+    open_learn(&page, "n=5&algo=backtrack&quiz=where", "Step 0 of 31").await;
+    wait_for_question(client, 1).await;
+    assert_eq!(
+        js(client, FORWARD_DISABLED).await,
+        json!([true, true, true, true]),
+        "question 1 is open"
+    );
+    press_on_page(client, "\u{E010}").await;
+    assert_text_starts(client, "learn-step-label", "Step 0 of 31").await;
+    assert_text_starts(client, "learn-quiz-prompt", "Question 1:").await;
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    // Answered: End goes on, but no further than the next question.
+    click(client, "learn-end").await;
+    wait_for_question(client, 2).await;
+    assert_text_starts(client, "learn-step-label", "Step 2 of 31").await;
+
+    // The verdict quiz: after question 1 (step 1, a placement), Next backtrack stops at
+    // question 2, the try at step 3, not at the backtrack of step 17.
+    open_learn(&page, "n=4&algo=backtrack&quiz=verdict", "Step 1 of").await;
+    wait_for_question(client, 1).await;
+    assert_eq!(
+        js(client, FORWARD_DISABLED).await,
+        json!([true, true, true, true]),
+        "verdict question 1 is open"
+    );
+    click(client, "learn-verdict-place").await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    click(client, "learn-next-back").await;
+    wait_for_question(client, 2).await;
+    assert_text_starts(client, "learn-step-label", "Step 3 of").await;
+    finish(&page, "with the jumps in the quiz").await;
+}
