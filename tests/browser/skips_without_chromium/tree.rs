@@ -173,7 +173,9 @@ async fn the_tree_of_every_algorithm_on_8x8_stays_legible_at_1280_by_800() {
              return { width: innerWidth, height: innerHeight, tree: [box.left, box.top, box.right, box.bottom],
                       current: [cur.left, cur.top, cur.bottom, cur.right], items: items.length,
                       font: Math.min(parseFloat(getComputedStyle(t).fontSize), ...fonts),
-                      line: document.querySelector('#learn-tree-levels').textContent };",
+                      line: document.querySelector('#learn-tree-levels').textContent,
+                      arrays_cut: [...document.querySelectorAll('.arrays')].filter((a) => a.offsetParent && a.scrollWidth > a.clientWidth + 1).map((a) => a.id),
+                      arrays_bottom: document.getElementById('learn-arrays').getBoundingClientRect().bottom };",
         )
         .await;
             let num = |v: &Value| v.as_f64().expect("a number");
@@ -207,6 +209,17 @@ async fn the_tree_of_every_algorithm_on_8x8_stays_legible_at_1280_by_800() {
             "{algo}: {tries} tries, collapsed to the path and its neighbours: {items} nodes drawn"
         );
             assert!(num(&seen["font"]) >= 12.0, "{algo}: legible: {seen}");
+            // With the tree the state's arrays are whole, not cut behind a scroll bar, and on
+            // screen.
+            assert_eq!(
+                seen["arrays_cut"],
+                json!([]),
+                "{algo}: the arrays in full: {seen}"
+            );
+            assert!(
+                num(&seen["arrays_bottom"]) <= num(&seen["height"]),
+                "{algo}: the arrays on screen: {seen}"
+            );
             if step < events {
                 continue;
             }
