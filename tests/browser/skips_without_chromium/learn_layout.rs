@@ -664,3 +664,34 @@ async fn every_text_on_the_page_meets_wcag_aa_contrast() {
         assert_eq!(result["low"], json!([]), "{path}: text below AA contrast");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_640_by_400_the_play_bar_leaves_the_whole_board_and_the_words_in_view() {
+    page_or_skip!(page, client);
+    // A phone on its side, or a laptop zoomed to 200%: the play bar is fixed at the bottom.
+    set_viewport(client, 640, 400).await;
+    open_learn(&page, "n=8&algo=backtrack&step=38", "Step 38 of").await;
+    // The board, at the top of the page, and then the step's words, scrolled to, each stand
+    // whole above the play bar.
+    let script = "if (arguments[0]) document.getElementById(arguments[0]).scrollIntoView({ block: 'nearest' });
+      const b = document.querySelector(arguments[1]).getBoundingClientRect();
+      const bar = document.querySelector('.learn-bar').getBoundingClientRect();
+      return { part: [b.top, b.bottom, b.width], bar: bar.top, scrolled: scrollY };";
+    for (scroll_to, part) in [("", "#board svg"), ("learn-explain", "#learn-explain")] {
+        let seen = client
+            .execute(script, vec![json!(scroll_to), json!(part)])
+            .await
+            .expect("the boxes");
+        let num = |v: &Value| v.as_f64().expect("a number");
+        let (top, bottom, width) = (
+            num(&seen["part"][0]),
+            num(&seen["part"][1]),
+            num(&seen["part"][2]),
+        );
+        assert!(
+            top >= -0.5 && bottom <= num(&seen["bar"]) + 0.5 && width >= 200.0,
+            "{part} stands whole above the play bar: {seen}"
+        );
+    }
+    finish(&page, "at 640x400").await;
+}
