@@ -28,6 +28,20 @@ pub(crate) fn recordable_seconds(seconds: f64) -> f64 {
     }
 }
 
+/// Times a reader would refuse (not a number, negative, infinite, past [`MAX_RUN_SECONDS`]) or
+/// that sit on its bound, each with what a writer records for it: the cases the shard result's
+/// and the checkpoint's round-trip tests share.
+#[cfg(test)]
+pub(crate) const TIMES_TO_RECORD: [(f64, f64); 7] = [
+    (f64::NAN, 0.0),
+    (-1.0, 0.0),
+    (-0.0, 0.0),
+    (f64::NEG_INFINITY, 0.0),
+    (f64::INFINITY, MAX_RUN_SECONDS),
+    (1e300, MAX_RUN_SECONDS),
+    (MAX_RUN_SECONDS, MAX_RUN_SECONDS),
+];
+
 /// The number of solutions and of symmetry classes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Counts {

@@ -274,17 +274,8 @@ fn the_text_is_its_own_checksummed_round_trip() {
 /// within its range, so that every checkpoint written reads back.
 #[test]
 fn any_time_spent_is_written_as_one_the_reader_reads_back() {
-    let max = crate::count::MAX_RUN_SECONDS;
-    for (spent, read) in [
-        (f64::NAN, 0.0),
-        (-1.0, 0.0),
-        (-0.0, 0.0),
-        (f64::NEG_INFINITY, 0.0),
-        (f64::INFINITY, max),
-        (1e300, max),
-        (max, max),
-        (2.5, 2.5),
-    ] {
+    let times = crate::count::types::TIMES_TO_RECORD;
+    for (spent, read) in times.into_iter().chain([(2.5, 2.5)]) {
         let c = Checkpoint {
             seconds: spent,
             cpu_seconds: Some(spent),
