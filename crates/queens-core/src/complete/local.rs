@@ -10,12 +10,13 @@
 //! rows) restarts; the whole search gives up after `max_tries` swaps tried, since local search
 //! cannot prove that no completion exists: the exact search does that.
 //!
-//! Memory: two counters of `u32` per diagonal (16 bytes per row of the board) and three `u32`
-//! per free row; see [`memory_needed`].
+//! Memory: two counters of `u32` per diagonal (16 bytes per row of the board) and four `u32`
+//! per free row (its row, its column, the start's column and the list of attacked rows, which
+//! is reserved once, for 1,024 rows at least, and never grows); see [`memory_needed`].
 
 use super::instance::Instance;
 use crate::random::Rng;
-use crate::solve::min_conflicts::Swaps;
+use crate::solve::min_conflicts::{work_room, Swaps};
 
 /// Probes per row in the greedy start before a row is placed on a conflicting square.
 const GREEDY_PROBES: usize = 64;
@@ -26,6 +27,7 @@ pub fn memory_needed(n: usize, free: usize) -> u64 {
     let (n, free) = (n as u64, free as u64);
     n.saturating_mul(16 + 8)
         .saturating_add(free.saturating_mul(12))
+        .saturating_add((work_room(free as usize) as u64).saturating_mul(4))
 }
 
 struct Board {
@@ -137,7 +139,7 @@ pub fn search(
     let mut rng = Rng::new(seed);
     let patience = 100 + 4 * k as u64;
     let mut tries = 0u64;
-    let mut work: Vec<u32> = Vec::new();
+    let mut work: Vec<u32> = crate::alloc::room(work_room(k)).ok_or(OutOfMemory)?;
     loop {
         // A fresh start: the diagonals hold the given queens only.
         board.down.fill(0);
