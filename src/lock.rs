@@ -124,28 +124,32 @@ fn holder(lock_path: &Path) -> Option<String> {
     ))
 }
 
-/// The lock file at `lock_path` opened to read, without following a link on Unix.
-fn open_lock_to_read(lock_path: &Path) -> Option<File> {
+/// How a lock file is opened: never through a symbolic link on Unix, and, to read its holder's
+/// line, without waiting on a FIFO put in its place (`O_NONBLOCK`); else to lock it, made when
+/// missing.
+fn lock_options(to_read: bool) -> std::fs::OpenOptions {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
+    if !to_read {
+        options.write(true).create(true).truncate(false);
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        let nonblock = if to_read { libc::O_NONBLOCK } else { 0 };
+        options.custom_flags(libc::O_NOFOLLOW | nonblock);
     }
-    options.open(lock_path).ok()
+    options
+}
+
+/// The lock file at `lock_path` opened to read, without following a link on Unix.
+fn open_lock_to_read(lock_path: &Path) -> Option<File> {
+    lock_options(true).open(lock_path).ok()
 }
 
 /// The lock file at `lock_path`, made when missing, opened without following a link on Unix.
 fn open_lock(lock_path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW);
-    }
-    options.open(lock_path)
+    lock_options(false).open(lock_path)
 }
 
 /// [`acquire`] for a command that only reads the checkpoint, once and whole (`count
