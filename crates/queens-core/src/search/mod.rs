@@ -586,4 +586,38 @@ mod tests {
         };
         assert!(Algorithm::Iterative.first_solution(8, &smaller).is_err());
     }
+
+    /// The arrays of the solvers that take memory per row (2^32 - 1 rows: 32 GiB an array,
+    /// more than the allocator gives here, else the test says it skipped) are over budget when
+    /// the allocator refuses them, even past a budget that lets anything through: an error
+    /// naming the request, never an abort.
+    #[test]
+    fn arrays_the_allocator_refuses_are_over_budget_even_with_no_limit() {
+        let n = u32::MAX as usize;
+        if !crate::alloc::refuses(n * 8) {
+            eprintln!("skipped: the allocator gives 32 GiB here");
+            return;
+        }
+        let unlimited = SearchOptions {
+            max_memory: u64::MAX,
+        };
+        for (algorithm, name) in [
+            (Algorithm::Backtrack, "backtrack"),
+            (Algorithm::Iterative, "iterative"),
+        ] {
+            let errors = [
+                algorithm.first_solution(n, &unlimited).unwrap_err(),
+                algorithm.count_by_enumeration(n, &unlimited).unwrap_err(),
+            ];
+            for err in errors {
+                assert!(
+                    matches!(&err, crate::Error::OverBudget { needed, budget: u64::MAX, .. }
+                        if *needed == algorithm.memory_needed(n)),
+                    "{err}"
+                );
+                let named = format!("the {name} algorithm on N = 4294967295");
+                assert!(err.to_string().starts_with(&named), "{err}");
+            }
+        }
+    }
 }
