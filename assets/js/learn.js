@@ -8,7 +8,7 @@
 // the loop variables, the state as a teacher draws it, and the conflict test in the
 // algorithm's arithmetic. With "Compare with", a second search of the same board steps along
 // with its own code and state, and the page says where the two first differ
-// (js/learn-track.js).
+// (js/learn-track.js); while a quiz's question is open, the second search is hidden.
 
 import { api } from "./api.js";
 import { Board, board } from "./board.js";
@@ -42,6 +42,7 @@ const state = {
   pinned: null, // [row, col] whose attacks the user asked to see, or null
   active: false,
   compared: null, // how the two traces relate: see compareTracks
+  compareNote: "", // the page's sentence on them (compareText), shown while no question is open
   afterLoad: null, // the step to show once the next trace is there, from that trace
   askedQuestion: null, // the question the address asked for, until the trace is there
   tree: null, // the main search's tree (buildTree), made when the tree is first shown
@@ -226,18 +227,50 @@ function showSearch(track, index, n, suffix) {
   $(`learn-check${suffix}`).textContent = checkText(track, ev);
 }
 
+// While a question is open the compared search shows nothing of its step: not its board's
+// queens or marks, its words, its counts, its running lines, variables, arrays or test. Another
+// algorithm's step at the same index may be ahead of the main search (bitboard tries only free
+// squares; bfs goes level by level), so no step of it is safe to show, even the one before:
+// its panels say so, and the answer brings them back.
+const HIDDEN = "hidden until you answer";
+
+function hideOther(n) {
+  const algo = state.other.algo;
+  second.show(n, [], `${n}-queens search (${algo}): ${HIDDEN}`,
+    `The ${algo} search's board is ${HIDDEN}: its step could give the answer away.`);
+  $("learn-counts2").textContent = `${algo}: ${HIDDEN}`;
+  $("learn-explain2").textContent = `Its step is ${HIDDEN}: it could give the answer away.`;
+  showCode($("learn-code-title2"), $("learn-code2"), state.other, null, -1);
+  $("learn-vars2").textContent = `The ${algo} search's state is ${HIDDEN}.`;
+  $("learn-arrays2").replaceChildren();
+  $("learn-check2").textContent = "";
+}
+
+// The sentence on the two searches; while a question is open, where they first differ is not
+// said (the steps it names may be the answer: "iterative does try at (1, 0)").
+function showCompareNote(asking) {
+  const note = $("learn-compare-note");
+  if (!state.other || !state.compared) return;
+  note.textContent = asking && state.compared.firstDiff !== null
+    ? `Where ${state.main.algo} and ${state.other.algo} first differ is ${HIDDEN}.`
+    : state.compareNote;
+}
+
 function showEvent() {
   const n = size();
   const track = state.main;
   if (!track) return;
   const total = lastIndex() + 1;
+  const asking = questionPending() > 0;
   // An open question of what happens next shows the candidate alone: the test's marks and the
   // shading would give the answer away.
-  const candidateOnly = quiz.kind === "verdict" && questionPending() > 0;
+  const candidateOnly = quiz.kind === "verdict" && asking;
   const marks = { all: $("learn-attacks").checked, pinned: state.pinned, candidateOnly };
   const label = $("learn-step-label");
   label.textContent = `Step ${fmt(state.at + 1)} of ${fmt(total)}${track.cut ? " (trace cut short)" : ""}`;
-  const differs = state.compared && state.compared.firstDiff !== null && state.at === state.compared.firstDiff;
+  // The mark says that the compared search's step differs: it waits for the answer too.
+  const differs = !asking && state.compared && state.compared.firstDiff !== null
+    && state.at === state.compared.firstDiff;
   label.classList.toggle("differs", Boolean(differs));
   $("learn-searches").hidden = false;
   const ev = drawStep(board, track, state.at, n, marks);
@@ -253,12 +286,15 @@ function showEvent() {
   showSearch(track, state.at, n, "");
   showTreePanel();
   $("learn-counts").textContent = `${track.algo}: ${countsText(track, state.at)}`;
-  if (state.other) {
+  if (state.other && asking) {
+    hideOther(n);
+  } else if (state.other) {
     const evOther = drawStep(second, state.other, state.at, n, marks);
     $("learn-counts2").textContent = `${state.other.algo}: ${countsText(state.other, state.at)}`;
     $("learn-explain2").textContent = evOther ? explain(evOther, n, state.other.algo) : "";
     showSearch(state.other, state.at, n, "2");
   }
+  showCompareNote(asking);
   setButtons();
   // While playing, the address follows on pause (browsers refuse hundreds of updates a second).
   if (!state.timer) changed();
@@ -278,7 +314,9 @@ function setButtons() {
   $("learn-jump-who").textContent = state.main ? `Jump in ${state.main.algo}:` : "Jump:";
   const diffAt = state.compared ? state.compared.firstDiff : null;
   $("learn-first-diff").hidden = diffAt === null;
-  $("learn-first-diff").disabled = diffAt === null || state.at === diffAt || (asking && diffAt > state.at);
+  // First difference waits too, back as well as forward: where the two searches part is news of
+  // the compared search, held until the answer like the rest of it.
+  $("learn-first-diff").disabled = diffAt === null || state.at === diffAt || asking;
   $("learn-end").disabled = none || state.at >= last || asking;
   $("learn-play").disabled = none || asking;
   $("learn-play").textContent = state.timer ? "\u275A\u275A Pause" : "\u25B6 Play";
@@ -457,8 +495,9 @@ async function loadTrace() {
     state.compared = other ? compareTracks(main, other) : null;
     const note = $("learn-compare-note");
     note.hidden = !other;
-    note.textContent = other ? compareText(main, other, state.compared)
+    state.compareNote = other ? compareText(main, other, state.compared)
       + (main.cut || other.cut ? " (As far as the traces go: they were cut short.)" : "") : "";
+    note.textContent = state.compareNote;
     showNote();
     for (const track of [main, other]) if (track && track.cut) fetchFull(track, key);
     let at = -1;

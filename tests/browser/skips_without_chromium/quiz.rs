@@ -1,6 +1,6 @@
 //! Learn's quiz: the student says where the search tries next (`quiz=where`), by a click or by
 //! the keyboard, and the page keeps the score, corrects a wrong answer and keeps the quiz in
-//! the address.
+//! the address; a compared search waits, hidden, while a question is open.
 
 use serde_json::json;
 
@@ -663,4 +663,166 @@ async fn end_and_the_jumps_wait_for_an_open_question_as_step_and_play_do() {
     wait_for_question(client, 2).await;
     assert_text_starts(client, "learn-step-label", "Step 3 of").await;
     finish(&page, "with the jumps in the quiz").await;
+}
+
+/// What the compared search shows: its board's queens and marks (tags, shaded or marked squares,
+/// ghosts, lines, bands, frames), its words (explanation, counts, variables, arrays, test, and
+/// the sentence on the two searches), its running lines, and whether the step label is marked
+/// as where the searches differ and First difference can be pressed.
+const COMPARED: &str = "const $ = (id) => document.getElementById(id);
+  const all = (css) => document.querySelectorAll(css).length;
+  const svg = document.querySelector('#board2 svg');
+  return {
+    queens: all('#board2 svg .queen'),
+    marks: all('#board2 .tag, #board2 .current-column, #board2 rect.square:is(.tried, .conflict, .placed, .removed, .attacked, .pinned), #board2 .ghost, #board2 .attack-line, #board2 [class$=\"-band\"], #board2 [class$=\"-frame\"]'),
+    label: svg ? svg.getAttribute('aria-label') : '',
+    words: ['learn-explain2', 'learn-counts2', 'learn-vars2', 'learn-arrays2', 'learn-check2', 'learn-compare-note']
+      .map((id) => $(id).textContent).join(' | '),
+    running: all('#learn-code2 li.current'),
+    differs: $('learn-step-label').classList.contains('differs'),
+    first_diff: !$('learn-first-diff').disabled,
+  };";
+
+/// Fails unless the compared search shows nothing of its step: no queen, no mark, no running
+/// line, its words and its board's name saying it is hidden until the answer, none of `leaks`
+/// (the words that would give the answer away) anywhere, the step not marked as where the
+/// searches differ and First difference waiting.
+async fn assert_compared_hidden(client: &fantoccini::Client, leaks: &[&str], when: &str) {
+    let seen = js(client, COMPARED).await;
+    assert_eq!(seen["queens"], json!(0), "no queen {when}: {seen}");
+    assert_eq!(seen["marks"], json!(0), "no mark {when}: {seen}");
+    assert_eq!(seen["running"], json!(0), "no running line {when}: {seen}");
+    assert_eq!(
+        seen["differs"],
+        json!(false),
+        "no difference marked {when}: {seen}"
+    );
+    assert_eq!(
+        seen["first_diff"],
+        json!(false),
+        "First difference waits {when}: {seen}"
+    );
+    let words = seen["words"].as_str().expect("words");
+    let label = seen["label"].as_str().expect("a label");
+    for part in [words, label] {
+        assert!(part.contains("hidden until you answer"), "{when}: {part}");
+        for leak in leaks {
+            assert!(!part.contains(leak), "'{leak}' {when}: {part}");
+        }
+    }
+    for id in ["learn-explain2", "learn-counts2"] {
+        wait_for_part(client, id, "hidden until you answer").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compared_search_gives_nothing_away_while_a_verdict_question_is_open() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo iterative`, question 2: step 3 tries (1, 0), attacked along the
+    // column by (0, 0). bitboard's step 3 tries (1, 2), "the lowest column still free in row 1"
+    // (so (1, 0) is not free), and the searches first differ there: "iterative does try at
+    // (1, 0), bitboard does try at (1, 2)".
+    open_learn(
+        &page,
+        "n=4&algo=iterative&compare=bitboard&quiz=verdict&q=2",
+        "Step 3 of",
+    )
+    .await;
+    wait_for_question(client, 2).await;
+    let leaks = ["row 1, column 2", "(1, 2)", "still free", "first differ at"];
+    assert_compared_hidden(client, &leaks, "while question 2 is open").await;
+    click(client, "learn-verdict-line").await;
+    wait_for_part(client, "learn-quiz-prompt", "which queen attacks").await;
+    assert_compared_hidden(client, &leaks, "while the queen is named").await;
+    // Answered: the step it leads to (4, the conflict) shows both searches again.
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert_text_starts(client, "learn-step-label", "Step 4 of").await;
+    wait_for_text(
+        client,
+        "learn-explain2",
+        "No queen attacks row 1, column 2: place a queen there.",
+    )
+    .await;
+    assert_text_starts(client, "learn-counts2", "bitboard: 2 tries, 0 conflicts").await;
+    wait_for_part(
+        client,
+        "learn-compare-note",
+        "first differ at step 3: iterative does try at (1, 0), bitboard does try at (1, 2)",
+    )
+    .await;
+    let seen = js(client, COMPARED).await;
+    assert_eq!(seen["queens"], json!(2), "after the answer: {seen}");
+    assert_eq!(seen["first_diff"], json!(true), "after the answer: {seen}");
+    assert!(
+        seen["running"].as_u64() >= Some(1),
+        "after the answer: {seen}"
+    );
+    // The next question hides it again.
+    click(client, "learn-quiz-next").await;
+    wait_for_question(client, 3).await;
+    assert_compared_hidden(client, &["row 1, column 2"], "while question 3 is open").await;
+    finish(&page, "with a compared search in the verdict quiz").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_compared_search_gives_nothing_away_while_a_where_question_is_open() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo bfs`, question 5: after step 11 (a board taken off the queue) the
+    // search tries (1, 2), and step 11 of backtrack is the try of (1, 2) ("Try the first
+    // untried row of column 2: row 1, column 2", `Q?` on it).
+    open_learn(
+        &page,
+        "n=4&algo=bfs&compare=backtrack&quiz=where&q=5",
+        "Step 11 of",
+    )
+    .await;
+    wait_for_question(client, 5).await;
+    let leaks = ["row 1, column 2", "column 2", "(1, 2)"];
+    assert_compared_hidden(client, &leaks, "while question 5 is open").await;
+    click_square(client, 1, 2).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert_text_starts(client, "learn-step-label", "Step 12 of").await;
+    wait_for_text(
+        client,
+        "learn-explain2",
+        "setPosition(2, 1) puts the queen on row 1, column 2",
+    )
+    .await;
+    assert_text_starts(client, "learn-counts2", "backtrack: 6 tries, 4 conflicts").await;
+    let seen = js(client, COMPARED).await;
+    assert_eq!(seen["queens"], json!(2), "after the answer: {seen}");
+    assert!(
+        seen["marks"].as_u64() >= Some(1),
+        "after the answer: {seen}"
+    );
+
+    // iterative against bitboard, question 2: the sentence on the two searches names the try
+    // asked for ("iterative does try at (1, 0)") until it is answered.
+    open_learn(
+        &page,
+        "n=4&algo=iterative&compare=bitboard&quiz=where&q=2",
+        "Step 2 of",
+    )
+    .await;
+    wait_for_question(client, 2).await;
+    assert_compared_hidden(
+        client,
+        &["(1, 0)", "first differ at"],
+        "while question 2 is open",
+    )
+    .await;
+    click_square(client, 1, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    wait_for_part(client, "learn-compare-note", "iterative does try at (1, 0)").await;
+    // Step 3 is where they differ: marked once the question is answered.
+    let seen = js(client, COMPARED).await;
+    assert_eq!(seen["differs"], json!(true), "after the answer: {seen}");
+    assert_text_starts(
+        client,
+        "learn-explain2",
+        "Try the square at row 1, column 2",
+    )
+    .await;
+    finish(&page, "with a compared search in the where quiz").await;
 }
