@@ -40,16 +40,27 @@ function listed(line, indexes) {
   return `${line}s ${indexes.slice(0, -1).join(", ")} and ${indexes[indexes.length - 1]}`;
 }
 
-// What comes after a conflict on (r, c): only that square is ruled out.
-function afterConflict(ev, n, algo) {
+// What comes after a conflict on (r, c): only that square is ruled out. Without `ahead` (a
+// question of where the search tries next is open) it does not say where that is.
+function afterConflict(ev, n, algo, ahead) {
   if (ev.positions_by === "column") {
     const next = Array.isArray(ev.untried) ? ev.untried[ev.col] : ev.row + 1;
+    if (!ahead) {
+      return next < n ? ` Only row ${ev.row} is ruled out.` : ` That was the last row of column ${ev.col}.`;
+    }
     return next < n
       ? ` Only row ${ev.row} is ruled out: next, row ${next} of column ${ev.col}.`
       : ` That was the last row of column ${ev.col}: the search backs up next.`;
   }
   if (ev.col < n - 1) {
-    return ` Only this square is ruled out: next, column ${ev.col + 1} of row ${ev.row}.`;
+    return ahead
+      ? ` Only this square is ruled out: next, column ${ev.col + 1} of row ${ev.row}.`
+      : " Only this square is ruled out.";
+  }
+  if (!ahead) {
+    return algo === "bfs"
+      ? ` It was the last square of row ${ev.row} for this board.`
+      : ` It was the last square of row ${ev.row}.`;
   }
   return algo === "bfs"
     ? ` It was the last square of row ${ev.row} for this board: the next board comes off the queue.`
@@ -116,8 +127,9 @@ function exhaustedWhy(ev, n, algo) {
 }
 
 // The words for a step: what it does and, where the board shows why, why. `algo` (optional)
-// names the search, for the steps each algorithm says in its own terms.
-export function explain(ev, n, algo) {
+// names the search, for the steps each algorithm says in its own terms. `ahead` false (a
+// question of where the search tries next is open): a conflict does not say where it goes on.
+export function explain(ev, n, algo, ahead = true) {
   const at = ev.row !== null && ev.col !== null ? square(ev.row, ev.col) : "";
   const byColumn = ev.positions_by === "column";
   switch (ev.event) {
@@ -130,10 +142,10 @@ export function explain(ev, n, algo) {
         : `Try the square at ${at}.`;
     case "conflict":
       if (byColumn) {
-        return `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; hasConflictCumulative checks ${before(ev.col, "column")} in order and stops at the first attacker: the queen at ${square(ev.with.row, ev.with.col)}, on its ${ev.kind}. So setPosition(${ev.col}, \u22121) takes it off.${afterConflict(ev, n, algo)}`;
+        return `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; hasConflictCumulative checks ${before(ev.col, "column")} in order and stops at the first attacker: the queen at ${square(ev.with.row, ev.with.col)}, on its ${ev.kind}. So setPosition(${ev.col}, \u22121) takes it off.${afterConflict(ev, n, algo, ahead)}`;
       }
       return `${(algo === "wirth" && wirthConflict(ev, n))
-        || `The square at ${at} is attacked by the queen at ${square(ev.with.row, ev.with.col)} along their ${ev.kind}: skip it.`}${afterConflict(ev, n, algo)}`;
+        || `The square at ${at} is attacked by the queen at ${square(ev.with.row, ev.with.col)} along their ${ev.kind}: skip it.`}${afterConflict(ev, n, algo, ahead)}`;
     case "place":
       return byColumn
         ? `setPosition(${ev.col}, ${ev.row}) puts the queen on ${at}; no earlier queen attacks it, so keep it and go on to column ${ev.col + 1}.`

@@ -135,7 +135,8 @@ function drawExhausted(view, ev, n) {
 // Draws event `index` of `track` on `view` (index -1: the empty board). `marks`: { all (shade
 // what every queen attacks), pinned (the square whose attacks to shade, or null),
 // candidateOnly (a question of what happens next is open: the candidate and nothing that
-// gives the answer away, no test marks, no shading) }.
+// gives the answer away, no test marks, no shading), nextHidden (a question of where the
+// search tries next is open: the words do not say) }.
 function drawStep(view, track, index, n, marks) {
   const ev = index >= 0 ? track.events[Math.min(index, track.events.length - 1)] : null;
   if (!ev) {
@@ -144,7 +145,7 @@ function drawStep(view, track, index, n, marks) {
   }
   const queens = eventQueens(ev, n);
   view.show(n, queens, `${n}-queens search, step ${ev.step}: ${positionsInOrder(ev, n)}`,
-    `Step ${index + 1}: ${explain(ev, n, track.algo)} ${queensInWords(ev, n)}`);
+    `Step ${index + 1}: ${explain(ev, n, track.algo, !marks.nextHidden)} ${queensInWords(ev, n)}`);
   // The seed's figure (the column-wise search's try, conflict and placement) and a backtrack's
   // reasons come first: the step's own marks go over them.
   const shadeAll = marks.all && !marks.candidateOnly;
@@ -265,7 +266,8 @@ function showEvent() {
   // An open question of what happens next shows the candidate alone: the test's marks and the
   // shading would give the answer away.
   const candidateOnly = quiz.kind === "verdict" && asking;
-  const marks = { all: $("learn-attacks").checked, pinned: state.pinned, candidateOnly };
+  const nextHidden = quiz.kind === "where" && asking;
+  const marks = { all: $("learn-attacks").checked, pinned: state.pinned, candidateOnly, nextHidden };
   const label = $("learn-step-label");
   label.textContent = `Step ${fmt(state.at + 1)} of ${fmt(total)}${track.cut ? " (trace cut short)" : ""}`;
   // The mark says that the compared search's step differs: it waits for the answer too.
@@ -276,7 +278,7 @@ function showEvent() {
   const ev = drawStep(board, track, state.at, n, marks);
   showQuiz();
   showCursor(n);
-  let text = ev ? explain(ev, n, track.algo) : (total ? "Press Play or Step to start the search." : "");
+  let text = ev ? explain(ev, n, track.algo, !nextHidden) : (total ? "Press Play or Step to start the search." : "");
   if (ev && !track.all && !track.cut && state.at === track.events.length - 1 && ev.event === "solution") {
     text += " Tick \u201cEvery solution\u201d (or press Next solution) to go on to the next one.";
   }

@@ -826,3 +826,33 @@ async fn a_compared_search_gives_nothing_away_while_a_where_question_is_open() {
     .await;
     finish(&page, "with a compared search in the where quiz").await;
 }
+
+/// A conflict's words say where the search goes on ("next, column 1 of row 1"): while a where
+/// question is open they stop at what is ruled out, in the words under the board and in the
+/// board's accessible name alike, and say it again once the question is answered.
+#[tokio::test]
+async fn a_conflict_does_not_say_where_next_while_a_where_question_is_open() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo iterative`: step 4 is the conflict on (1, 0); question 3 asks for
+    // the try of step 5, (1, 1).
+    open_learn(&page, "n=4&algo=iterative&quiz=where&q=3", "Step 4 of").await;
+    wait_for_question(client, 3).await;
+    let label = "return document.querySelector('#board svg').getAttribute('aria-label')";
+    let words = [text(client, "learn-explain").await, js(client, label).await.to_string()];
+    for shown in &words {
+        assert!(shown.contains("Only this square is ruled out."), "{shown}");
+        assert!(!shown.contains("next, column 1"), "the answer shown: {shown}");
+    }
+    click_square(client, 1, 1).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    // Back on the conflict, with no question open: the words say where it goes on.
+    click(client, "learn-back").await;
+    wait_for_text(client, "learn-step-label", "Step 4 of").await;
+    wait_for_part(
+        client,
+        "learn-explain",
+        "Only this square is ruled out: next, column 1 of row 1.",
+    )
+    .await;
+    finish(&page, "with a where question after a conflict").await;
+}
