@@ -92,8 +92,10 @@ pub struct CountArgs {
     /// The time comes from subproblems counted whole, timed by their threads' processor time
     /// (so a busy machine does not inflate it: it is the time on idle cores). The counts stop
     /// 10 s after the start at the latest (the probes before them, about a second of work, are
-    /// not cut): those still running are left out and the estimate is made from what was
-    /// counted, with its standard error.
+    /// not cut): those still running are stopped, and the estimate is made from what was
+    /// counted, with its standard error (the half-board engine keeps the stopped ones as
+    /// censored, each having taken at least its time so far: a Kaplan-Meier mean; the frame
+    /// engine leaves them out).
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
     /// The bound of --estimate instead of 10 s, in seconds (1 to 86400, one day); implies

@@ -338,14 +338,28 @@ fn halves(
     } else {
         String::new()
     };
+    // The draws the bound stopped: kept as censored when some finished (Kaplan–Meier), else
+    // the next line says what their times so far give.
+    let were = |s: usize| if s == 1 { "was" } else { "were" };
+    let kept = if drawn > 0 {
+        " and kept as censored (each took at least its time so far: the Kaplan-Meier mean)"
+    } else {
+        ""
+    };
     let stopped = match (f.bound_reached, f.stopped) {
-        (false, _) => String::new(),
+        (false, 0) => String::new(),
         (true, 0) => format!("; the bound of {} ended it", bound_text(bound)),
         (true, s) => format!(
-            "; the bound of {} ended it, and {s} draw{} still counting {} left out",
+            "; the bound of {} ended it, and {s} draw{} still counting {} stopped{kept}",
             bound_text(bound),
             plural(s),
-            if s == 1 { "was" } else { "were" }
+            were(s)
+        ),
+        (false, s) => format!(
+            "; {s} draw{} still counting at the bound of {} {} stopped{kept}",
+            plural(s),
+            bound_text(bound),
+            were(s)
         ),
     };
     writeln!(
@@ -365,9 +379,19 @@ fn halves(
                 100.0 * f.pattern_error / core.max(f64::MIN_POSITIVE)
             ),
         };
+        let (more, why) = if f.at_least {
+            (
+                "more than ",
+                "; the draw of the most seconds per predicted cost was stopped, so this is a \
+                 lower bound",
+            )
+        } else {
+            ("", "")
+        };
         writeln!(
             out,
-            "estimated time: {wall_time} on {threads} thread{} ({hours} core-hours{error})",
+            "estimated time: {more}{wall_time} on {threads} thread{} ({more}{hours} \
+             core-hours{error}{why})",
             plural(threads),
         )?;
     } else if f.at_least {

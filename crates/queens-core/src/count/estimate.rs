@@ -35,7 +35,8 @@ pub struct Sampling {
     /// few draws.
     pub budget: Duration,
     /// The most wall time the estimate takes from its start: counts still running then are
-    /// stopped (within milliseconds) and left out, and the estimate is made from what it has.
+    /// stopped (within milliseconds), and the estimate is made from what it has (the frame
+    /// estimate leaves them out; the half-board forecast keeps them as censored draws).
     /// The half-board forecast's probes before the counts begin no round past 30 % of it; the
     /// frame estimate's probes, a fixed amount of work of about a second, are not cut.
     pub bound: Duration,

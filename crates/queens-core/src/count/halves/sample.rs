@@ -11,6 +11,9 @@
 //! and the shard's time is estimated by importance sampling: the sum of the predictions times
 //! the mean of (measured seconds / prediction) over the draws, an unbiased estimate whatever
 //! the prediction's quality, which only sets its spread (reported as a standard error). The
+//! draws the bound stops are kept, as censored ones (each took at least its time so far): the
+//! mean is the Kaplan–Meier estimate's (`kaplan_meier.rs`), since leaving them out would bias
+//! it short, the long draws being the ones cut. The
 //! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
 //! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
 //! subproblem's halves (of those the probes find largest, by fresh probes of each), 18 bytes a
@@ -25,14 +28,15 @@
 //! round begun past 30 % of `sampling.bound` (one probe of each side of every subproblem at
 //! least: a busy machine or a huge plan gets fewer), plus the draws: for `sampling.budget`, then on
 //! until `FEWEST_DRAWS` are counted, never past `sampling.bound` from the start, where the
-//! draws still running are stopped and left out (when none had finished, their time so far
-//! gives a lower bound). It calls `plan.rs` (to count the draws), `list.rs` (the walks probed)
+//! draws still running are stopped and kept as censored (when none had finished, the mean of
+//! their times so far gives a lower bound). It calls `plan.rs` (to count the draws), `list.rs` (the walks probed)
 //! and the fixed-point searches of `count::fixed`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::kaplan_meier::kaplan_meier_mean;
 use super::list::Side;
 use super::memory::bytes_per_thread;
 use super::plan::{Part, Plan};
@@ -68,7 +72,8 @@ pub struct Forecast {
     /// Whether the draws were timed by the processor time of their threads (else the wall
     /// clock: no thread clock was given, or it failed).
     pub processor_time: bool,
-    /// How many draws the bound stopped before they finished (left out of the estimate).
+    /// How many draws the bound stopped before they finished: censored observations of the
+    /// estimate (each took at least its time so far).
     pub stopped: usize,
     /// Whether the bound ended the sample (before `FEWEST_DRAWS` were counted).
     pub bound_reached: bool,
@@ -76,8 +81,10 @@ pub struct Forecast {
     pub pattern_seconds: f64,
     /// The standard error of `pattern_seconds` (0 when fewer than two draws).
     pub pattern_error: f64,
-    /// Whether no draw finished within the bound, so that `pattern_seconds` (and
-    /// `largest_seconds`) are only lower bounds, from the time the stopped draws had taken.
+    /// Whether `pattern_seconds` (and `largest_seconds`) are only lower bounds: no draw
+    /// finished within the bound (they are then from the time the stopped draws had taken), or
+    /// the draw of the largest ratio of seconds to predicted cost was stopped (the Kaplan–Meier
+    /// curve, closed there, leaves out what it would have taken more).
     pub at_least: bool,
     /// Seconds of one core for the fixed-point part (0 when the shard has none), and the
     /// board it was timed on.
@@ -300,8 +307,8 @@ fn predicted_of([nu, u, nl, l]: [f64; 4], groups: f64) -> (f64, f64) {
 /// Forecasts the subproblems `todo` of `plan` on `threads` threads: probes of every
 /// subproblem, the fixed-point part timed, then subproblems drawn by their predicted cost and
 /// counted whole for `sampling.budget`, and on until `FEWEST_DRAWS` are counted, but never
-/// past `sampling.bound` from the start: the draws still running then are stopped and left out
-/// (their time so far makes a lower bound when none had finished). Each draw is timed by
+/// past `sampling.bound` from the start: the draws still running then are stopped and kept as
+/// censored (the mean of their times so far makes a lower bound when none had finished). Each draw is timed by
 /// `sampling`'s thread clock. A thread that cannot start, or a draw whose halves find no
 /// memory, is an error (the other draws stop). `threads` is read as 1 to
 /// [`MAX_THREADS`](crate::count::MAX_THREADS).
@@ -368,23 +375,20 @@ pub fn forecast(
     })
 }
 
-/// The mean of the draws' `ratios` (seconds / predicted cost), its standard error (0 with
-/// fewer than two), and whether it is only a lower bound: with no draw counted whole, the mean
-/// of the ratios of the draws `stopped` by the bound, whose seconds are those they had taken
-/// (0 when there are none either).
+/// The mean of the draws' `ratios` (seconds / predicted cost), the draws `stopped` by the
+/// bound (their seconds so far / predicted cost) kept as censored: their Kaplan–Meier mean, its
+/// standard error (0 with fewer than two counted whole; with none stopped, the sample's usual
+/// one, its variance over m - 1), and whether it is only a lower bound (the largest ratio is a
+/// stopped draw's). With no draw counted whole, the mean of the `stopped` ratios, a lower
+/// bound (0, and no bound, when there are none either).
 fn mean_ratio(ratios: &[f64], stopped: &[f64]) -> (f64, f64, bool) {
-    let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len().max(1) as f64;
-    if ratios.is_empty() {
-        return (mean(stopped), 0.0, !stopped.is_empty());
+    match kaplan_meier_mean(ratios, stopped) {
+        Some(km) => (km.mean, km.error, km.lower_bound),
+        None => {
+            let mean = stopped.iter().sum::<f64>() / stopped.len().max(1) as f64;
+            (mean, 0.0, !stopped.is_empty())
+        }
     }
-    let (m, average) = (ratios.len() as f64, mean(ratios));
-    let error = if ratios.len() >= 2 {
-        let var = ratios.iter().map(|r| (r - average).powi(2)).sum::<f64>() / (m - 1.0);
-        (var / m).sqrt()
-    } else {
-        0.0
-    };
-    (average, error, false)
 }
 
 /// What the draws of [`sample_draws`] found.
@@ -719,11 +723,18 @@ mod tests {
         assert_eq!(f.fixed, (1.0, 14), "{f:?}");
     }
 
-    /// The time comes from the draws counted whole, with its standard error; when the bound
-    /// stopped every draw, from the time those had taken, as a lower bound.
+    /// The time comes from the draws counted whole and those stopped, censored, with its
+    /// standard error; when the bound stopped every draw, from the time those had taken, as a
+    /// lower bound.
     #[test]
-    fn the_mean_ratio_uses_the_draws_counted_else_bounds_from_those_stopped() {
-        assert_eq!(mean_ratio(&[1.0, 3.0], &[100.0]), (2.0, 1.0, false));
+    fn the_mean_ratio_keeps_the_draws_stopped_as_censored_else_bounds_from_them() {
+        // 1 and 3 counted, one stopped at 100 (see `kaplan_meier.rs`): 104/3, a lower bound;
+        // stopped at 2, below the largest: 7/3 (1 + 2/3 * 2), not one.
+        let (mean, _, at_least) = mean_ratio(&[1.0, 3.0], &[100.0]);
+        assert!((mean - 104.0 / 3.0).abs() < 1e-12 && at_least);
+        let (mean, _, at_least) = mean_ratio(&[1.0, 3.0], &[2.0]);
+        assert!((mean - 7.0 / 3.0).abs() < 1e-12 && !at_least);
+        assert_eq!(mean_ratio(&[1.0, 3.0], &[]), (2.0, 1.0, false));
         assert_eq!(mean_ratio(&[2.0], &[]), (2.0, 0.0, false));
         assert_eq!(mean_ratio(&[], &[2.0, 4.0]), (3.0, 0.0, true));
         assert_eq!(mean_ratio(&[], &[]), (0.0, 0.0, false));

@@ -1,0 +1,215 @@
+//! The mean of a right-censored sample by the Kaplan–Meier estimator: the forecast's draws
+//! that the bound stopped are not left out but kept as what they are, draws that took at least
+//! their time so far.
+//!
+//! The idea: sort the observations, events (draws counted whole) before censorings (draws
+//! stopped) at equal values. At each event value `t_j`, with `n_j` observations at or past it
+//! and `d_j` events there, the estimated chance of lasting past it is multiplied by
+//! `1 - d_j / n_j` (E. L. Kaplan and P. Meier, "Nonparametric estimation from incomplete
+//! observations", J. Amer. Statist. Assoc. 53, 1958); the mean is the area under that survival
+//! curve. A stopped draw counts among those at risk up to its value and then drops out, so the
+//! long draws, the ones a bound cuts, weigh in, where leaving them out biases the mean short.
+//! When the largest observation is censored the curve never reaches 0; it is closed there as if
+//! that observation had ended (B. Efron, "The two sample problem with censored data", Proc. 5th
+//! Berkeley Symp. 4, 1967), which makes the mean a lower bound, flagged.
+//! The standard error is Greenwood's formula carried to the mean: the variance is the sum over
+//! the event values of `A_j^2 d_j / (n_j (n_j - d_j))`, `A_j` the area under the curve past
+//! `t_j` (a term with `n_j = d_j` is 0 and skipped), times `D / (D - 1)`, `D` the events (Kaplan
+//! and Meier's own correction). With nothing censored this is exactly the usual standard error
+//! of the mean, the sample variance taken over `D - 1`.
+//! Cost: one sort of the observations, `O(m log m)` for `m` of them, and `O(m)` memory.
+
+/// What [`kaplan_meier_mean`] estimates from a censored sample.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct CensoredMean {
+    /// The area under the Kaplan–Meier survival curve, closed at the largest observation.
+    pub mean: f64,
+    /// Its standard error by Greenwood's formula (0 with fewer than two events).
+    pub error: f64,
+    /// Whether the largest observation is censored, so that the curve was closed there
+    /// (Efron) and `mean` is a lower bound.
+    pub lower_bound: bool,
+}
+
+/// The Kaplan–Meier mean of the nonnegative values `events` (observed whole) and `censored`
+/// (only known to be at least that large), as the module says; `None` when there is no event,
+/// where the curve never falls and says nothing of the mean.
+///
+/// For example, draws of 2, 3 and 5 seconds counted and two stopped at 4 and 6 seconds give
+/// 4.3, a lower bound since the largest was stopped (the three counted alone average 3.33; the
+/// tests work it by hand).
+pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<CensoredMean> {
+    if events.is_empty() {
+        return None;
+    }
+    // (value, censored): `false` sorts first, so events come before censorings at equal values.
+    let mut all: Vec<(f64, bool)> = events
+        .iter()
+        .map(|&x| (x, false))
+        .chain(censored.iter().map(|&x| (x, true)))
+        .collect();
+    all.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (last, lower_bound) = all[all.len() - 1];
+    // Each event value: (t_j, d_j, n_j), and the curve's height just after it.
+    let mut steps: Vec<(f64, usize, usize, f64)> = Vec::new();
+    let (mut survival, mut at_risk, mut i) = (1.0, all.len(), 0);
+    while i < all.len() {
+        let t = all[i].0;
+        let ended = all[i..].iter().take_while(|o| o.0 == t && !o.1).count();
+        let left = all[i + ended..].iter().take_while(|o| o.0 == t).count();
+        if ended > 0 {
+            survival *= 1.0 - ended as f64 / at_risk as f64;
+            steps.push((t, ended, at_risk, survival));
+        }
+        at_risk -= ended + left;
+        i += ended + left;
+    }
+    // The area from 0 to the first event is that value (the curve is 1 there); past event j,
+    // the curve's height after it up to the next event, or to `last` (Efron's closing). The
+    // areas past each event are summed from the end, for Greenwood's terms.
+    let mut past = 0.0;
+    let mut variance = 0.0;
+    for (j, &(t, d, n, height)) in steps.iter().enumerate().rev() {
+        let next = steps.get(j + 1).map_or(last, |s| s.0);
+        past += height * (next - t);
+        if n > d {
+            variance += past * past * d as f64 / (n * (n - d)) as f64;
+        }
+    }
+    let mean = steps[0].0 + past;
+    let d = events.len() as f64;
+    let error = if events.len() >= 2 {
+        (variance * d / (d - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    Some(CensoredMean {
+        mean,
+        error,
+        lower_bound,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::Rng;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+    }
+
+    /// With nothing censored, the mean and standard error are the sample's own: the mean, and
+    /// the square root of the sample variance (over m - 1) over m, computed here by hand.
+    #[test]
+    fn without_censoring_it_is_the_sample_mean_and_its_standard_error() {
+        // 1, 2, 2, 5, 7, 7, 7, 10 (ties included): sum 41, mean 5.125; squared deviations
+        // 17.015625 + 9.765625 * 2 + 0.015625 + 3.515625 * 3 + 23.765625 = 70.875, so the
+        // standard error is sqrt(70.875 / 7 / 8) = sqrt(1.265625) = 1.125.
+        let km = kaplan_meier_mean(&[7.0, 2.0, 10.0, 1.0, 7.0, 5.0, 2.0, 7.0], &[]).unwrap();
+        assert!(close(km.mean, 5.125) && close(km.error, 1.125), "{km:?}");
+        assert!(!km.lower_bound);
+        // 1 and 3: mean 2, standard error sqrt(2 / 1 / 2) = 1.
+        let km = kaplan_meier_mean(&[1.0, 3.0], &[]).unwrap();
+        assert_eq!((km.mean, km.error, km.lower_bound), (2.0, 1.0, false));
+        // One event: its value, no standard error.
+        let km = kaplan_meier_mean(&[2.5], &[]).unwrap();
+        assert_eq!((km.mean, km.error, km.lower_bound), (2.5, 0.0, false));
+        assert_eq!(kaplan_meier_mean(&[], &[1.0]), None);
+    }
+
+    /// A small censored sample worked by hand, with a tie of an event and a censoring.
+    #[test]
+    fn a_censored_sample_worked_by_hand() {
+        // Events 2, 4, 6; censored 3 and 4, so 2, 3+, 4, 4+, 6 (the event 4 before the
+        // censoring 4). At 2: 5 at risk, S = 4/5. At 4: 3 at risk (4, 4+, 6), S = 4/5 * 2/3 =
+        // 8/15. At 6: 1 at risk, S = 0. Mean = 2 * 1 + (4 - 2) * 4/5 + (6 - 4) * 8/15 = 14/3
+        // (leaving the censored out would give 4). Greenwood: the area past 4 is 16/15, past 2
+        // it is 8/3; the term of 6 has n = d and is skipped: (16/15)^2 / (3 * 2) + (8/3)^2 /
+        // (5 * 4) = 0.189630 + 0.355556 = 0.545185, times 3/2, and its square root 0.904311.
+        let km = kaplan_meier_mean(&[6.0, 2.0, 4.0], &[4.0, 3.0]).unwrap();
+        assert!(close(km.mean, 14.0 / 3.0), "{km:?}");
+        let variance = (16.0f64 / 15.0).powi(2) / 6.0 + (8.0f64 / 3.0).powi(2) / 20.0;
+        assert!(close(km.error, (variance * 1.5).sqrt()), "{km:?}");
+        assert!(
+            (km.error - 0.904311).abs() < 1e-6 && !km.lower_bound,
+            "{km:?}"
+        );
+    }
+
+    /// When the largest observation is censored, the curve is closed there (Efron) and the
+    /// mean is flagged as a lower bound.
+    #[test]
+    fn a_largest_observation_censored_makes_a_lower_bound() {
+        // Events 2, 3, 5; censored 4 and 6: 2, 3, 4+, 5, 6+. S = 4/5 after 2, 3/5 after 3,
+        // 3/10 after 5 (2 at risk), closed at 6: 2 + 0.8 + 2 * 0.6 + 1 * 0.3 = 4.3.
+        let km = kaplan_meier_mean(&[2.0, 3.0, 5.0], &[4.0, 6.0]).unwrap();
+        assert!(close(km.mean, 4.3) && km.lower_bound, "{km:?}");
+        // 1 and 3 counted, one stopped at 100: S = 2/3 after 1, 1/3 after 3, closed at 100:
+        // 1 + 2 * 2/3 + 97 * 1/3 = 34.67, a lower bound.
+        let km = kaplan_meier_mean(&[1.0, 3.0], &[100.0]).unwrap();
+        assert!(close(km.mean, 104.0 / 3.0) && km.lower_bound, "{km:?}");
+        // A censoring tied with the largest event comes after it: still a lower bound.
+        let km = kaplan_meier_mean(&[1.0, 3.0], &[3.0]).unwrap();
+        assert!(km.lower_bound, "{km:?}");
+        // A censoring below the largest event is not.
+        let km = kaplan_meier_mean(&[1.0, 3.0], &[2.0]).unwrap();
+        assert!(close(km.mean, 7.0 / 3.0) && !km.lower_bound, "{km:?}");
+    }
+
+    /// The forecast's situation, simulated: `threads` threads each draw jobs back to back
+    /// from time 0, a job's cost uniform in [0.5, 1.5] and its ratio (seconds / cost) Pareto
+    /// with shape 2.5 and mean 1 (a long upper tail, as the draws' ratios have), until `bound`;
+    /// the job running then is censored at its ratio so far. The mean of the ratios of the jobs
+    /// finished, and their Kaplan–Meier mean with the censored ones, each averaged over
+    /// `replications` samples (those with a job finished), against the true mean 1.
+    fn simulate(threads: usize, bound: f64, replications: usize, seed: u64) -> (f64, f64) {
+        let mut rng = Rng::new(seed);
+        let mut uniform = || ((rng.next_u64() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
+        let (shape, scale) = (2.5, 0.6);
+        let (mut left_out, mut kaplan_meier, mut samples) = (0.0, 0.0, 0);
+        for _ in 0..replications {
+            let (mut finished, mut stopped) = (Vec::new(), Vec::new());
+            for _ in 0..threads {
+                let mut now = 0.0;
+                while now < bound {
+                    let cost = 0.5 + uniform();
+                    let ratio = scale * uniform().powf(-1.0 / shape);
+                    if now + cost * ratio <= bound {
+                        finished.push(ratio);
+                        now += cost * ratio;
+                    } else {
+                        stopped.push((bound - now) / cost);
+                        break;
+                    }
+                }
+            }
+            let Some(km) = kaplan_meier_mean(&finished, &stopped) else {
+                continue;
+            };
+            left_out += finished.iter().sum::<f64>() / finished.len() as f64;
+            kaplan_meier += km.mean;
+            samples += 1;
+        }
+        (left_out / samples as f64, kaplan_meier / samples as f64)
+    }
+
+    /// With the running draws left out, the sample's mean falls short (the long draws are the
+    /// ones cut); kept as censored, it comes much closer. Measured: 2000 samples each of about
+    /// 8 draws finished and 2 censored (2 threads), or 15 and 4 (4 threads); over seeds 0 to 4,
+    /// 11 and 12, the left-out mean was 7.5 to 8.5 % short on 2 threads and 8.8 to 9.6 % on 4,
+    /// the Kaplan–Meier one 0.3 to 1.8 % and 1.4 to 2.8 % (Efron's closing leaves a little bias
+    /// when the largest ratio is censored); the seeds here: 8.4 against 1.8 %, and 8.9 against
+    /// 1.4 %. A few milliseconds.
+    #[test]
+    fn the_censored_draws_kept_bias_the_mean_far_less_than_left_out() {
+        for (threads, seed) in [(2, 11), (4, 12)] {
+            let (left_out, kaplan_meier) = simulate(threads, 4.0, 2000, seed);
+            let (bias_left_out, bias_km) = ((1.0 - left_out).abs(), (1.0 - kaplan_meier).abs());
+            assert!(
+                bias_left_out > 0.05 && bias_km < bias_left_out / 2.0,
+                "{threads} threads: left out {left_out:.4}, Kaplan-Meier {kaplan_meier:.4}"
+            );
+        }
+    }
+}
