@@ -1391,6 +1391,12 @@ fn estimate_within_sets_the_bound_and_implies_the_estimate() {
     let text = stdout_of(&words("count 22 --estimate-within 1 -j 1"));
     assert!(text.starts_with("N = 22: "), "{text}");
     assert!(text.contains("; the bound of 1 s ended it"), "{text}");
+    // A draw still counting then is stopped and kept as censored (or, with none finished,
+    // gives the lower bound), never left out.
+    assert!(!text.contains("left out"), "{text}");
+    if text.contains("still counting") {
+        assert!(text.contains(" stopped"), "{text}");
+    }
     let text = stdout_of(&words("count 12 --estimate-within 2.5 -j 1 --engine frame"));
     assert!(text.contains("estimated search nodes: "), "{text}");
     for value in ["0", "0.5", "86401", "1e9", "ten", "-3"] {
