@@ -14,9 +14,9 @@
 //! Berkeley Symp. 4, 1967), which makes the mean a lower bound, flagged.
 //! The standard error is Greenwood's formula carried to the mean: the variance is the sum over
 //! the event values of `A_j^2 d_j / (n_j (n_j - d_j))`, `A_j` the area under the curve past
-//! `t_j` (a term with `n_j = d_j` is 0 and skipped), times `D / (D - 1)`, `D` the events (Kaplan
-//! and Meier's own correction). With nothing censored this is exactly the usual standard error
-//! of the mean, the sample variance taken over `D - 1`.
+//! `t_j` (a term with `n_j = d_j` is 0 and skipped), times `D / (D - 1)`, `D` the events (the
+//! small-sample factor of the sample variance), so that with nothing censored it is exactly the
+//! usual standard error of the mean, the sample variance taken over `D - 1`.
 //! Cost: one sort of the observations, `O(m log m)` for `m` of them, and `O(m)` memory.
 
 /// What [`kaplan_meier_mean`] estimates from a censored sample.
@@ -55,8 +55,11 @@ pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<Cens
     let (mut survival, mut at_risk, mut i) = (1.0, all.len(), 0);
     while i < all.len() {
         let t = all[i].0;
-        let ended = all[i..].iter().take_while(|o| o.0 == t && !o.1).count();
-        let left = all[i + ended..].iter().take_while(|o| o.0 == t).count();
+        // Equal by `total_cmp`, so that `all[i]` always matches itself (even a NaN) and the
+        // walk moves on.
+        let equal = |o: &&(f64, bool)| o.0.total_cmp(&t).is_eq();
+        let ended = all[i..].iter().take_while(|o| equal(o) && !o.1).count();
+        let left = all[i + ended..].iter().take_while(equal).count();
         if ended > 0 {
             survival *= 1.0 - ended as f64 / at_risk as f64;
             steps.push((t, ended, at_risk, survival));
