@@ -838,10 +838,16 @@ async fn a_conflict_does_not_say_where_next_while_a_where_question_is_open() {
     open_learn(&page, "n=4&algo=iterative&quiz=where&q=3", "Step 4 of").await;
     wait_for_question(client, 3).await;
     let label = "return document.querySelector('#board svg').getAttribute('aria-label')";
-    let words = [text(client, "learn-explain").await, js(client, label).await.to_string()];
+    let words = [
+        text(client, "learn-explain").await,
+        js(client, label).await.to_string(),
+    ];
     for shown in &words {
         assert!(shown.contains("Only this square is ruled out."), "{shown}");
-        assert!(!shown.contains("next, column 1"), "the answer shown: {shown}");
+        assert!(
+            !shown.contains("next, column 1"),
+            "the answer shown: {shown}"
+        );
     }
     click_square(client, 1, 1).await;
     wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
