@@ -2,9 +2,8 @@
 //! tracer) side by side with the same search under a tracer that counts events, for N = 8 to
 //! 12. Each run visits every solution.
 //!
-//! The solvers as they were before tracing existed (commit 03517c1) were kept here as a third
-//! baseline until issue 39; the comparison with them is in docs/tracing-cost.md, which says how
-//! to run it again. On a busy machine wall-clock times swing by tens of percent; for a
+//! The solvers as they were before tracing existed (commit 03517c1) are not a column here; the
+//! comparison with them is in docs/tracing-cost.md, which says how to run it again. On a busy machine wall-clock times swing by tens of percent; for a
 //! comparison that does not depend on load, count instructions with `valgrind
 //! --tool=cachegrind` (see docs/tracing-cost.md).
 
