@@ -53,10 +53,10 @@ pub fn bytes_per_thread(n: usize, k: usize) -> u64 {
 }
 
 /// How many times the average pattern's halves the largest pattern of a split of `k` pattern
-/// columns holds, as the memory model assumes it. The patterns' spread grows with `k`: the
-/// largest subproblem, run alone on one thread, peaked at 697 MiB at N = 21 (k = 14) against 671
-/// modelled with a factor 3, at 728 MiB at N = 23 (k = 18) against 463, and at 656 MiB at N = 24
-/// (k = 20) against 301 (docs/performance.md). So 3.5 up to k = 14, then doubling every 4
+/// columns holds, as the memory model assumes it. The patterns' spread grows with `k`: a whole
+/// run of N = 21 (k = 14) on two threads peaked at 697 MiB against 671 modelled for two threads
+/// with a factor 3, and the largest subproblem run alone on one thread at 728 MiB at N = 23
+/// (k = 18) against 463, and at 656 MiB at N = 24 (k = 20) against 301 (docs/performance.md). So 3.5 up to k = 14, then doubling every 4
 /// columns (7 at k = 18, 9.9 at k = 20: above the 4.7 and 6.5 those peaks imply).
 fn largest_over_mean(k: usize) -> f64 {
     3.5 * 2f64.powf(k.saturating_sub(14) as f64 / 4.0)
