@@ -43,28 +43,19 @@ function listed(line, indexes) {
 // What comes after a conflict on (r, c): only that square is ruled out. Without `ahead` (a
 // question of where the search tries next is open) it does not say where that is.
 function afterConflict(ev, n, algo, ahead) {
+  const then = (next) => (ahead ? `: ${next}.` : ".");
   if (ev.positions_by === "column") {
     const next = Array.isArray(ev.untried) ? ev.untried[ev.col] : ev.row + 1;
-    if (!ahead) {
-      return next < n ? ` Only row ${ev.row} is ruled out.` : ` That was the last row of column ${ev.col}.`;
-    }
     return next < n
-      ? ` Only row ${ev.row} is ruled out: next, row ${next} of column ${ev.col}.`
-      : ` That was the last row of column ${ev.col}: the search backs up next.`;
+      ? ` Only row ${ev.row} is ruled out${then(`next, row ${next} of column ${ev.col}`)}`
+      : ` That was the last row of column ${ev.col}${then("the search backs up next")}`;
   }
   if (ev.col < n - 1) {
-    return ahead
-      ? ` Only this square is ruled out: next, column ${ev.col + 1} of row ${ev.row}.`
-      : " Only this square is ruled out.";
-  }
-  if (!ahead) {
-    return algo === "bfs"
-      ? ` It was the last square of row ${ev.row} for this board.`
-      : ` It was the last square of row ${ev.row}.`;
+    return ` Only this square is ruled out${then(`next, column ${ev.col + 1} of row ${ev.row}`)}`;
   }
   return algo === "bfs"
-    ? ` It was the last square of row ${ev.row} for this board: the next board comes off the queue.`
-    : ` It was the last square of row ${ev.row}: the search backs up next.`;
+    ? ` It was the last square of row ${ev.row} for this board${then("the next board comes off the queue")}`
+    : ` It was the last square of row ${ev.row}${then("the search backs up next")}`;
 }
 
 // Wirth's conflict in Wirth's arrays: the entries the test reads, up to the false one.

@@ -341,10 +341,10 @@ fn halves(
     // The draws the bound stopped: kept as censored when some finished (Kaplan–Meier), else
     // the next line says what their times so far give.
     let were = |s: usize| if s == 1 { "was" } else { "were" };
-    let kept = if drawn > 0 {
-        " and kept as censored (each took at least its time so far: the Kaplan-Meier mean)"
-    } else {
-        ""
+    let kept = match (drawn, f.stopped) {
+        (0, _) => "",
+        (_, 1) => " and kept as censored (it took at least its time so far: the Kaplan-Meier mean)",
+        _ => " and kept as censored (each took at least its time so far: the Kaplan-Meier mean)",
     };
     let stopped = match (f.bound_reached, f.stopped) {
         (false, 0) => String::new(),
@@ -379,19 +379,14 @@ fn halves(
                 100.0 * f.pattern_error / core.max(f64::MIN_POSITIVE)
             ),
         };
-        let (more, why) = if f.at_least {
-            (
-                "more than ",
-                "; the draw of the most seconds per predicted cost was stopped, so this is a \
-                 lower bound",
-            )
+        let short = if f.closed_short {
+            "; the draw of the most seconds per predicted cost was stopped, so this may be short"
         } else {
-            ("", "")
+            ""
         };
         writeln!(
             out,
-            "estimated time: {more}{wall_time} on {threads} thread{} ({more}{hours} \
-             core-hours{error}{why})",
+            "estimated time: {wall_time} on {threads} thread{} ({hours} core-hours{error}{short})",
             plural(threads),
         )?;
     } else if f.at_least {

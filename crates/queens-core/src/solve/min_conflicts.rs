@@ -11,9 +11,10 @@
 //!
 //! Cost: about linear in N in practice (a few random probes per row); memory is `u32` arrays
 //! (the columns, the two diagonals' counters, the work list of attacked rows, reserved once),
-//! 24 bytes per queen (240 MB for N = 10^7; 4 KiB more below N = 1,024). The generator is Rng seeded by the
-//! caller, so the same seed gives the same solution. Local search cannot prove that a board has
-//! no solution; the two that have none, N = 2 and 3, are answered directly.
+//! 24 bytes per queen (240 MB for N = 10^7; up to 4 KiB more below N = 1,024). The generator
+//! is Rng seeded by the caller, so the same seed gives the same solution. Local search cannot
+//! prove that a board has no solution; the two that have none, N = 2 and 3, are answered
+//! directly.
 
 use crate::error::SizeError;
 use crate::random::Rng;

@@ -11,7 +11,8 @@
 //! long draws, the ones a bound cuts, weigh in, where leaving them out biases the mean short.
 //! When the largest observation is censored the curve never reaches 0; it is closed there as if
 //! that observation had ended (B. Efron, "The two sample problem with censored data", Proc. 5th
-//! Berkeley Symp. 4, 1967), which makes the mean a lower bound, flagged.
+//! Berkeley Symp. 4, 1967): what that draw would have taken more is left out, so the mean may
+//! be short, and it is flagged (it is still an estimate, not a bound: it may be long too).
 //! The standard error is Greenwood's formula carried to the mean: the variance is the sum over
 //! the event values of `A_j^2 d_j / (n_j (n_j - d_j))`, `A_j` the area under the curve past
 //! `t_j` (a term with `n_j = d_j` is 0 and skipped), times `D / (D - 1)`, `D` the events (the
@@ -27,8 +28,8 @@ pub(super) struct CensoredMean {
     /// Its standard error by Greenwood's formula (0 with fewer than two events).
     pub error: f64,
     /// Whether the largest observation is censored, so that the curve was closed there
-    /// (Efron) and `mean` is a lower bound.
-    pub lower_bound: bool,
+    /// (Efron) and `mean` may be short.
+    pub closed_short: bool,
 }
 
 /// The Kaplan–Meier mean of the nonnegative values `events` (observed whole) and `censored`
@@ -36,8 +37,8 @@ pub(super) struct CensoredMean {
 /// where the curve never falls and says nothing of the mean.
 ///
 /// For example, draws of 2, 3 and 5 seconds counted and two stopped at 4 and 6 seconds give
-/// 4.3, a lower bound since the largest was stopped (the three counted alone average 3.33; the
-/// tests work it by hand).
+/// 4.3, flagged as closed short since the largest was stopped (the three counted alone average
+/// 3.33; the tests work it by hand).
 pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<CensoredMean> {
     if events.is_empty() {
         return None;
@@ -49,7 +50,7 @@ pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<Cens
         .chain(censored.iter().map(|&x| (x, true)))
         .collect();
     all.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let (last, lower_bound) = all[all.len() - 1];
+    let (last, closed_short) = all[all.len() - 1];
     // Each event value: (t_j, d_j, n_j), and the curve's height just after it.
     let mut steps: Vec<(f64, usize, usize, f64)> = Vec::new();
     let (mut survival, mut at_risk, mut i) = (1.0, all.len(), 0);
@@ -74,7 +75,10 @@ pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<Cens
     let mut variance = 0.0;
     for (j, &(t, d, n, height)) in steps.iter().enumerate().rev() {
         let next = steps.get(j + 1).map_or(last, |s| s.0);
-        past += height * (next - t);
+        // A curve at 0 adds nothing (and an infinite value past it adds no NaN).
+        if height > 0.0 {
+            past += height * (next - t);
+        }
         if n > d {
             variance += past * past * d as f64 / (n * (n - d)) as f64;
         }
@@ -89,7 +93,7 @@ pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<Cens
     Some(CensoredMean {
         mean,
         error,
-        lower_bound,
+        closed_short,
     })
 }
 
@@ -111,13 +115,13 @@ mod tests {
         // standard error is sqrt(70.875 / 7 / 8) = sqrt(1.265625) = 1.125.
         let km = kaplan_meier_mean(&[7.0, 2.0, 10.0, 1.0, 7.0, 5.0, 2.0, 7.0], &[]).unwrap();
         assert!(close(km.mean, 5.125) && close(km.error, 1.125), "{km:?}");
-        assert!(!km.lower_bound);
+        assert!(!km.closed_short);
         // 1 and 3: mean 2, standard error sqrt(2 / 1 / 2) = 1.
         let km = kaplan_meier_mean(&[1.0, 3.0], &[]).unwrap();
-        assert_eq!((km.mean, km.error, km.lower_bound), (2.0, 1.0, false));
+        assert_eq!((km.mean, km.error, km.closed_short), (2.0, 1.0, false));
         // One event: its value, no standard error.
         let km = kaplan_meier_mean(&[2.5], &[]).unwrap();
-        assert_eq!((km.mean, km.error, km.lower_bound), (2.5, 0.0, false));
+        assert_eq!((km.mean, km.error, km.closed_short), (2.5, 0.0, false));
         assert_eq!(kaplan_meier_mean(&[], &[1.0]), None);
     }
 
@@ -135,29 +139,32 @@ mod tests {
         let variance = (16.0f64 / 15.0).powi(2) / 6.0 + (8.0f64 / 3.0).powi(2) / 20.0;
         assert!(close(km.error, (variance * 1.5).sqrt()), "{km:?}");
         assert!(
-            (km.error - 0.904311).abs() < 1e-6 && !km.lower_bound,
+            (km.error - 0.904311).abs() < 1e-6 && !km.closed_short,
             "{km:?}"
         );
     }
 
     /// When the largest observation is censored, the curve is closed there (Efron) and the
-    /// mean is flagged as a lower bound.
+    /// mean is flagged as possibly short.
     #[test]
-    fn a_largest_observation_censored_makes_a_lower_bound() {
+    fn a_largest_observation_censored_closes_the_curve_there() {
         // Events 2, 3, 5; censored 4 and 6: 2, 3, 4+, 5, 6+. S = 4/5 after 2, 3/5 after 3,
         // 3/10 after 5 (2 at risk), closed at 6: 2 + 0.8 + 2 * 0.6 + 1 * 0.3 = 4.3.
         let km = kaplan_meier_mean(&[2.0, 3.0, 5.0], &[4.0, 6.0]).unwrap();
-        assert!(close(km.mean, 4.3) && km.lower_bound, "{km:?}");
+        assert!(close(km.mean, 4.3) && km.closed_short, "{km:?}");
         // 1 and 3 counted, one stopped at 100: S = 2/3 after 1, 1/3 after 3, closed at 100:
-        // 1 + 2 * 2/3 + 97 * 1/3 = 34.67, a lower bound.
+        // 1 + 2 * 2/3 + 97 * 1/3 = 34.67, flagged.
         let km = kaplan_meier_mean(&[1.0, 3.0], &[100.0]).unwrap();
-        assert!(close(km.mean, 104.0 / 3.0) && km.lower_bound, "{km:?}");
-        // A censoring tied with the largest event comes after it: still a lower bound.
+        assert!(close(km.mean, 104.0 / 3.0) && km.closed_short, "{km:?}");
+        // A censoring tied with the largest event comes after it: still closed there.
         let km = kaplan_meier_mean(&[1.0, 3.0], &[3.0]).unwrap();
-        assert!(km.lower_bound, "{km:?}");
+        assert!(km.closed_short, "{km:?}");
         // A censoring below the largest event is not.
         let km = kaplan_meier_mean(&[1.0, 3.0], &[2.0]).unwrap();
-        assert!(close(km.mean, 7.0 / 3.0) && !km.lower_bound, "{km:?}");
+        assert!(close(km.mean, 7.0 / 3.0) && !km.closed_short, "{km:?}");
+        // An infinite event (not reachable: seconds are finite) gives an infinite mean, no NaN.
+        let km = kaplan_meier_mean(&[1.0, f64::INFINITY], &[]).unwrap();
+        assert_eq!(km.mean, f64::INFINITY, "{km:?}");
     }
 
     /// The forecast's situation, simulated: `threads` threads each draw jobs back to back

@@ -26,11 +26,11 @@
 //! cores.
 //! Cost: up to about 2 million probes of each side, made in rounds on the run's threads, no
 //! round begun past 30 % of `sampling.bound` (one probe of each side of every subproblem at
-//! least: a busy machine or a huge plan gets fewer), plus the draws: for `sampling.budget`, then on
-//! until `FEWEST_DRAWS` are counted, never past `sampling.bound` from the start, where the
-//! draws still running are stopped and kept as censored (when none had finished, the mean of
-//! their times so far gives a lower bound). It calls `plan.rs` (to count the draws), `list.rs` (the walks probed)
-//! and the fixed-point searches of `count::fixed`.
+//! least: a busy machine or a huge plan gets fewer), plus the draws: for `sampling.budget`,
+//! then on until `FEWEST_DRAWS` are counted, never past `sampling.bound` from the start, where
+//! the draws still running are stopped and kept as censored (when none had finished, the mean
+//! of their times so far gives a lower bound). It calls `plan.rs` (to count the draws),
+//! `list.rs` (the walks probed) and the fixed-point searches of `count::fixed`.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -82,10 +82,12 @@ pub struct Forecast {
     /// The standard error of `pattern_seconds` (0 when fewer than two draws).
     pub pattern_error: f64,
     /// Whether `pattern_seconds` (and `largest_seconds`) are only lower bounds: no draw
-    /// finished within the bound (they are then from the time the stopped draws had taken), or
-    /// the draw of the largest ratio of seconds to predicted cost was stopped (the Kaplan–Meier
-    /// curve, closed there, leaves out what it would have taken more).
+    /// finished within the bound, and they are from the time the stopped draws had taken.
     pub at_least: bool,
+    /// Whether the draw of the largest ratio of seconds to predicted cost was stopped: the
+    /// Kaplan–Meier curve, closed there, leaves out what it would have taken more, so the
+    /// estimate may be short (it is still an estimate, not a bound).
+    pub closed_short: bool,
     /// Seconds of one core for the fixed-point part (0 when the shard has none), and the
     /// board it was timed on.
     pub fixed: (f64, usize),
@@ -308,9 +310,9 @@ fn predicted_of([nu, u, nl, l]: [f64; 4], groups: f64) -> (f64, f64) {
 /// subproblem, the fixed-point part timed, then subproblems drawn by their predicted cost and
 /// counted whole for `sampling.budget`, and on until `FEWEST_DRAWS` are counted, but never
 /// past `sampling.bound` from the start: the draws still running then are stopped and kept as
-/// censored (the mean of their times so far makes a lower bound when none had finished). Each draw is timed by
-/// `sampling`'s thread clock. A thread that cannot start, or a draw whose halves find no
-/// memory, is an error (the other draws stop). `threads` is read as 1 to
+/// censored (the mean of their times so far makes a lower bound when none had finished). Each
+/// draw is timed by `sampling`'s thread clock. A thread that cannot start, or a draw whose
+/// halves find no memory, is an error (the other draws stop). `threads` is read as 1 to
 /// [`MAX_THREADS`](crate::count::MAX_THREADS).
 pub fn forecast(
     plan: &Plan,
@@ -353,7 +355,7 @@ pub fn forecast(
         sampling,
         start,
     )?;
-    let (mean, error, at_least) = mean_ratio(&sample.ratios, &sample.stopped);
+    let (mean, error, at_least, closed_short) = mean_ratio(&sample.ratios, &sample.stopped);
     Ok(Forecast {
         subproblems: todo.len(),
         pattern_columns: k,
@@ -370,6 +372,7 @@ pub fn forecast(
         pattern_seconds: weight * mean,
         pattern_error: weight * error,
         at_least,
+        closed_short,
         fixed: (fixed.0, fixed.1),
         largest_seconds: largest_cost * mean,
     })
@@ -378,15 +381,15 @@ pub fn forecast(
 /// The mean of the draws' `ratios` (seconds / predicted cost), the draws `stopped` by the
 /// bound (their seconds so far / predicted cost) kept as censored: their Kaplan–Meier mean, its
 /// standard error (0 with fewer than two counted whole; with none stopped, the sample's usual
-/// one, its variance over m - 1), and whether it is only a lower bound (the largest ratio is a
-/// stopped draw's). With no draw counted whole, the mean of the `stopped` ratios, a lower
-/// bound (0, and no bound, when there are none either).
-fn mean_ratio(ratios: &[f64], stopped: &[f64]) -> (f64, f64, bool) {
+/// one, its variance over m - 1), whether it is only a lower bound (no draw counted whole: the
+/// mean of the `stopped` ratios; 0, and no bound, when there are none either), and whether
+/// the curve was closed at a stopped draw's, the largest ratio, so that it may be short.
+fn mean_ratio(ratios: &[f64], stopped: &[f64]) -> (f64, f64, bool, bool) {
     match kaplan_meier_mean(ratios, stopped) {
-        Some(km) => (km.mean, km.error, km.lower_bound),
+        Some(km) => (km.mean, km.error, false, km.closed_short),
         None => {
             let mean = stopped.iter().sum::<f64>() / stopped.len().max(1) as f64;
-            (mean, 0.0, !stopped.is_empty())
+            (mean, 0.0, !stopped.is_empty(), false)
         }
     }
 }
@@ -724,19 +727,19 @@ mod tests {
     }
 
     /// The time comes from the draws counted whole and those stopped, censored, with its
-    /// standard error; when the bound stopped every draw, from the time those had taken, as a
-    /// lower bound.
+    /// standard error, flagged as possibly short when a stopped draw has the largest ratio;
+    /// when the bound stopped every draw, from the time those had taken, as a lower bound.
     #[test]
     fn the_mean_ratio_keeps_the_draws_stopped_as_censored_else_bounds_from_them() {
-        // 1 and 3 counted, one stopped at 100 (see `kaplan_meier.rs`): 104/3, a lower bound;
-        // stopped at 2, below the largest: 7/3 (1 + 2/3 * 2), not one.
-        let (mean, _, at_least) = mean_ratio(&[1.0, 3.0], &[100.0]);
-        assert!((mean - 104.0 / 3.0).abs() < 1e-12 && at_least);
-        let (mean, _, at_least) = mean_ratio(&[1.0, 3.0], &[2.0]);
-        assert!((mean - 7.0 / 3.0).abs() < 1e-12 && !at_least);
-        assert_eq!(mean_ratio(&[1.0, 3.0], &[]), (2.0, 1.0, false));
-        assert_eq!(mean_ratio(&[2.0], &[]), (2.0, 0.0, false));
-        assert_eq!(mean_ratio(&[], &[2.0, 4.0]), (3.0, 0.0, true));
-        assert_eq!(mean_ratio(&[], &[]), (0.0, 0.0, false));
+        // 1 and 3 counted, one stopped at 100 (see `kaplan_meier.rs`): 104/3, closed short, no
+        // lower bound; stopped at 2, below the largest: 7/3 (1 + 2/3 * 2), not closed short.
+        let (mean, _, at_least, short) = mean_ratio(&[1.0, 3.0], &[100.0]);
+        assert!((mean - 104.0 / 3.0).abs() < 1e-12 && !at_least && short);
+        let (mean, _, at_least, short) = mean_ratio(&[1.0, 3.0], &[2.0]);
+        assert!((mean - 7.0 / 3.0).abs() < 1e-12 && !at_least && !short);
+        assert_eq!(mean_ratio(&[1.0, 3.0], &[]), (2.0, 1.0, false, false));
+        assert_eq!(mean_ratio(&[2.0], &[]), (2.0, 0.0, false, false));
+        assert_eq!(mean_ratio(&[], &[2.0, 4.0]), (3.0, 0.0, true, false));
+        assert_eq!(mean_ratio(&[], &[]), (0.0, 0.0, false, false));
     }
 }
