@@ -41,8 +41,8 @@ impl Instance {
     /// [`Instance::solve`] within a memory budget of `budget` bytes, checked before allocating
     /// ([`Instance::memory_needed`]).
     ///
-    /// The answer is exact and reproducible: a short exact search first (most instances with
-    /// many given queens end there); then, when a dozen or more rows are free, min-conflicts
+    /// The answer is exact and reproducible: a short exact search first, when its memory fits
+    /// the budget (most instances with many given queens end there); then, when a dozen or more rows are free, min-conflicts
     /// local search that keeps the given queens fixed (boards with few given queens, where the
     /// exact search can take minutes, end there in milliseconds), from a fixed seed; then the
     /// exact search to its end, which alone proves that no completion exists. A completion
@@ -53,8 +53,10 @@ impl Instance {
         }
         let free = self.free_rows();
         let n = self.n;
-        if free <= PROBE_MAX_FREE {
-            self.check_exact(budget)?;
+        // The probe only when the exact search fits the budget: where it does not, local
+        // search (far smaller) may still complete the board, and only the exact search to its
+        // end, below, is refused for want of memory.
+        if free <= PROBE_MAX_FREE && self.check_exact(budget).is_ok() {
             let mut search = Search::new(self)?;
             search.limit = EXACT_PROBE;
             if let Some(answer) = search.first() {

@@ -295,6 +295,35 @@ fn completions_beyond_the_memory_budget_are_refused_before_allocating() {
     assert_eq!(small.count_within(1 << 20).unwrap(), small.count().unwrap());
 }
 
+/// The short exact search that goes first must not refuse what local search completes: with
+/// 1,999 free rows the exact search needs 31 MiB, local search about 100 KiB, and a budget of
+/// 20 MiB was refused ("the exact completion search ... needs 32617768 bytes") while the same
+/// board with 2,001 free rows, past the probe, was completed.
+#[test]
+fn a_board_whose_exact_search_is_over_the_budget_is_completed_by_local_search() {
+    let budget = 20 << 20;
+    for n in [2000, 2001, 2002] {
+        let inst = Instance {
+            n,
+            fixed: vec![sq(0, 0)],
+        };
+        assert!(inst.memory_needed() > budget);
+        match inst.solve_within(budget) {
+            Ok(Completion::Found(q)) => assert!(is_solution(&q) && q[0] == 0, "n = {n}"),
+            other => panic!("n = {n}: {other:?}"),
+        }
+    }
+    // With fewer free rows than local search takes, the exact search's need is still named.
+    let small = Instance {
+        n: 8,
+        fixed: vec![sq(0, 3)],
+    };
+    assert!(matches!(
+        small.solve_within(100),
+        Err(InstanceError::Budget(_))
+    ));
+}
+
 #[test]
 fn memory_the_allocator_refuses_is_over_budget_even_with_no_limit() {
     // 2^32 - 1 rows with no queen given: 32 GiB for each diagonal's counters, more than the
