@@ -62,8 +62,8 @@ pub enum InstanceParseError {
 /// The CSPLib format is Essence' parameter syntax: `letting n = 8` (or `be`), and
 /// `letting init = [[r, c], ...]`, a list of row, column pairs, 0-based as written by the
 /// CSPLib generators (`queens-gen-fast.py`, `queens-diag-transform.py`). `$` starts a comment,
-/// a `language ESSENCE' 1.0` line is skipped, white space and line breaks are free, and other
-/// `letting`s are ignored.
+/// a `language ESSENCE' 1.0` line is skipped, white space and line breaks are free, other
+/// `letting`s are ignored, and a UTF-8 byte-order mark at the start of the text is skipped.
 ///
 /// # Example
 /// ```
@@ -93,6 +93,9 @@ pub fn parse_instance(text: &str) -> Result<Instance, InstanceParseError> {
 /// ));
 /// ```
 pub fn parse_instance_within(text: &str, budget: u64) -> Result<Instance, InstanceParseError> {
+    // A UTF-8 byte-order mark (some Windows editors write one) is no part of either form, as
+    // for the placement reader.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let is_csplib = text
         .lines()
         .any(|l| l.split('$').next().unwrap_or("").contains("letting"));

@@ -406,6 +406,22 @@ fn reads_csplib_parameter_files() {
     assert_eq!(no_init.fixed, vec![]);
 }
 
+/// A CSPLib file saved with a UTF-8 byte-order mark was refused (`line 1: unexpected
+/// '\u{feff}' in a CSPLib parameter file`), while a drawn board with one was read.
+#[test]
+fn a_byte_order_mark_at_the_start_of_an_instance_is_skipped() {
+    let text = "\u{feff}letting n = 8\r\nletting init = [[0, 3], [5, 2]]\r\n";
+    let inst = parse_instance(text).unwrap();
+    assert_eq!((inst.n, inst.fixed), (8, vec![sq(0, 3), sq(5, 2)]));
+    let board = parse_instance("\u{feff}....\n.Q..\n....\n....\n").unwrap();
+    assert_eq!((board.n, board.fixed), (4, vec![sq(1, 1)]));
+    // Only at the start: elsewhere it is still an unexpected character, at its line.
+    assert!(matches!(
+        parse_instance("letting n = 8\n\u{feff}letting init = []\n"),
+        Err(InstanceParseError::Malformed { line: 2, .. })
+    ));
+}
+
 #[test]
 fn reports_malformed_csplib_files_with_their_line() {
     let cases = [
