@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::Context;
-use queens_core::board::{find_flaw_in_columns, find_flaw_in_squares, Flaw};
+use queens_core::board::{find_flaw_in_columns, find_flaw_on_board, Flaw};
 use queens_core::parse::{CompactEntry, EntryReader};
 use queens_core::text::escape;
 
@@ -48,7 +48,7 @@ fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<
         seen += 1;
         let flaw = match &entry {
             CompactEntry::Positions(queens) => find_flaw_in_columns(queens),
-            CompactEntry::Board { n, queens } => find_flaw_in_squares(*n, queens.iter().copied()),
+            CompactEntry::Board { n, queens } => find_flaw_on_board(*n, queens),
         };
         all_good &= flaw.is_none();
         if quiet {

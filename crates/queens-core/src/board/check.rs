@@ -3,7 +3,8 @@
 //!
 //! The check keeps one slot per row, column and diagonal holding the first queen seen on that
 //! line, so it runs in O(N) time and O(N) memory instead of comparing every pair of queens; the
-//! check of any set of squares keeps a slot only for each line its squares take.
+//! check of any set of squares keeps a slot only for each line its squares take, and the check
+//! of a drawn board one bit per line of the board.
 
 use std::fmt;
 
@@ -140,6 +141,12 @@ impl Bits {
         Bits(vec![0; len.div_ceil(64)])
     }
 
+    /// Whether `i` is there.
+    #[inline]
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1u64 << (i % 64)) != 0
+    }
+
     /// Adds `i`; says whether it was already there.
     #[inline]
     fn insert(&mut self, i: usize) -> bool {
@@ -257,6 +264,60 @@ pub fn find_flaw_in_squares(n: usize, squares: impl IntoIterator<Item = Square>)
         .map(Flaw::EmptyRow)
 }
 
+/// Checks the squares of a drawn board of side `n` (several queens in a row, or none, as the
+/// placement reader keeps them), with the same answer as [`find_flaw_in_squares`], in 6 bits
+/// per row of the board (one per row, column and diagonal) beyond the squares: the check for a
+/// board whose `n` is bounded by its text and the memory budget, where the other's maps would
+/// take about 200 bytes per row. When a line is found taken, the earlier square on it is found
+/// by scanning the squares before, once.
+///
+/// # Example
+/// ```
+/// use queens_core::board::find_flaw_on_board;
+/// use queens_core::{Flaw, Square};
+/// let squares = [Square { row: 0, col: 1 }, Square { row: 1, col: 3 }];
+/// assert_eq!(find_flaw_on_board(4, &squares), Some(Flaw::EmptyRow(2)));
+/// ```
+pub fn find_flaw_on_board(n: usize, squares: &[Square]) -> Option<Flaw> {
+    let mut rows = Bits::new(n);
+    let mut cols = Bits::new(n);
+    let mut down = Bits::new(2 * n);
+    let mut up = Bits::new(2 * n);
+    for (i, &sq) in squares.iter().enumerate() {
+        if sq.row >= n || sq.col >= n {
+            return Some(Flaw::OffBoard(sq));
+        }
+        let (row, col) = (sq.row, sq.col);
+        let line = if rows.insert(row) {
+            Line::Row
+        } else if cols.insert(col) {
+            Line::Column
+        } else if down.insert(row + n - col) {
+            Line::Diagonal
+        } else if up.insert(row + col) {
+            Line::AntiDiagonal
+        } else {
+            continue;
+        };
+        let on_line = |s: &&Square| match line {
+            Line::Row => s.row == row,
+            Line::Column => s.col == col,
+            Line::Diagonal => s.row + col == row + s.col,
+            Line::AntiDiagonal => s.row + s.col == row + col,
+        };
+        let first = *squares[..i]
+            .iter()
+            .find(on_line)
+            .expect("the line was taken by an earlier square");
+        return Some(Flaw::Attack {
+            first,
+            second: sq,
+            line,
+        });
+    }
+    (0..n).find(|&r| !rows.contains(r)).map(Flaw::EmptyRow)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,6 +392,25 @@ mod tests {
 
     proptest::proptest! {
         #[test]
+        fn the_check_of_a_board_agrees_with_the_dense_check_and_the_maps(
+            n in 1usize..9,
+            squares in proptest::collection::vec((0usize..10, 0usize..10), 0..12),
+        ) {
+            let mut squares: Vec<Square> =
+                squares.into_iter().map(|(row, col)| sq(row, col)).collect();
+            proptest::prop_assert_eq!(
+                find_flaw_on_board(n, &squares),
+                dense_flaw_in_squares(n, &squares)
+            );
+            // In reading order too, as the reader hands a board's squares over.
+            squares.sort_unstable_by_key(|s| (s.row, s.col));
+            proptest::prop_assert_eq!(
+                find_flaw_on_board(n, &squares),
+                find_flaw_in_squares(n, squares.iter().copied())
+            );
+        }
+
+        #[test]
         fn the_check_of_squares_agrees_with_the_dense_check(
             n in 1usize..9,
             squares in proptest::collection::vec((0usize..10, 0usize..10), 0..12),
@@ -357,6 +437,11 @@ mod tests {
                         .collect();
                     assert_eq!(
                         find_flaw_in_squares(n, some.iter().copied()),
+                        dense_flaw_in_squares(n, &some),
+                        "{some:?}"
+                    );
+                    assert_eq!(
+                        find_flaw_on_board(n, &some),
                         dense_flaw_in_squares(n, &some),
                         "{some:?}"
                     );

@@ -4,5 +4,7 @@
 mod check;
 pub mod symmetry;
 
-pub use check::{find_flaw, find_flaw_in_columns, find_flaw_in_squares, Flaw, Line, Square};
+pub use check::{
+    find_flaw, find_flaw_in_columns, find_flaw_in_squares, find_flaw_on_board, Flaw, Line, Square,
+};
 pub use symmetry::{is_canonical, representative, stabilizer_size, Symmetry};

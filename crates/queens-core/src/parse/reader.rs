@@ -62,8 +62,9 @@ pub const BYTES_PER_COLUMN: u64 = 5;
 
 /// The bytes the reader and the check take per column of a drawn board: up to two queens kept
 /// per row (16 bytes each; the check stops at a row's second queen, so later ones cannot
-/// matter) and the checker's four arrays of words over rows, columns and diagonals.
-pub const BYTES_PER_BOARD_COLUMN: u64 = 2 * 16 + 6 * 8;
+/// matter), twice that while their list grows, and the checker's 6 bits
+/// ([`find_flaw_on_board`](crate::board::find_flaw_on_board)), with room to spare.
+pub const BYTES_PER_BOARD_COLUMN: u64 = 80;
 
 /// The default memory budget of a reader: 1 GiB, as the command line's.
 pub const DEFAULT_BUDGET: u64 = 1 << 30;
