@@ -89,9 +89,14 @@ fn hint(err: InstanceError) -> anyhow::Error {
     }
 }
 
+/// Why no completion exists when the given queens are at peace: with none given, the board
+/// itself has no solution (N = 2 or 3).
 fn impossible(instance: &Instance) -> String {
     let n = instance.n;
     let k = instance.fixed.len();
+    if k == 0 {
+        return format!("the {n}x{n} board has no solution");
+    }
     format!(
         "no solution of the {n}x{n} board contains the {k} given queen{}",
         if k == 1 { "" } else { "s" }

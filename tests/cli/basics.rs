@@ -46,6 +46,23 @@ fn solve_says_no_with_status_one_when_the_board_has_no_solution() {
     }
 }
 
+/// `complete 2` and `complete 3` give no queen: the board has no solution, said as `solve`
+/// says it, not "no solution of the 2x2 board contains the 0 given queens".
+#[test]
+fn complete_says_the_board_has_no_solution_when_no_queen_is_given() {
+    for n in [2, 3] {
+        let expected = format!("queens: no completion: the {n}x{n} board has no solution\n");
+        run(&format!("complete {n}"))
+            .status(1)
+            .stdout_is("")
+            .stderr_is(&expected);
+        run(&format!("complete {n} --count"))
+            .status(1)
+            .stdout_is("0\n")
+            .stderr_is(&expected);
+    }
+}
+
 #[test]
 fn solve_gives_the_single_queen_of_the_one_by_one_board() {
     assert_prints("solve 1", "Q\n\n");
