@@ -109,6 +109,7 @@ pub fn bytes(count: u64) -> String {
         unit = Some(u);
     }
     match unit {
+        None if count == 1 => "1 byte".to_string(),
         None => format!("{count} bytes"),
         Some(u) => format!("{count} bytes ({value:.1} {u})"),
     }
@@ -145,5 +146,9 @@ mod tests {
              1073741824 bytes (1.0 GiB)"
         );
         assert_eq!(bytes(1000), "1000 bytes");
+        assert_eq!(
+            (bytes(1), bytes(0)),
+            ("1 byte".to_string(), "0 bytes".to_string())
+        );
     }
 }
