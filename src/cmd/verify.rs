@@ -1,14 +1,17 @@
 //! `queens verify [FILE]`: says for each placement read whether it is a solution.
 //!
-//! The input is streamed: each entry is parsed as its bytes arrive, checked, and reported
-//! before the next is read. A positions line is held as one `u32` per queen (4 bytes) plus the
+//! The input is streamed: each entry is parsed as its bytes arrive, checked, and reported;
+//! the verdicts written are flushed whenever the input has no byte left to hand out, before it
+//! waits for more ([`FlushBeforeWait`]), so that a slow producer or a person typing sees each
+//! verdict at once, while a file is answered in batches. A positions line is held as one `u32` per queen (4 bytes) plus the
 //! checker's 5 bits per queen, so a 10^8-queen line needs about 460 MB however long its text.
 //! An entry that would outgrow the memory budget (`--max-memory`) is refused at its line, and a
 //! board block ends after its N rows. `--format json` prints each verdict as one JSON object
 //! ([`verdict_json`]) instead of a line of text: the same facts, the same exit statuses.
 
+use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use anyhow::Context;
 use queens_core::board::{find_flaw_in_columns, find_flaw_on_board, Flaw};
@@ -38,9 +41,40 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
     }
 }
 
-fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<Status> {
+/// An input that flushes `out` before it reads from its source, that is whenever every byte
+/// read so far was handed out: the verdicts written are not held back while the input waits.
+/// A flush that fails is left to the next write or the last flush to report.
+struct FlushBeforeWait<'a, R, W: Write> {
+    input: BufReader<R>,
+    out: &'a RefCell<W>,
+}
+
+impl<R: Read, W: Write> Read for FlushBeforeWait<'_, R, W> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut available = self.fill_buf()?;
+        let read = available.read(buf)?;
+        self.consume(read);
+        Ok(read)
+    }
+}
+
+impl<R: Read, W: Write> BufRead for FlushBeforeWait<'_, R, W> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.input.buffer().is_empty() {
+            let _ = self.out.borrow_mut().flush();
+        }
+        self.input.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.input.consume(amount);
+    }
+}
+
+fn verify(input: BufReader<impl Read>, name: &str, args: &VerifyArgs) -> anyhow::Result<Status> {
     let quiet = args.quiet;
-    let mut out = super::stdout();
+    let out = RefCell::new(super::stdout());
+    let input = FlushBeforeWait { input, out: &out };
     let mut all_good = true;
     let mut seen = 0u64;
     for item in EntryReader::with_budget(input, args.search.max_memory) {
@@ -57,7 +91,7 @@ fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<
         let n = entry.size();
         // A closed pipe stops the reading; the status is still the answer: "no" once a
         // placement that is not a solution was seen.
-        match write_verdict(&mut out, args.format, line, n, flaw.as_ref()) {
+        match write_verdict(&mut *out.borrow_mut(), args.format, line, n, flaw.as_ref()) {
             Err(err) if is_broken_pipe(&err) => return Ok(answer(all_good)),
             written => written?,
         }
@@ -65,7 +99,7 @@ fn verify(input: impl BufRead, name: &str, args: &VerifyArgs) -> anyhow::Result<
     if seen == 0 {
         anyhow::bail!("{name} holds no placement (expected positions lines or board blocks)");
     }
-    match out.flush().map_err(anyhow::Error::from) {
+    match out.borrow_mut().flush().map_err(anyhow::Error::from) {
         Err(err) if is_broken_pipe(&err) => {}
         flushed => flushed?,
     }

@@ -349,3 +349,48 @@ fn help_lists_every_subcommand() {
         assert!(text.contains(cmd), "{cmd} missing from help");
     }
 }
+
+/// A placement written to `verify` through a pipe that stays open is answered at once, before
+/// the input ends: the verdicts are flushed whenever the input waits (a person typing, or a
+/// slow producer, sees each one; they were held until the end of the input).
+#[test]
+fn verify_answers_each_placement_while_its_input_stays_open() {
+    use std::io::Write;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("queens"))
+        .arg("verify")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, seen) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = Duration::from_secs(30);
+    for (input, verdict) in [
+        ("0 4 7 5 2 6 1 3\n", "line 1: 8x8: solution"),
+        ("1 3 0 3\n", "line 2: 4x4: not a solution"),
+    ] {
+        stdin.write_all(input.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let line = seen.recv_timeout(wait).unwrap_or_else(|_| {
+            let _ = child.kill();
+            panic!("no verdict on {input:?} within {wait:?} while the input stayed open")
+        });
+        assert!(line.starts_with(verdict), "{line}");
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert_eq!(status.code(), Some(1));
+}
