@@ -31,16 +31,19 @@ impl Instance {
         Ok(())
     }
 
-    /// The bytes the exact search allocates at most: its arrays, the domains (k^2 bits for k
-    /// free rows) and its trail of struck-out domain bits, 8 bytes each, which in the worst
-    /// case holds every bit (8 k^2 bytes: 32 MB for 2,000 free rows, 1 GiB for 11,585).
+    /// The bytes the exact search allocates at most: its arrays (17 bytes per row of the board,
+    /// counted as 21, and 65 per free row: its row and column, 8 bytes each, five `u32` or
+    /// `bool` entries and a frame of 32 bytes on the stack of the search), the domains (k^2
+    /// bits for k free rows) and its trail of struck-out domain bits, 8 bytes each, which in
+    /// the worst case holds every bit and is never given room past that (8 k^2 bytes: 32 MB
+    /// for 2,000 free rows, 1 GiB for 11,585).
     pub fn memory_needed(&self) -> u64 {
         let n = self.n as u64;
         let k = self.free_rows() as u64;
         let words = k.div_ceil(64).max(1);
         (64 * self.fixed.len() as u64)
             .saturating_add(n.saturating_mul(8 + 1 + 4 + 4 + 4))
-            .saturating_add(k.saturating_mul(48))
+            .saturating_add(k.saturating_mul(65))
             .saturating_add(k.saturating_mul(words).saturating_mul(8))
             .saturating_add(k.saturating_mul(k).saturating_mul(8))
     }
@@ -95,8 +98,10 @@ pub(super) struct Search {
     /// The residual rows not placed yet (unordered), and where each sits in that list.
     open: Vec<u32>,
     open_at: Vec<u32>,
-    /// Removed (row, column) bits, to put back on the way up.
+    /// Removed (row, column) bits, to put back on the way up: at most every domain bit, so
+    /// never given room for more than `trail_max` entries (see [`Search::strike`]).
     trail: Vec<(u32, u32)>,
+    trail_max: usize,
     /// For each residual column, how many open rows still have it in their domain.
     support: Vec<u32>,
     /// Whether each residual column is taken by a placed row.
@@ -166,6 +171,7 @@ impl Search {
             open: (0..k as u32).collect(),
             open_at: (0..k as u32).collect(),
             trail: Vec::new(),
+            trail_max: k * k,
             nodes: 0,
             limit: u64::MAX,
             exhausted: false,
@@ -234,6 +240,25 @@ impl Search {
         }
     }
 
+    /// The room of the trail, in entries, and the most it may have (for the tests).
+    #[cfg(test)]
+    pub(super) fn trail_room(&self) -> (usize, usize) {
+        (self.trail.capacity(), self.trail_max)
+    }
+
+    /// Puts the struck bit (`row`, `col`) on the trail. The trail grows by doubling as a
+    /// vector does, but its room never passes `trail_max` entries, every bit of the domains,
+    /// which it cannot outgrow (a bit is struck once until it is put back): so the memory is
+    /// what [`Instance::memory_needed`] counts, not up to twice that.
+    fn strike(&mut self, row: u32, col: u32) {
+        if self.trail.len() == self.trail.capacity() {
+            let left = self.trail_max.saturating_sub(self.trail.len()).max(1);
+            self.trail
+                .reserve_exact(self.trail.capacity().max(64).min(left));
+        }
+        self.trail.push((row, col));
+    }
+
     /// Places residual row `row` on residual column `col` and strikes the attacked squares
     /// from the open rows. Returns false when an open row is left with no choice.
     fn place(&mut self, row: usize, col: usize) -> bool {
@@ -256,7 +281,7 @@ impl Search {
                     self.domains[w] &= !bit;
                     self.sizes[other] -= 1;
                     self.support[j as usize] -= 1;
-                    self.trail.push((other as u32, j));
+                    self.strike(other as u32, j);
                 }
             }
             if self.sizes[other] == 0 {

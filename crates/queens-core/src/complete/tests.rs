@@ -106,6 +106,31 @@ fn proves_that_no_completion_exists() {
     assert_eq!(inst.count().unwrap(), Counted::Completions(0));
 }
 
+/// The trail of the exact search is never given room past its worst case, every domain bit
+/// (k^2 entries for k free rows), which `memory_needed` counts: a vector left to double could
+/// take up to twice that (on the empty 10x10 board, room for 128 entries of the 100 there are).
+#[test]
+fn the_trail_of_the_exact_search_stays_within_its_worst_case() {
+    for n in 7..=12 {
+        let inst = Instance {
+            n,
+            fixed: Vec::new(),
+        };
+        let mut search = Search::new(&inst).unwrap();
+        let mut count = 0u64;
+        let _ = search.run(&mut |_| {
+            count += 1;
+            std::ops::ControlFlow::Continue(())
+        });
+        assert_eq!(count, [40, 92, 352, 724, 2680, 14200][n - 7]);
+        let (room, most) = search.trail_room();
+        assert!(
+            room <= most,
+            "N = {n}: room for {room} entries, at most {most}"
+        );
+    }
+}
+
 #[test]
 fn names_two_given_queens_that_attack() {
     let inst = Instance {
