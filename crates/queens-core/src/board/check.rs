@@ -157,6 +157,54 @@ impl Bits {
     }
 }
 
+/// The columns and diagonals of an `n` x `n` board that hold a queen, a bit each: the lines the
+/// checks below mark as they go.
+struct LineBits {
+    n: usize,
+    cols: Bits,
+    down: Bits,
+    up: Bits,
+}
+
+impl LineBits {
+    fn new(n: usize) -> LineBits {
+        LineBits {
+            n,
+            cols: Bits::new(n),
+            down: Bits::new(2 * n),
+            up: Bits::new(2 * n),
+        }
+    }
+
+    /// Marks the column and diagonals of `sq` up to the first already taken, and names it.
+    #[inline]
+    fn first_taken(&mut self, sq: Square) -> Option<Line> {
+        let (row, col) = (sq.row, sq.col);
+        if self.cols.insert(col) {
+            Some(Line::Column)
+        } else if self.down.insert(row + self.n - col) {
+            Some(Line::Diagonal)
+        } else if self.up.insert(row + col) {
+            Some(Line::AntiDiagonal)
+        } else {
+            None
+        }
+    }
+}
+
+impl Line {
+    /// Whether squares `a` and `b` are on one line of this kind.
+    #[inline]
+    fn holds(self, a: Square, b: Square) -> bool {
+        match self {
+            Line::Row => a.row == b.row,
+            Line::Column => a.col == b.col,
+            Line::Diagonal => a.row + b.col == b.row + a.col,
+            Line::AntiDiagonal => a.row + a.col == b.row + b.col,
+        }
+    }
+}
+
 /// The check behind [`find_flaw`] and [`find_flaw_in_columns`]: one bit per column and per
 /// diagonal. When a line is found taken, the earlier queen on it is found by scanning the rows
 /// above, once, so a flawed placement costs O(N) too.
@@ -165,27 +213,21 @@ fn first_attack(n: usize, col_of: impl Fn(usize) -> usize) -> Option<Flaw> {
         let col = col_of(row);
         return Some(Flaw::OffBoard(Square { row, col }));
     }
-    let mut cols = Bits::new(n);
-    let mut down = Bits::new(2 * n);
-    let mut up = Bits::new(2 * n);
+    let mut lines = LineBits::new(n);
     for row in 0..n {
         let col = col_of(row);
-        let line = if cols.insert(col) {
-            Line::Column
-        } else if down.insert(row + n - col) {
-            Line::Diagonal
-        } else if up.insert(row + col) {
-            Line::AntiDiagonal
-        } else {
+        let second = Square { row, col };
+        let Some(line) = lines.first_taken(second) else {
             continue;
         };
         let on_line = |r: usize| {
-            let c = col_of(r);
-            match line {
-                Line::Column => c == col,
-                Line::Diagonal => r + col == row + c,
-                _ => r + c == row + col,
-            }
+            line.holds(
+                Square {
+                    row: r,
+                    col: col_of(r),
+                },
+                second,
+            )
         };
         let first = (0..row)
             .find(|&r| on_line(r))
@@ -280,31 +322,19 @@ pub fn find_flaw_in_squares(n: usize, squares: impl IntoIterator<Item = Square>)
 /// ```
 pub fn find_flaw_on_board(n: usize, squares: &[Square]) -> Option<Flaw> {
     let mut rows = Bits::new(n);
-    let mut cols = Bits::new(n);
-    let mut down = Bits::new(2 * n);
-    let mut up = Bits::new(2 * n);
+    let mut lines = LineBits::new(n);
     for (i, &sq) in squares.iter().enumerate() {
         if sq.row >= n || sq.col >= n {
             return Some(Flaw::OffBoard(sq));
         }
-        let (row, col) = (sq.row, sq.col);
-        let line = if rows.insert(row) {
+        let line = if rows.insert(sq.row) {
             Line::Row
-        } else if cols.insert(col) {
-            Line::Column
-        } else if down.insert(row + n - col) {
-            Line::Diagonal
-        } else if up.insert(row + col) {
-            Line::AntiDiagonal
+        } else if let Some(line) = lines.first_taken(sq) {
+            line
         } else {
             continue;
         };
-        let on_line = |s: &&Square| match line {
-            Line::Row => s.row == row,
-            Line::Column => s.col == col,
-            Line::Diagonal => s.row + col == row + s.col,
-            Line::AntiDiagonal => s.row + s.col == row + col,
-        };
+        let on_line = |s: &&Square| line.holds(**s, sq);
         let first = *squares[..i]
             .iter()
             .find(on_line)
