@@ -56,6 +56,12 @@ pub fn run(args: &ListArgs) -> anyhow::Result<Status> {
         }
     }
     out.flush()?;
+    // A search that ran to its end and wrote nothing found no solution (every class has a
+    // canonical member, so `--unique` keeps one when there is any). The empty listing is a
+    // full answer (status 0, as `count` prints 0); a word on standard error says why.
+    if written == 0 && args.limit != Some(0) {
+        note!("queens: note: the {n}x{n} board has no solution, so there is nothing to list");
+    }
     if let Some((dir, written, older)) = out.older_files().filter(|&(_, _, older)| older > 0) {
         note!(
             "queens: note: {} also holds {older} solution-*.svg file{} numbered past the {written} \

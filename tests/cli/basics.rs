@@ -88,6 +88,26 @@ fn list_stops_at_the_limit() {
 }
 
 #[test]
+fn list_of_a_board_without_a_solution_prints_nothing_and_says_why() {
+    for args in ["list 3", "list 2 --unique --format json"] {
+        let out = run(args);
+        assert_eq!(out.code, Some(0), "{args}");
+        assert_eq!(out.stdout, "", "{args}");
+        let n = &args[5..6];
+        assert_eq!(
+            out.stderr,
+            format!(
+                "queens: note: the {n}x{n} board has no solution, so there is nothing to list\n"
+            ),
+            "{args}"
+        );
+    }
+    // A board with solutions, or a limit of 0, says nothing.
+    assert_eq!(run("list 4").stderr, "");
+    assert_eq!(run("list 3 --limit 0").stderr, "");
+}
+
+#[test]
 fn list_draws_boards_with_a_blank_line_after_each() {
     assert_prints(
         "list 4 --format board",
