@@ -20,6 +20,8 @@
 //! - `merge.rs`: the shard results of a count added up, once every shard is there once
 //!   ([`merge()`]).
 //! - `estimate.rs`: the Monte Carlo estimate of a count too large to run.
+//! - `kaplan_meier.rs`: the mean of a sample some of whose counts were stopped, which both
+//!   engines' estimates take.
 //! - `types.rs`: [`Counts`], [`CountError`] and [`MAX_N`], which every layer imports.
 //! - `fixed.rs`: the solutions fixed by the half and quarter turns, so that Burnside's lemma
 //!   can check the classes independently, and the class representatives in order.
@@ -42,6 +44,7 @@ pub(crate) mod frames;
 pub mod gpu;
 pub mod halves;
 mod invariants;
+mod kaplan_meier;
 pub mod mac;
 mod merge;
 mod plan;

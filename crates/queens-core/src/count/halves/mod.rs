@@ -77,7 +77,6 @@
 mod alloc;
 mod bitslice;
 mod group;
-mod kaplan_meier;
 pub(crate) mod list;
 mod memory;
 mod pattern;

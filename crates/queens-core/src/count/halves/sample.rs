@@ -12,7 +12,7 @@
 //! the mean of (measured seconds / prediction) over the draws, an unbiased estimate whatever
 //! the prediction's quality, which only sets its spread (reported as a standard error). The
 //! draws the bound stops are kept, as censored ones (each took at least its time so far): the
-//! mean is the Kaplan–Meier estimate's (`kaplan_meier.rs`), since leaving them out would bias
+//! mean is the Kaplan–Meier estimate's (`count/kaplan_meier.rs`), since leaving them out would bias
 //! it short, the long draws being the ones cut. The
 //! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
 //! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
@@ -36,12 +36,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::kaplan_meier::kaplan_meier_mean;
 use super::list::Side;
 use super::memory::bytes_per_thread;
 use super::plan::{Part, Plan};
 use crate::count::estimate::Sampling;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
+use crate::count::kaplan_meier::kaplan_meier_mean;
 use crate::count::types::CountError;
 use crate::random::Rng;
 
