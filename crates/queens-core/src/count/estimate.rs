@@ -11,9 +11,14 @@
 //! into seconds. The counts are timed by the processor time of the thread that makes them
 //! when a [`Sampling`] clock gives it (the engine itself cannot read it: the binary passes
 //! one), so that a busy machine does not make them look slower; and the whole estimate keeps
-//! within [`Sampling::bound`] of wall time: a count still running at the bound is stopped and
-//! left out, and the estimate is made from what was counted. Cost: about a second of probes
-//! and a few seconds of sample counts, whatever N.
+//! within [`Sampling::bound`] of wall time: a count still running at the end of its sample is
+//! stopped and kept as a censored observation, one whose seconds per node are at least its
+//! seconds so far over its frame's nodes, and the time per node is the Kaplan–Meier mean of the
+//! counts weighted by their nodes (`kaplan_meier.rs`), which is their seconds over their nodes
+//! when none was stopped; leaving the stopped ones out would bias it short, the long counts
+//! being the ones cut. When none finished, the stopped ones' seconds so far over their nodes
+//! are a lower bound. Cost: about a second of probes and a few seconds of sample counts,
+//! whatever N.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -22,6 +27,7 @@ use super::frames::engine;
 use super::frames::frame::{subproblems, Subproblem};
 use super::frames::kernel::Setup;
 use super::frames::pieces;
+use super::kaplan_meier::{kaplan_meier_mean, weighted_kaplan_meier_mean};
 use super::shard::Shard;
 use super::types::{check_size, CountError};
 use crate::random::Rng;
@@ -35,8 +41,9 @@ pub struct Sampling {
     /// few draws.
     pub budget: Duration,
     /// The most wall time the estimate takes from its start: counts still running then are
-    /// stopped (within milliseconds), and the estimate is made from what it has (the frame
-    /// estimate leaves them out; the half-board forecast keeps them as censored draws).
+    /// stopped (within milliseconds), and the estimate is made from what it has, the counts
+    /// stopped kept as censored observations (each took at least its time so far) by both
+    /// the frame estimate and the half-board forecast.
     /// The half-board forecast's probes before the counts begin no round past 30 % of it; the
     /// frame estimate's probes, a fixed amount of work of about a second, are not cut.
     pub bound: Duration,
@@ -110,7 +117,8 @@ pub struct Estimate {
     /// With pieces: their estimated number in the shard, and the most nodes of the pieces
     /// sampled from the largest frames (the probes' estimate of each).
     pub pieces: Option<(f64, f64)>,
-    /// Seconds of one core per estimated node (0 when no count finished within the bound).
+    /// Seconds of one core per estimated node (0 when no count finished within the bound or
+    /// was stopped by it; only a lower bound when `at_least`).
     pub seconds_per_node: f64,
     /// With pieces: seconds of one core each piece costs besides its nodes (its set-up and
     /// its join of the last rows), measured on random pieces of the board counted whole, and
@@ -126,11 +134,27 @@ pub struct Estimate {
     pub processor_time: bool,
     /// Whether the bound stopped the counts before three had finished on a board.
     pub bound_reached: bool,
+    /// How many counts of the board timed were stopped at the end of their sample before they
+    /// finished: censored observations of the time per node (each took at least its seconds
+    /// so far over its frame's nodes), not in `calibration`.
+    pub stopped: usize,
+    /// With pieces: how many pieces timed were stopped before they finished, censored
+    /// observations of their cost, not in `seconds_per_piece.1`.
+    pub pieces_stopped: usize,
+    /// Whether `seconds_per_node` (and so [`Estimate::core_seconds`]) is only a lower bound:
+    /// no count finished within the bound, and it is the stopped ones' seconds so far over
+    /// their nodes.
+    pub at_least: bool,
+    /// Whether a stopped count had the most seconds per node (or, with pieces, a stopped
+    /// piece the most seconds): the Kaplan–Meier curve, closed there, leaves out what it would
+    /// have taken more, so the time may be short (it is still an estimate, not a bound).
+    pub closed_short: bool,
 }
 
 impl Estimate {
-    /// Seconds of one core for the whole shard (0 when no count finished within the bound):
-    /// its nodes, and with pieces what each piece costs besides.
+    /// Seconds of one core for the whole shard (0 when no count finished within the bound or
+    /// was stopped by it; a lower bound when `at_least`): its nodes, and with pieces what each
+    /// piece costs besides.
     pub fn core_seconds(&self) -> f64 {
         let pieces = self.pieces.map_or(0.0, |(count, _)| count);
         self.nodes * self.seconds_per_node + pieces * self.seconds_per_piece.0
@@ -257,8 +281,9 @@ const CALIBRATION_NODES: f64 = 1e8;
 /// The time per node is measured on this board when its frames average at most
 /// `CALIBRATION_NODES` by the probes, else on the largest smaller board whose frames do: random
 /// frames counted whole for `sampling.budget`, then on the next smaller board while fewer than
-/// three finished, until `sampling.bound` from the start (a count running then is stopped and
-/// left out).
+/// three finished, until `sampling.bound` from the start. A count running at the end of its
+/// board's sample is stopped and kept as censored (see [`PerNode::of`]); the board timed is the
+/// last with a count finished, else the first with one stopped.
 pub fn estimate(
     n: usize,
     shard: Shard,
@@ -307,7 +332,11 @@ pub fn estimate(
         mean = mean_frame_nodes(board, &mut rng);
     }
     let deadline = start + sampling.bound;
-    let mut timed = (board, 0usize, 0.0f64, 0.0f64, false);
+    let mut timed = Calibration {
+        board,
+        counts: Vec::new(),
+        processor_time: false,
+    };
     let mut bound_reached = false;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -315,33 +344,40 @@ pub fn estimate(
             bound_reached = true;
             break;
         }
-        let (count, seconds, per_node, cpu) =
-            calibrate(board, sampling.budget.min(left), sampling)?;
-        if count > 0 || timed.1 == 0 {
-            timed = (board, count, seconds, per_node, cpu);
+        let here = calibrate(board, sampling.budget.min(left), sampling)?;
+        let finished = here.finished();
+        if finished > 0 || timed.counts.is_empty() {
+            timed = here;
         }
-        if count >= 3 || board <= 12 {
+        if finished >= 3 || board <= 12 {
             break;
         }
         board -= 1;
     }
-    let (calibrated_on, count, seconds, per_node, cpu) = timed;
+    let count = timed.finished();
+    let seconds: f64 = timed
+        .counts
+        .iter()
+        .filter(|c| !c.stopped)
+        .map(|c| c.seconds)
+        .sum();
+    let per_node = PerNode::of(&timed.counts);
     // With pieces, what a piece costs besides its nodes, on random pieces of this board for
     // what is left of the bound (at most 2 s).
     let left = deadline.saturating_duration_since(Instant::now());
-    let per_piece = if depth > 0 && per_node > 0.0 && !left.is_zero() {
+    let per_piece = if depth > 0 && per_node.seconds > 0.0 && !left.is_zero() {
         let budget = left.min(Duration::from_secs(2));
         piece_overhead(
             n,
             &plan,
             &cuts,
-            (depth, per_node),
+            (depth, per_node.seconds),
             budget,
             sampling,
             &mut rng,
         )?
     } else {
-        (0.0, 0)
+        PieceCost::default()
     };
     Ok(Estimate {
         subproblems: todo.len(),
@@ -350,13 +386,130 @@ pub fn estimate(
         largest,
         depth,
         pieces,
-        seconds_per_node: per_node,
-        seconds_per_piece: per_piece,
-        calibrated_on,
+        seconds_per_node: per_node.seconds,
+        seconds_per_piece: (per_piece.seconds, per_piece.timed),
+        calibrated_on: timed.board,
         calibration: (count, seconds),
-        processor_time: cpu,
+        processor_time: timed.processor_time,
         bound_reached: bound_reached && count < 3,
+        stopped: timed.counts.len() - count,
+        pieces_stopped: per_piece.stopped,
+        at_least: per_node.at_least,
+        closed_short: per_node.closed_short || per_piece.closed_short,
     })
+}
+
+/// One count of a frame timed for the time per node: its seconds (so far, when `stopped`), its
+/// frame's nodes by the probes, and whether it was stopped before it finished.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Timed {
+    seconds: f64,
+    nodes: f64,
+    stopped: bool,
+}
+
+/// What [`calibrate`] timed on one board.
+struct Calibration {
+    /// The board.
+    board: usize,
+    /// Its counts, in the order made: at most the last was stopped.
+    counts: Vec<Timed>,
+    /// Whether every count was timed by the thread's processor time (false without counts).
+    processor_time: bool,
+}
+
+impl Calibration {
+    /// How many counts finished.
+    fn finished(&self) -> usize {
+        self.counts.iter().filter(|c| !c.stopped).count()
+    }
+}
+
+/// The time per node from the counts timed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PerNode {
+    /// Seconds per node (0 without a count).
+    seconds: f64,
+    /// Whether it is only a lower bound: no count finished.
+    at_least: bool,
+    /// Whether the count of the most seconds per node was stopped, so that it may be short.
+    closed_short: bool,
+}
+
+impl PerNode {
+    /// The time per node of `counts`: the Kaplan–Meier mean of their seconds per node,
+    /// weighted by their nodes, the stopped ones censored at their seconds so far (each took
+    /// at least that), so that with none stopped it is their seconds over their nodes, the run's
+    /// time per node as far as a sample of frames drawn at random tells it. With none
+    /// finished, the stopped ones' seconds so far over their nodes, a lower bound; 0 without a
+    /// count.
+    fn of(counts: &[Timed]) -> PerNode {
+        let ratio = |c: &Timed| (c.seconds / c.nodes, c.nodes);
+        let (finished, stopped): (Vec<&Timed>, Vec<&Timed>) = counts
+            .iter()
+            .filter(|c| c.nodes > 0.0)
+            .partition(|c| !c.stopped);
+        let events: Vec<(f64, f64)> = finished.iter().map(|c| ratio(c)).collect();
+        let censored: Vec<(f64, f64)> = stopped.iter().map(|c| ratio(c)).collect();
+        if let Some((seconds, closed_short)) = weighted_kaplan_meier_mean(&events, &censored) {
+            return PerNode {
+                seconds,
+                at_least: false,
+                closed_short,
+            };
+        }
+        let seconds: f64 = stopped.iter().map(|c| c.seconds).sum();
+        let nodes: f64 = stopped.iter().map(|c| c.nodes).sum();
+        PerNode {
+            seconds: if nodes > 0.0 { seconds / nodes } else { 0.0 },
+            at_least: !stopped.is_empty(),
+            closed_short: false,
+        }
+    }
+}
+
+/// What a piece costs besides its nodes, by [`piece_overhead`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct PieceCost {
+    /// Seconds a piece costs besides its nodes, at least 0 (0 without a piece finished).
+    seconds: f64,
+    /// How many pieces finished.
+    timed: usize,
+    /// How many were stopped before they finished.
+    stopped: usize,
+    /// Whether the piece of the most seconds was stopped, so that the cost may be short.
+    closed_short: bool,
+}
+
+impl PieceCost {
+    /// The cost of pieces timed, each (its seconds, so far when stopped; its nodes by the
+    /// probes; whether it was stopped), at `per_node` seconds a node: the Kaplan–Meier mean of
+    /// their seconds, the stopped ones censored, less `per_node` times the mean of the nodes of
+    /// them all (which the stop does not hide), at least 0: the mean of their seconds less
+    /// their nodes' time when none was stopped.
+    fn of(pieces: &[Timed], per_node: f64) -> PieceCost {
+        let seconds = |stopped: bool| -> Vec<f64> {
+            pieces
+                .iter()
+                .filter(|p| p.stopped == stopped)
+                .map(|p| p.seconds)
+                .collect()
+        };
+        let (finished, stopped) = (seconds(false), seconds(true));
+        let Some(km) = kaplan_meier_mean(&finished, &stopped) else {
+            return PieceCost {
+                stopped: stopped.len(),
+                ..PieceCost::default()
+            };
+        };
+        let nodes = pieces.iter().map(|p| p.nodes).sum::<f64>() / pieces.len() as f64;
+        PieceCost {
+            seconds: (km.mean - nodes * per_node).max(0.0),
+            timed: finished.len(),
+            stopped: stopped.len(),
+            closed_short: km.closed_short,
+        }
+    }
 }
 
 /// The mean nodes of the frames of the `n` x `n` board, by 64 probes of up to 64 of them drawn
@@ -398,51 +551,53 @@ pub(crate) fn largest_piece(
 }
 
 /// Counts random subproblems of the board whole, one after another on this thread, for up to
-/// `budget` of wall time (a count still running then is stopped and left out): how many
-/// finished, in how many seconds, the seconds per estimated node, and whether the seconds are
-/// this thread's processor time (by `sampling`'s clock) or wall time. The thread that stops
-/// the last count at the budget must start: an error otherwise.
-fn calibrate(
-    n: usize,
-    budget: Duration,
-    sampling: &Sampling,
-) -> Result<(usize, f64, f64, bool), CountError> {
+/// `budget` of wall time: each count's seconds and its frame's nodes by the probes, the one
+/// still running at the budget stopped and kept with its seconds so far; and whether the
+/// seconds are this thread's processor time (by `sampling`'s clock) or wall time. The thread
+/// that stops the last count at the budget must start: an error otherwise.
+fn calibrate(n: usize, budget: Duration, sampling: &Sampling) -> Result<Calibration, CountError> {
     let plan = subproblems(n);
     let mut rng = Rng::from_entropy();
     let cancel = AtomicBool::new(false);
     let start = Instant::now();
-    let (mut count, mut seconds, mut nodes, mut cpu) = (0usize, 0.0f64, 0.0f64, true);
+    let (mut counts, mut cpu) = (Vec::new(), true);
     let mut done = vec![false; plan.len()];
     under_budget(budget, &cancel, || {
-        while start.elapsed() < budget && count < plan.len() {
+        while start.elapsed() < budget && counts.len() < plan.len() {
             let i = rng.below(plan.len());
             if done[i] {
                 continue;
             }
             let watch = sampling.stopwatch();
             // The same path as a run's, so that the time is a run's time per node.
-            if engine::solve(n, &plan[i], &cancel).is_none() {
+            let finished = engine::solve(n, &plan[i], &cancel).is_some();
+            let (seconds, by_cpu) = watch.seconds();
+            done[i] = true;
+            cpu &= by_cpu;
+            counts.push(Timed {
+                seconds,
+                nodes: probe_nodes(n, &plan[i], 256),
+                stopped: !finished,
+            });
+            if !finished {
                 break;
             }
-            let (took, by_cpu) = watch.seconds();
-            done[i] = true;
-            seconds += took;
-            cpu &= by_cpu;
-            nodes += probe_nodes(n, &plan[i], 256);
-            count += 1;
         }
     })?;
-    let per_node = if nodes > 0.0 { seconds / nodes } else { 0.0 };
-    Ok((count, seconds, per_node, cpu && count > 0))
+    let processor_time = cpu && !counts.is_empty();
+    Ok(Calibration {
+        board: n,
+        counts,
+        processor_time,
+    })
 }
 
 /// What a piece costs besides its nodes: random pieces of the board (a frame drawn by its
 /// pieces, `cuts`, then a piece of it by a probe's walk) counted whole by the run's path, one
 /// after another on this thread, for up to `budget` (a count still running then is stopped
-/// and left out); the mean over them of their seconds less their nodes (by 64 probes) times
-/// `per_node`, at least 0, and how many were counted. Small pieces (N = 17 cut at 2 or 3
-/// rows) cost tens of microseconds each besides their nodes: their count would take 4 to 8
-/// times the nodes' time.
+/// and kept as censored), their seconds less their nodes (by 64 probes) times `per_node`, as
+/// [`PieceCost::of`] takes the mean. Small pieces (N = 17 cut at 2 or 3 rows) cost tens of
+/// microseconds each besides their nodes: their count would take 4 to 8 times the nodes' time.
 fn piece_overhead(
     n: usize,
     plan: &[Subproblem],
@@ -451,17 +606,17 @@ fn piece_overhead(
     budget: Duration,
     sampling: &Sampling,
     rng: &mut Rng,
-) -> Result<(f64, usize), CountError> {
+) -> Result<PieceCost, CountError> {
     let total: f64 = cuts.iter().map(|c| c.0).sum();
     if total <= 0.0 {
-        return Ok((0.0, 0));
+        return Ok(PieceCost::default());
     }
     let cancel = AtomicBool::new(false);
     let start = Instant::now();
-    let (mut count, mut extra) = (0usize, 0.0f64);
+    let mut pieces = Vec::new();
     under_budget(budget, &cancel, || {
         // At most 4,096 pieces: enough for the mean, and no long loop on tiny ones.
-        while start.elapsed() < budget && count < 4096 {
+        while start.elapsed() < budget && pieces.len() < 4096 {
             let mut at = rng.below(1 << 30) as f64 / f64::from(1u32 << 30) * total;
             let frame = cuts
                 .iter()
@@ -474,16 +629,19 @@ fn piece_overhead(
                 continue;
             };
             let watch = sampling.stopwatch();
-            if engine::solve_piece(n, &piece, &cancel, false).is_none() {
+            let finished = engine::solve_piece(n, &piece, &cancel, false).is_some();
+            let (seconds, _) = watch.seconds();
+            pieces.push(Timed {
+                seconds,
+                nodes: probe_nodes(n, &piece, 64),
+                stopped: !finished,
+            });
+            if !finished {
                 break;
             }
-            let (took, _) = watch.seconds();
-            extra += took - probe_nodes(n, &piece, 64) * per_node;
-            count += 1;
         }
     })?;
-    let mean = if count > 0 { extra / count as f64 } else { 0.0 };
-    Ok((mean.max(0.0), count))
+    Ok(PieceCost::of(&pieces, per_node))
 }
 
 /// Runs `body` while a thread of its own raises `cancel` once `budget` has passed since the
@@ -579,6 +737,12 @@ mod tests {
         assert!(e.largest.1 > 0.0 && e.largest.1 < e.nodes, "{e:?}");
         assert_eq!(e.calibrated_on, 12);
         assert!(!e.processor_time && !e.bound_reached, "{e:?}");
+        // At most the last count of the board timed was stopped, and it is not one of those
+        // that finished.
+        assert!(
+            e.stopped <= 1 && e.pieces_stopped == 0 && !e.at_least,
+            "{e:?}"
+        );
         assert!(estimate(33, Shard::WHOLE, 0, &sampling).is_err());
     }
 
@@ -608,8 +772,91 @@ mod tests {
         let e = estimate(13, Shard::WHOLE, 0, &sampling).unwrap();
         assert!(e.nodes > 0.0, "{e:?}");
         assert_eq!((e.calibration.0, e.seconds_per_node), (0, 0.0), "{e:?}");
-        assert!(e.bound_reached, "{e:?}");
+        assert!(e.bound_reached && e.stopped == 0 && !e.at_least, "{e:?}");
         assert_eq!(e.core_seconds(), 0.0);
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+    }
+
+    fn timed(seconds: f64, nodes: f64, stopped: bool) -> Timed {
+        Timed {
+            seconds,
+            nodes,
+            stopped,
+        }
+    }
+
+    /// The time per node keeps a count the bound stopped as censored, weighted by its frame's
+    /// nodes: with none stopped it is the counts' seconds over their nodes; a long count
+    /// stopped raises it (leaving it out would bias it short: the long counts are the ones
+    /// cut), flagged as closed short when it has the most seconds per node; with none
+    /// finished, the stopped ones' seconds so far give a lower bound.
+    #[test]
+    fn the_time_per_node_keeps_the_counts_stopped_as_censored() {
+        // 1 s of 1e9 nodes and 6 s of 2e9: 7 s over 3e9 nodes, 2.33 ns.
+        let finished = [timed(1.0, 1e9, false), timed(6.0, 2e9, false)];
+        let left_out = PerNode::of(&finished);
+        assert!(close(left_out.seconds, 7.0 / 3e9), "{left_out:?}");
+        assert!(!left_out.at_least && !left_out.closed_short, "{left_out:?}");
+        // And a frame of 1e9 nodes stopped after 5 s: 1 ns (weight 1e9), 3 ns (2e9), 5 ns or
+        // more (1e9). S = 3/4 after 1, 1/4 after 3 (3e9 at risk), closed at 5: 1 + 3/4 * 2 +
+        // 1/4 * 2 = 3 ns, flagged.
+        let mut counts = finished.to_vec();
+        counts.push(timed(5.0, 1e9, true));
+        let kept = PerNode::of(&counts);
+        assert!(
+            close(kept.seconds, 3e-9) && kept.seconds > left_out.seconds,
+            "{kept:?}"
+        );
+        assert!(kept.closed_short && !kept.at_least, "{kept:?}");
+        // Stopped after 2 s, below the largest: 1 + 3/4 * 2 = 2.5 ns, still above, not flagged.
+        counts[2] = timed(2.0, 1e9, true);
+        let kept = PerNode::of(&counts);
+        assert!(
+            close(kept.seconds, 2.5e-9) && kept.seconds > left_out.seconds,
+            "{kept:?}"
+        );
+        assert!(!kept.closed_short && !kept.at_least, "{kept:?}");
+        // None finished: their seconds so far over their nodes, a lower bound.
+        let stopped = PerNode::of(&[timed(5.0, 1e9, true), timed(1.0, 1e9, true)]);
+        assert!(
+            close(stopped.seconds, 3e-9) && stopped.at_least,
+            "{stopped:?}"
+        );
+        assert!(!stopped.closed_short, "{stopped:?}");
+        let none = PerNode {
+            seconds: 0.0,
+            at_least: false,
+            closed_short: false,
+        };
+        assert_eq!(PerNode::of(&[]), none);
+    }
+
+    /// What a piece costs besides its nodes keeps a piece stopped as censored in the mean of
+    /// their seconds, and its nodes in the mean of their nodes.
+    #[test]
+    fn the_cost_of_a_piece_keeps_the_pieces_stopped_as_censored() {
+        // 10 and 20 µs for 1000 nodes each, at 1 ns a node: 15 - 1 = 14 µs.
+        let pieces = [timed(10e-6, 1000.0, false), timed(20e-6, 1000.0, false)];
+        let left_out = PieceCost::of(&pieces, 1e-9);
+        assert!(close(left_out.seconds, 14e-6), "{left_out:?}");
+        assert_eq!((left_out.timed, left_out.stopped), (2, 0));
+        // And one stopped at 40 µs: S = 2/3 after 10, 1/3 after 20, closed at 40: 10 + 20/3
+        // + 20/3 = 23.33 µs, less 1 µs, flagged.
+        let mut all = pieces.to_vec();
+        all.push(timed(40e-6, 1000.0, true));
+        let kept = PieceCost::of(&all, 1e-9);
+        assert!(close(kept.seconds, 70e-6 / 3.0 - 1e-6), "{kept:?}");
+        assert!(
+            (kept.timed, kept.stopped, kept.closed_short) == (2, 1, true),
+            "{kept:?}"
+        );
+        // Never below 0, and none finished: no cost measured.
+        assert_eq!(PieceCost::of(&pieces, 1.0).seconds, 0.0);
+        let none = PieceCost::of(&[timed(1.0, 10.0, true)], 1e-9);
+        assert_eq!((none.seconds, none.timed, none.stopped), (0.0, 0, 1));
     }
 
     /// Frames cut at `depth` rows: the probes estimate how many pieces there are, here against

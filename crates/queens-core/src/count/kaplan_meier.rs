@@ -1,6 +1,6 @@
-//! The mean of a right-censored sample by the Kaplan–Meier estimator: the forecast's draws
-//! that the bound stopped are not left out but kept as what they are, draws that took at least
-//! their time so far.
+//! The mean of a right-censored sample by the Kaplan–Meier estimator: the counts of both
+//! engines' estimates (`--estimate`) that the bound stopped are not left out but kept as what
+//! they are, counts that took at least their time so far.
 //!
 //! The idea: sort the observations, events (draws counted whole) before censorings (draws
 //! stopped) at equal values. At each event value `t_j`, with `n_j` observations at or past it
@@ -18,6 +18,11 @@
 //! `t_j` (a term with `n_j = d_j` is 0 and skipped), times `D / (D - 1)`, `D` the events (the
 //! small-sample factor of the sample variance), so that with nothing censored it is exactly the
 //! usual standard error of the mean, the sample variance taken over `D - 1`.
+//! The observations may carry weights (case weights: one of weight `w` counts as `w` of its
+//! value, in `d_j` and `n_j` alike), for a mean weighted by them: the frame estimate weighs
+//! each count's seconds per node by its nodes, so that with nothing censored its mean is the
+//! counts' seconds over their nodes. Greenwood's formula counts observations, so a weighted
+//! mean comes without a standard error.
 //! Cost: one sort of the observations, `O(m log m)` for `m` of them, and `O(m)` memory.
 
 /// What [`kaplan_meier_mean`] estimates from a censored sample.
@@ -40,50 +45,21 @@ pub(super) struct CensoredMean {
 /// 4.3, flagged as closed short since the largest was stopped (the three counted alone average
 /// 3.33; the tests work it by hand).
 pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<CensoredMean> {
-    if events.is_empty() {
-        return None;
-    }
-    // (value, censored): `false` sorts first, so events come before censorings at equal values.
-    let mut all: Vec<(f64, bool)> = events
+    let (steps, last, closed_short) = curve(
+        events
+            .iter()
+            .map(|&x| (x, false, 1.0))
+            .chain(censored.iter().map(|&x| (x, true, 1.0)))
+            .collect(),
+    )?;
+    let past = areas_past(&steps, last);
+    // Greenwood's terms: a term with `n_j = d_j` is 0 (and would divide by 0).
+    let variance: f64 = steps
         .iter()
-        .map(|&x| (x, false))
-        .chain(censored.iter().map(|&x| (x, true)))
-        .collect();
-    all.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let (last, closed_short) = all[all.len() - 1];
-    // Each event value: (t_j, d_j, n_j), and the curve's height just after it.
-    let mut steps: Vec<(f64, usize, usize, f64)> = Vec::new();
-    let (mut survival, mut at_risk, mut i) = (1.0, all.len(), 0);
-    while i < all.len() {
-        let t = all[i].0;
-        // Equal by `total_cmp`, so that `all[i]` always matches itself (even a NaN) and the
-        // walk moves on.
-        let equal = |o: &&(f64, bool)| o.0.total_cmp(&t).is_eq();
-        let ended = all[i..].iter().take_while(|o| equal(o) && !o.1).count();
-        let left = all[i + ended..].iter().take_while(equal).count();
-        if ended > 0 {
-            survival *= 1.0 - ended as f64 / at_risk as f64;
-            steps.push((t, ended, at_risk, survival));
-        }
-        at_risk -= ended + left;
-        i += ended + left;
-    }
-    // The area from 0 to the first event is that value (the curve is 1 there); past event j,
-    // the curve's height after it up to the next event, or to `last` (Efron's closing). The
-    // areas past each event are summed from the end, for Greenwood's terms.
-    let mut past = 0.0;
-    let mut variance = 0.0;
-    for (j, &(t, d, n, height)) in steps.iter().enumerate().rev() {
-        let next = steps.get(j + 1).map_or(last, |s| s.0);
-        // A curve at 0 adds nothing (and an infinite value past it adds no NaN).
-        if height > 0.0 {
-            past += height * (next - t);
-        }
-        if n > d {
-            variance += past * past * d as f64 / (n * (n - d)) as f64;
-        }
-    }
-    let mean = steps[0].0 + past;
+        .zip(&past)
+        .filter(|(s, _)| s.at_risk > s.ended)
+        .map(|(s, a)| a * a * s.ended / (s.at_risk * (s.at_risk - s.ended)))
+        .sum();
     let d = events.len() as f64;
     let error = if events.len() >= 2 {
         (variance * d / (d - 1.0)).sqrt()
@@ -91,10 +67,111 @@ pub(super) fn kaplan_meier_mean(events: &[f64], censored: &[f64]) -> Option<Cens
         0.0
     };
     Some(CensoredMean {
-        mean,
+        mean: steps[0].value + past[0],
         error,
         closed_short,
     })
+}
+
+/// The Kaplan–Meier mean of a sample whose observations are weighted, each
+/// `(value, weight)`: `events` observed whole, `censored` only known to be at least their value.
+/// At each event value the curve falls by the weight of its events over the weight at risk
+/// (case weights: an observation of weight `w` counts as `w` observations of its value), so
+/// that with nothing censored the mean is the weighted mean of the values. The mean, and
+/// whether the largest value is censored (the curve closed there, so that the mean may be
+/// short); no standard error (Greenwood's formula counts observations, not weights). An
+/// observation whose weight is not positive weighs nothing and is left out; `None` when no
+/// event is left.
+///
+/// For example, the frame estimate's counts, each of (its seconds / its nodes, its nodes): with
+/// none stopped, the mean is their seconds over their nodes.
+pub(super) fn weighted_kaplan_meier_mean(
+    events: &[(f64, f64)],
+    censored: &[(f64, f64)],
+) -> Option<(f64, bool)> {
+    let (steps, last, closed_short) = curve(
+        events
+            .iter()
+            .map(|&(x, w)| (x, false, w))
+            .chain(censored.iter().map(|&(x, w)| (x, true, w)))
+            .filter(|o| o.2 > 0.0)
+            .collect(),
+    )?;
+    let past = areas_past(&steps, last);
+    Some((steps[0].value + past[0], closed_short))
+}
+
+/// One step of a Kaplan–Meier curve: an event value `t_j`, the weight of the events there
+/// `d_j` and of the observations at or past it `n_j` (counts, when every weight is 1), and the
+/// curve's height just after it.
+struct Step {
+    value: f64,
+    ended: f64,
+    at_risk: f64,
+    height: f64,
+}
+
+/// The Kaplan–Meier curve of the observations `all`, each (value, censored, weight): its steps
+/// at the event values, the largest value, and whether that is censored; `None` without an
+/// event.
+fn curve(mut all: Vec<(f64, bool, f64)>) -> Option<(Vec<Step>, f64, bool)> {
+    if all.iter().all(|o| o.1) {
+        return None;
+    }
+    // `false` sorts first, so events come before censorings at equal values.
+    all.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (last, closed_short, _) = all[all.len() - 1];
+    // The weight at or past each observation, summed from the end.
+    let mut at_or_past = vec![0.0; all.len() + 1];
+    for i in (0..all.len()).rev() {
+        at_or_past[i] = at_or_past[i + 1] + all[i].2;
+    }
+    let mut steps = Vec::new();
+    let (mut survival, mut i) = (1.0, 0);
+    while i < all.len() {
+        let t = all[i].0;
+        // Equal by `total_cmp`, so that `all[i]` always matches itself (even a NaN) and the
+        // walk moves on.
+        let equal = |o: &&(f64, bool, f64)| o.0.total_cmp(&t).is_eq();
+        let ended = all[i..].iter().take_while(|o| equal(o) && !o.1).count();
+        let left = all[i + ended..].iter().take_while(equal).count();
+        if ended > 0 {
+            let weight: f64 = all[i..i + ended].iter().map(|o| o.2).sum();
+            let at_risk = at_or_past[i];
+            // The last observations all events: the curve falls to 0 exactly (a sum of
+            // weights taken in another order might leave a rounding error above it).
+            survival = if i + ended == all.len() {
+                0.0
+            } else {
+                survival * (1.0 - weight / at_risk)
+            };
+            steps.push(Step {
+                value: t,
+                ended: weight,
+                at_risk,
+                height: survival,
+            });
+        }
+        i += ended + left;
+    }
+    Some((steps, last, closed_short))
+}
+
+/// The area under the curve past each step: from its value to the next step's, or to `last`
+/// (Efron's closing), at its height, summed from the end. The mean is the first step's value
+/// (the curve is 1 up to it) plus the area past it.
+fn areas_past(steps: &[Step], last: f64) -> Vec<f64> {
+    let mut past = vec![0.0; steps.len()];
+    let mut area = 0.0;
+    for j in (0..steps.len()).rev() {
+        let next = steps.get(j + 1).map_or(last, |s| s.value);
+        // A curve at 0 adds nothing (and an infinite value past it adds no NaN).
+        if steps[j].height > 0.0 {
+            area += steps[j].height * (next - steps[j].value);
+        }
+        past[j] = area;
+    }
+    past
 }
 
 #[cfg(test)]
@@ -165,6 +242,41 @@ mod tests {
         // An infinite event (not reachable: seconds are finite) gives an infinite mean, no NaN.
         let km = kaplan_meier_mean(&[1.0, f64::INFINITY], &[]).unwrap();
         assert_eq!(km.mean, f64::INFINITY, "{km:?}");
+    }
+
+    /// Weighted, with nothing censored the mean is the weighted mean; a weight of 2 counts as
+    /// two observations of the value, stopped or not; a weight that is not positive weighs
+    /// nothing.
+    #[test]
+    fn a_weighted_mean_counts_each_observation_by_its_weight() {
+        // 1 of weight 1 and 3 of weight 3: (1 + 9) / 4.
+        let (mean, short) = weighted_kaplan_meier_mean(&[(1.0, 1.0), (3.0, 3.0)], &[]).unwrap();
+        assert!(close(mean, 2.5) && !short, "{mean}");
+        // 2 twice, 4 and 6, 3 stopped, as weights: the unweighted sample's curve.
+        let unweighted = kaplan_meier_mean(&[2.0, 2.0, 4.0, 6.0], &[3.0]).unwrap();
+        let (mean, short) =
+            weighted_kaplan_meier_mean(&[(2.0, 2.0), (4.0, 1.0), (6.0, 1.0)], &[(3.0, 1.0)])
+                .unwrap();
+        assert!(
+            close(mean, unweighted.mean) && !short,
+            "{mean}, {unweighted:?}"
+        );
+        // A stopped observation the largest: closed there, flagged; by hand, 1 of weight 3 and
+        // 5 stopped of weight 1: S = 1/4 after 1, closed at 5: 1 + 4 / 4 = 2.
+        let (mean, short) = weighted_kaplan_meier_mean(&[(1.0, 3.0)], &[(5.0, 1.0)]).unwrap();
+        assert!(close(mean, 2.0) && short, "{mean}");
+        // Weights of 0, below, or NaN are left out, with what they would have said.
+        let (mean, short) = weighted_kaplan_meier_mean(
+            &[(1.0, 1.0), (3.0, 3.0), (100.0, 0.0)],
+            &[(50.0, -1.0), (70.0, f64::NAN)],
+        )
+        .unwrap();
+        assert!(close(mean, 2.5) && !short, "{mean}");
+        assert_eq!(
+            weighted_kaplan_meier_mean(&[(1.0, 0.0)], &[(2.0, 1.0)]),
+            None
+        );
+        assert_eq!(weighted_kaplan_meier_mean(&[], &[]), None);
     }
 
     /// The forecast's situation, simulated: `threads` threads each draw jobs back to back
