@@ -93,9 +93,8 @@ pub struct CountArgs {
     /// (so a busy machine does not inflate it: it is the time on idle cores). The counts stop
     /// 10 s after the start at the latest (the probes before them, about a second of work, are
     /// not cut): those still running are stopped, and the estimate is made from what was
-    /// counted, with its standard error (the half-board engine keeps the stopped ones as
-    /// censored, each having taken at least its time so far: a Kaplan-Meier mean; the frame
-    /// engine leaves them out).
+    /// counted, with its standard error (both engines keep the stopped ones as censored, each
+    /// having taken at least its time so far: a Kaplan-Meier mean).
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
     /// The bound of --estimate instead of 10 s, in seconds (1 to 86400, one day); implies

@@ -6,7 +6,9 @@
 //!
 //! The counts of both are timed by the processor time of their threads ([`thread_cpu_time`],
 //! passed to the engine, which cannot read it), and the estimate keeps within its bound of wall
-//! time ([`BOUND`], or `--estimate-within`), answering from what it has.
+//! time ([`BOUND`], or `--estimate-within`), answering from what it has: both keep the counts
+//! still running at the end of their sample as censored (each took at least its time so far),
+//! and say how many and whether the estimate may be short for it.
 //!
 //! May call: `queens_core::count` (the estimates themselves), the binary's output helpers and
 //! `libc` (the thread's processor time).
@@ -129,28 +131,66 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         e.nodes, e.probes
     )?;
     let measured = e.calibration.0 > 0;
+    // A time per node, measured or (no count finished) a lower bound from those stopped.
+    let timed = measured || e.at_least;
+    let clock = if e.processor_time {
+        "processor"
+    } else {
+        "wall"
+    };
     if measured {
+        // The count still running at the end of the sample: kept as censored (Kaplan–Meier).
+        let stopped = match e.stopped {
+            0 => String::new(),
+            1 => "; 1 still counting at the end of the sample was stopped and kept as censored \
+                  (it took at least its time so far: the Kaplan-Meier mean)"
+                .to_string(),
+            s => format!(
+                "; {s} still counting at the end of the sample were stopped and kept as censored \
+                 (each took at least its time so far: the Kaplan-Meier mean)"
+            ),
+        };
         writeln!(
             out,
             "time per node: {:.3} ns (measured on {} random subproblem{} of N = {} counted \
-             whole in {:.1} s of {} time)",
+             whole in {:.1} s of {clock} time{stopped})",
             e.seconds_per_node * 1e9,
             e.calibration.0,
             plural(e.calibration.0),
             e.calibrated_on,
             e.calibration.1,
-            if e.processor_time {
-                "processor"
-            } else {
-                "wall"
-            }
         )?;
+        let short = if e.closed_short {
+            "; the subproblem of the most time per node was stopped, so this may be short"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "estimated time: {} on {threads} thread{} ({} core-hours)",
+            "estimated time: {} on {threads} thread{} ({} core-hours{short})",
             human(core / threads as f64),
             plural(threads),
             significant(core / 3600.0)
+        )?;
+    } else if e.at_least {
+        writeln!(
+            out,
+            "time per node: more than {:.3} ns (no subproblem of N = {} finished within the \
+             bound of {}: the time per node so far of the {} stopped, in {clock} time)",
+            e.seconds_per_node * 1e9,
+            e.calibrated_on,
+            bound_text(bound),
+            e.stopped,
+        )?;
+        writeln!(
+            out,
+            "estimated time: more than {} on {threads} thread{} (more than {} core-hours: no \
+             subproblem finished within the bound, so this is from the time the stopped {} had \
+             taken)",
+            human(core / threads as f64),
+            plural(threads),
+            significant(core / 3600.0),
+            if e.stopped == 1 { "one" } else { "ones" },
         )?;
     } else {
         writeln!(
@@ -166,8 +206,12 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
             plural(threads)
         )?;
     }
-    let largest_time = if measured {
-        format!("about {}", human(e.largest.1 * e.seconds_per_node))
+    let largest_time = if timed {
+        format!(
+            "{} {}",
+            if e.at_least { "more than" } else { "about" },
+            human(e.largest.1 * e.seconds_per_node)
+        )
     } else {
         "time not known".to_string()
     };
@@ -177,11 +221,17 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         e.largest.0, e.largest.1,
     )?;
     if let Some((pieces, largest)) = e.pieces {
-        let (per_piece, timed) = e.seconds_per_piece;
-        let piece_time = if measured {
+        let (per_piece, pieces_timed) = e.seconds_per_piece;
+        let piece_stopped = match e.pieces_stopped {
+            0 => String::new(),
+            s => format!(", {s} stopped and kept as censored"),
+        };
+        let piece_time = if timed {
             format!(
-                ", about {} on one core; each piece costs about {:.0} µs besides its nodes \
-                 (its set-up and join; {timed} random pieces timed), included in the time",
+                ", {} {} on one core; each piece costs about {:.0} µs besides its nodes \
+                 (its set-up and join; {pieces_timed} random pieces timed{piece_stopped}), \
+                 included in the time",
+                if e.at_least { "more than" } else { "about" },
                 human(largest * e.seconds_per_node + per_piece),
                 per_piece * 1e6
             )
@@ -209,7 +259,7 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         )?;
     }
     writeln!(out, "{}", load_line(threads, e.processor_time))?;
-    if measured && e.calibrated_on != n {
+    if timed && e.calibrated_on != n {
         writeln!(
             out,
             "note: N = {n}'s subproblems are too long to time, so the time per node is N = {}'s; \
