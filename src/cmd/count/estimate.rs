@@ -142,12 +142,12 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         // The count still running at the end of the sample: kept as censored (Kaplan–Meier).
         let stopped = match e.stopped {
             0 => String::new(),
-            1 => "; 1 still counting at the end of the sample was stopped and kept as censored \
-                  (it took at least its time so far: the Kaplan-Meier mean)"
+            1 => "; 1 still counting at the end of the sample was stopped and kept as censored, \
+                  at least its time so far: a Kaplan-Meier mean"
                 .to_string(),
             s => format!(
-                "; {s} still counting at the end of the sample were stopped and kept as censored \
-                 (each took at least its time so far: the Kaplan-Meier mean)"
+                "; {s} still counting at the end of the sample were stopped and kept as censored, \
+                 each at least its time so far: a Kaplan-Meier mean"
             ),
         };
         writeln!(
