@@ -2,8 +2,8 @@
 //!
 //! `main` parses the arguments, runs one subcommand and turns its outcome into an exit status:
 //! 0 success, 1 when the answer is "no", 2 for bad usage, malformed input or any other error,
-//! 130 when interrupted by SIGINT, and for `count` and `serve` 143 (SIGTERM) and 129 (SIGHUP),
-//! for `serve` 131 (SIGQUIT). A closed standard output (`queens list 14 | head -1`) ends the
+//! 130 when interrupted by SIGINT, and for `count`, `complete --count` and `serve` 143 (SIGTERM)
+//! and 129 (SIGHUP), for `serve` 131 (SIGQUIT). A closed standard output (`queens list 14 | head -1`) ends the
 //! program quietly with status 0. The signal handlers are installed before anything else
 //! ([`signals::early`]), and given back to the default handling once the command is known not
 //! to stop gracefully on them.
@@ -187,7 +187,8 @@ fn use_key(signs: bool) -> anyhow::Result<()> {
 /// Whether the command stops gracefully on SIGINT, SIGTERM and SIGHUP (it claims them with
 /// [`signals::install`]): a count that saves its checkpoint, the server that finishes its
 /// requests in flight, the terminal viewer that gives the terminal back as it found it. The
-/// others end at once, as with no handler.
+/// others end at once, as with no handler; `complete --count` among them until its instance is
+/// read, when it claims them for its search (src/cmd/complete.rs).
 fn stops_gracefully(command: &Command) -> bool {
     match command {
         Command::Count(args) => args.algo.is_none() && !args.estimating(),

@@ -1,16 +1,21 @@
 //! Signals: SIGINT, SIGTERM and SIGHUP, caught from the program's first moment, for the
 //! commands that stop gracefully on them (`queens count` saves its checkpoint, `queens serve`
 //! finishes the requests in flight, `queens browse` gives the terminal back; the server and
-//! the viewer also take SIGQUIT).
+//! the viewer also take SIGQUIT). `queens complete --count` claims them once its instance is
+//! read, its search about to start (it then says how many completions it found): until then
+//! they end it as they end any program, so that a read that waits (a terminal, a pipe) still
+//! ends at Ctrl-C.
 //!
 //! [`early`] installs the handlers before the arguments are parsed, so that a signal sent in
 //! the first moments is never lost (a shell's background job starts with SIGINT ignored, and a
 //! signal sent while the arguments were parsed used to meet that). A signal caught before a
 //! command claims them is kept: [`install`] claims them (the command then reads the signal with
 //! [`Caught::caught`] and hands over what a signal stops, [`Caught::attach`] or
-//! [`Caught::notify`], which a signal kept already stops at once), and [`release`] gives every
-//! other command the default handling back (a signal kept, or any later one, ends the process
-//! as if no handler had been installed; one ignored at the start stays ignored).
+//! [`Caught::notify`] or [`Caught::raise`], which a signal kept already stops at once), and
+//! [`release`] gives every other command the default handling back (a signal kept, or any
+//! later one, ends the process as if no handler had been installed; one ignored at the start
+//! stays ignored). A command given the default handling may still claim them later with
+//! [`install`] (`complete --count`, past its read).
 //!
 //! For a claiming command, the first signal caught stops it (it ends with 128 + the signal's
 //! number); a second one ends the process at once with that status, without saving or waiting
@@ -25,7 +30,7 @@
 
 #[cfg(unix)]
 mod imp {
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
     use std::sync::{mpsc, Arc, Mutex, MutexGuard, OnceLock, PoisonError};
     use std::time::{Duration, Instant};
 
@@ -52,6 +57,8 @@ mod imp {
     enum Target {
         None,
         Run(Arc<Run>),
+        /// A search that polls a flag (`complete --count`): raised by the first signal.
+        Flag(Arc<AtomicBool>),
         /// The server: told of the first signal, it finishes the requests in flight.
         Notify(Box<dyn Fn(i32) + Send>),
         /// The terminal viewer: told of the first signal, it gives the terminal back as it
@@ -120,6 +127,7 @@ mod imp {
                         before_exit();
                         "at once"
                     }
+                    Target::Flag(_) => "at once",
                     _ => "without saving",
                 };
                 note!("queens: a second signal: stopping {what}");
@@ -129,6 +137,7 @@ mod imp {
             match &state.target {
                 Target::None => {}
                 Target::Run(run) => run.cancel(),
+                Target::Flag(flag) => flag.store(true, Ordering::SeqCst),
                 Target::Notify(notify) | Target::Quit { notify, .. } => notify(signal),
             }
         }
@@ -252,6 +261,16 @@ mod imp {
             state.target = Target::Run(run);
         }
 
+        /// Raises `flag` at the first signal caught, at once when one was caught already: the
+        /// way of a search that polls a flag (`complete --count`).
+        pub fn raise(&self, flag: Arc<AtomicBool>) {
+            let mut state = self.0.state();
+            if self.caught().is_some() {
+                flag.store(true, Ordering::SeqCst);
+            }
+            state.target = Target::Flag(flag);
+        }
+
         /// Calls `notify` with the first signal caught, at once when one was caught already
         /// (the server's way to learn of it).
         pub fn notify(&self, notify: impl Fn(i32) + Send + 'static) {
@@ -291,7 +310,8 @@ mod imp {
 
     /// Claims the signals for a command that stops gracefully on them, installing the
     /// handlers if [`early`] could not. Called before the work is planned, so that no signal
-    /// is lost.
+    /// is lost; or, after [`release`], when the command reaches the work that stops
+    /// gracefully (a signal before that ended the process).
     pub fn install() -> anyhow::Result<Caught> {
         let shared = match HANDLERS.get() {
             Some(shared) => Arc::clone(shared),
@@ -333,6 +353,7 @@ mod imp {
 
 #[cfg(not(unix))]
 mod imp {
+    use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
 
     use queens_core::count::Run;
@@ -348,6 +369,8 @@ mod imp {
         }
 
         pub fn attach(&self, _run: Arc<Run>) {}
+
+        pub fn raise(&self, _flag: Arc<AtomicBool>) {}
 
         pub fn notify(&self, _notify: impl Fn(i32) + Send + 'static) {}
 

@@ -13,7 +13,9 @@ use crate::format::Format;
 #[derive(Debug, Args)]
 #[command(
     after_help = "Exit status: 0 a completion exists, 1 none does (also when two given \
-queens attack each other), 2 a queen off the board, malformed input or another error."
+queens attack each other), 2 a queen off the board, malformed input or another error; --count \
+stopped by a signal: 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP), nothing on standard output \
+and the completions found so far on standard error."
 )]
 pub struct CompleteArgs {
     /// The board size N, or a file holding the instance (`-` for standard input): CSPLib

@@ -1,18 +1,23 @@
 //! `queens complete N --fixed R:C,...` and `queens complete FILE`: one solution containing the
-//! given queens, or (`--count`) how many there are.
+//! given queens, or (`--count`) how many there are. A count stops on SIGINT, SIGTERM and SIGHUP
+//! (claimed once the instance is read), saying how many completions it found by then.
 
 use std::fs;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::Context;
 use queens_core::complete::{
-    parse_instance_within, Completion, Counted, Instance, InstanceError, InstanceParseError,
+    parse_instance_within, Completion, CountEnd, Counted, Instance, InstanceError,
+    InstanceParseError,
 };
 
 use crate::cli::{shorten, too_large, CompleteArgs};
 
 use crate::format::{write_stream, Format};
 use crate::output::note;
+use crate::signals;
 use crate::status::Status;
 
 /// The share of the memory budget an instance's text may take: 1/64.
@@ -28,10 +33,30 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
             Some(Format::Json) => true,
             Some(_) => anyhow::bail!("--count prints a number: --format json is its only format"),
         };
-        let count = match instance
-            .count_within(args.search.max_memory)
-            .map_err(hint)?
-        {
+        // The signals are claimed here, past the read (a signal while it waits ends the
+        // command as it ends any program): the first one stops the search, whose completions
+        // found so far are a lower bound, said on standard error, never printed as the count.
+        let signals = signals::install()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        signals.raise(Arc::clone(&stop));
+        let end = instance
+            .count_within_until(args.search.max_memory, &|| stop.load(Ordering::Relaxed))
+            .map_err(hint)?;
+        let counted = match end {
+            CountEnd::Finished(counted) => counted,
+            CountEnd::Stopped { found } => {
+                note!(
+                    "queens: interrupted after finding {found} completion{} so far (the count \
+                     is at least {found})",
+                    if found == 1 { "" } else { "s" }
+                );
+                return Ok(signals
+                    .caught()
+                    .map_or(Status::Interrupted, signals::status_of));
+            }
+        };
+        // A signal that came after the search ended stops nothing: the count is printed.
+        let count = match counted {
             Counted::Completions(count) => {
                 if count == 0 {
                     note!("queens: no completion: {}", impossible(&instance));

@@ -130,6 +130,59 @@ fn complete_counts_agree_with_filtering_the_list() {
     }
 }
 
+/// A count far too long to finish (a corner queen on 28x28) stopped by SIGINT or SIGTERM ends
+/// with 130 or 143, prints nothing as the count, and names the completions found so far.
+#[test]
+fn complete_count_stopped_by_a_signal_says_what_it_found_and_ends_with_its_status() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let start = |signal| {
+        let child = Command::new(assert_cmd::cargo::cargo_bin("queens"))
+            .args(words("complete 28 --fixed 0:0 --count"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        (child, signal)
+    };
+    let mut runs = [start(libc::SIGINT), start(libc::SIGTERM)];
+    // Past the start and the read of the instance: the search is under way.
+    std::thread::sleep(Duration::from_secs(2));
+    for (child, signal) in &mut runs {
+        assert_eq!(child.try_wait().unwrap(), None, "the count ended by itself");
+        // SAFETY: `kill` sends a signal to our own child.
+        unsafe { libc::kill(child.id() as i32, *signal) };
+    }
+    for (child, signal) in runs {
+        let sent = Instant::now();
+        let mut child = child;
+        while child.try_wait().unwrap().is_none() {
+            if sent.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("no end 30 s after signal {signal}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.signal(), None, "killed by the signal: {err}");
+        let expected = if signal == libc::SIGINT { 130 } else { 143 };
+        assert_eq!(out.status.code(), Some(expected), "{err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{err}");
+        let found = err
+            .strip_prefix("queens: interrupted after finding ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|k| k.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no count found so far: {err}"));
+        assert!(
+            err.contains(&format!("so far (the count is at least {found})")),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn complete_says_no_when_nothing_completes_the_board() {
     fails_with("complete 4 --fixed 0:0", 1, &["no completion"]).stdout_is("");

@@ -18,6 +18,7 @@
 //! | one shard of a count, resumable | [`count::Run`] with [`count::Shard`] and [`count::Checkpoint`] |
 //! | whether a placement is a solution, and why not | [`find_flaw`], [`find_flaw_in_squares`] |
 //! | complete a partly filled board | [`complete::Instance::solve`], [`complete::parse_instance`] |
+//! | count its completions, stoppable | [`complete::Instance::count`], [`complete::Instance::count_within_until`] |
 //! | every step of a search, as events | [`trace::Trace`]: [`run`](trace::Trace::run), [`record`](trace::Trace::record), [`summarize`](trace::Trace::summarize) |
 //! | a solution of a million queens | [`solve::construct::columns`] (streamed), [`solve::min_conflicts::solve`] |
 //! | read placements and boards from text | [`parse::EntryReader`], [`parse::parse_entries`] |

@@ -1,15 +1,22 @@
 //! The exact completion search: the free rows and columns left by the given queens, a bitset
 //! domain per free row, the most constrained row first, forward checking undone from a trail
 //! (see the folder's `mod.rs` for the idea and its cost). It alone proves that no completion
-//! exists, and alone counts the completions ([`Instance::count`]).
+//! exists, and alone counts the completions ([`Instance::count`]), a count that may be stopped
+//! before its end included ([`Instance::count_within_until`]).
 
 use std::ops::ControlFlow;
 
 use super::error::InstanceError;
-use super::instance::{Completion, Counted, Instance, DEFAULT_BUDGET};
+use super::instance::{Completion, CountEnd, Counted, Instance, DEFAULT_BUDGET};
 
 /// The most free rows the exact search accepts: its domains take k^2 / 8 bytes (50 MB here).
 pub const MAX_FREE: usize = 20_000;
+
+/// How many placements the search tries between two calls of the `stop` of
+/// [`Instance::count_within_until`]: a placement costs O(k) for k free rows, so even at
+/// [`MAX_FREE`] the search answers within milliseconds, and a call per 256 placements is
+/// nothing beside them.
+const STOP_EVERY: u64 = 256;
 
 impl Instance {
     /// Refuses the exact search when too many rows are free or its memory
@@ -56,17 +63,60 @@ impl Instance {
     /// [`Instance::count`] within a memory budget of `budget` bytes, checked before
     /// allocating. Counting is always the exact search.
     pub fn count_within(&self, budget: u64) -> Result<Counted, InstanceError> {
+        match self.count_within_until(budget, &|| false)? {
+            CountEnd::Finished(counted) => Ok(counted),
+            CountEnd::Stopped { .. } => unreachable!("a count never told to stop ends"),
+        }
+    }
+
+    /// [`Instance::count_within`] that stops when `stop` says so: `stop` is called before the
+    /// search starts and then every few hundred placements (milliseconds apart at most), and
+    /// once it returns true the count ends with the completions found so far
+    /// ([`CountEnd::Stopped`]), a lower bound of the count. The way to stop a count from
+    /// another thread (a signal, a deadline) is a `stop` that reads an atomic flag.
+    ///
+    /// # Example
+    /// ```
+    /// use std::cell::Cell;
+    /// use queens_core::complete::{CountEnd, Counted, Instance};
+    /// let board = Instance { n: 10, fixed: vec![] };
+    /// // Run to its end: the count.
+    /// let end = board.count_within_until(1 << 20, &|| false).unwrap();
+    /// assert_eq!(end, CountEnd::Finished(Counted::Completions(724)));
+    /// // Stopped at the third look: some completions found, fewer than all.
+    /// let looks = Cell::new(0);
+    /// let stop = || {
+    ///     looks.set(looks.get() + 1);
+    ///     looks.get() > 2
+    /// };
+    /// let CountEnd::Stopped { found } = board.count_within_until(1 << 20, &stop).unwrap() else {
+    ///     panic!("not stopped");
+    /// };
+    /// assert!(found < 724);
+    /// ```
+    pub fn count_within_until(
+        &self,
+        budget: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<CountEnd, InstanceError> {
         if let Some(flaw) = self.check()? {
-            return Ok(Counted::GivenQueensAttack(flaw));
+            return Ok(CountEnd::Finished(Counted::GivenQueensAttack(flaw)));
         }
         self.check_exact(budget)?;
         let mut search = Search::new(self)?;
         let mut count = 0u64;
-        let _ = search.run(&mut |_| {
-            count += 1;
-            ControlFlow::Continue(())
-        });
-        Ok(Counted::Completions(count))
+        let _ = search.run_until(
+            &mut |_| {
+                count += 1;
+                ControlFlow::Continue(())
+            },
+            stop,
+        );
+        Ok(if search.unfinished {
+            CountEnd::Stopped { found: count }
+        } else {
+            CountEnd::Finished(Counted::Completions(count))
+        })
     }
 }
 
@@ -109,8 +159,8 @@ pub(super) struct Search {
     /// Placements tried so far, and the most allowed before the search gives up.
     nodes: u64,
     pub(super) limit: u64,
-    /// Whether the search stopped at its limit.
-    exhausted: bool,
+    /// Whether the search ended before its end: at its limit, or told to stop.
+    unfinished: bool,
 }
 
 impl Search {
@@ -174,7 +224,7 @@ impl Search {
             trail_max: k * k,
             nodes: 0,
             limit: u64::MAX,
-            exhausted: false,
+            unfinished: false,
         })
     }
 
@@ -343,7 +393,7 @@ impl Search {
         });
         match found {
             Some(queens) => Some(Completion::Found(queens)),
-            None if self.exhausted => None,
+            None if self.unfinished => None,
             None => Some(Completion::Impossible),
         }
     }
@@ -365,6 +415,20 @@ impl Search {
         &mut self,
         visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        self.run_until(visit, &|| false)
+    }
+
+    /// [`Search::run`] that also ends, unfinished, when `stop` returns true: it is asked
+    /// before the first placement and then every [`STOP_EVERY`] placements.
+    pub(super) fn run_until(
+        &mut self,
+        visit: &mut dyn FnMut(&[usize]) -> ControlFlow<()>,
+        stop: &dyn Fn() -> bool,
+    ) -> ControlFlow<()> {
+        if stop() {
+            self.unfinished = true;
+            return ControlFlow::Break(());
+        }
         if self.open.is_empty() {
             return visit(&self.board);
         }
@@ -390,8 +454,8 @@ impl Search {
                 continue;
             };
             self.nodes += 1;
-            if self.nodes > self.limit {
-                self.exhausted = true;
+            if self.nodes > self.limit || (self.nodes.is_multiple_of(STOP_EVERY) && stop()) {
+                self.unfinished = true;
                 return ControlFlow::Break(());
             }
             stack[top].next = col + 1;

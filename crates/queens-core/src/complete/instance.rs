@@ -1,7 +1,8 @@
 //! A completion problem and its answers: the board and its given queens ([`Instance`]), what
-//! "complete this board" and "how many completions" answer ([`Completion`], [`Counted`]), the
-//! largest board and the default memory budget, and the checks of the given queens (on the
-//! board, distinct, and the first two that attack each other) that every search runs first.
+//! "complete this board" and "how many completions" answer ([`Completion`], [`Counted`], and
+//! [`CountEnd`] for a count that may be stopped), the largest board and the default memory
+//! budget, and the checks of the given queens (on the board, distinct, and the first two that
+//! attack each other) that every search runs first.
 
 use super::error::InstanceError;
 use crate::board::{Flaw, Line, Square};
@@ -40,6 +41,19 @@ pub enum Counted {
     Completions(u64),
     /// Two given queens attack each other (so there are no completions).
     GivenQueensAttack(Flaw),
+}
+
+/// How a count that may be stopped ended ([`Instance::count_within_until`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CountEnd {
+    /// The count ran to its end: the answer.
+    Finished(Counted),
+    /// It was told to stop first: the completions found by then, so the count is at least
+    /// `found`.
+    Stopped {
+        /// The completions found before the stop.
+        found: u64,
+    },
 }
 
 impl Instance {

@@ -44,4 +44,4 @@ pub use csplib::{
 };
 pub use error::InstanceError;
 pub use exact::MAX_FREE;
-pub use instance::{Completion, Counted, Instance, DEFAULT_BUDGET, MAX_N};
+pub use instance::{Completion, CountEnd, Counted, Instance, DEFAULT_BUDGET, MAX_N};

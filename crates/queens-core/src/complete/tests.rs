@@ -131,6 +131,75 @@ fn the_trail_of_the_exact_search_stays_within_its_worst_case() {
     }
 }
 
+/// A count that is never told to stop is the count, and it asks `stop` all along the search
+/// (not only before it starts), so that a stop comes within a few hundred placements.
+#[test]
+fn a_count_that_may_be_stopped_asks_all_along_and_counts_all_when_not_stopped() {
+    let board = Instance {
+        n: 12,
+        fixed: Vec::new(),
+    };
+    let looks = std::cell::Cell::new(0u64);
+    let never = || {
+        looks.set(looks.get() + 1);
+        false
+    };
+    let end = board.count_within_until(DEFAULT_BUDGET, &never).unwrap();
+    assert_eq!(end, CountEnd::Finished(Counted::Completions(14200)));
+    // The 12x12 search tries over 100,000 placements: hundreds of looks at one per 256.
+    assert!(looks.get() > 100, "stop was asked {} times", looks.get());
+}
+
+/// A count far too long to finish (a corner queen on 40x40) told to stop ends at once, with the completions
+/// found by then; a stop already asked before the search ends it with none found.
+#[test]
+fn a_count_told_to_stop_ends_with_the_completions_found_so_far() {
+    let corner = Instance {
+        n: 40,
+        fixed: vec![sq(0, 0)],
+    };
+    let looks = std::cell::Cell::new(0u64);
+    let at_the_thousandth = || {
+        looks.set(looks.get() + 1);
+        looks.get() >= 1000
+    };
+    let end = corner
+        .count_within_until(DEFAULT_BUDGET, &at_the_thousandth)
+        .unwrap();
+    assert!(matches!(end, CountEnd::Stopped { .. }), "{end:?}");
+    assert_eq!(looks.get(), 1000, "asked again after it said stop");
+    let end = corner.count_within_until(DEFAULT_BUDGET, &|| true).unwrap();
+    assert_eq!(end, CountEnd::Stopped { found: 0 });
+    // Stopped part way through 10x10 with a corner queen, fewer than all its completions.
+    let small = Instance {
+        n: 10,
+        fixed: vec![sq(0, 0)],
+    };
+    let Counted::Completions(all) = small.count().unwrap() else {
+        panic!("the corner queen is alone");
+    };
+    let looks = std::cell::Cell::new(0u64);
+    let soon = || {
+        looks.set(looks.get() + 1);
+        looks.get() >= 3
+    };
+    match small.count_within_until(DEFAULT_BUDGET, &soon).unwrap() {
+        CountEnd::Stopped { found } => assert!(found < all, "{found} of {all}"),
+        other => panic!("not stopped: {other:?}"),
+    }
+    // Queens that attack are an answer, found before any search: no stop is asked for.
+    let attacking = Instance {
+        n: 8,
+        fixed: vec![sq(0, 0), sq(1, 1)],
+    };
+    assert!(matches!(
+        attacking
+            .count_within_until(DEFAULT_BUDGET, &|| true)
+            .unwrap(),
+        CountEnd::Finished(Counted::GivenQueensAttack(_))
+    ));
+}
+
 #[test]
 fn names_two_given_queens_that_attack() {
     let inst = Instance {
