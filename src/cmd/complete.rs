@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use queens_core::complete::{
-    parse_instance_within, Completion, CountEnd, Counted, Instance, InstanceError,
+    read_instance_within, Completion, CountEnd, Counted, Instance, InstanceError, InstanceFile,
     InstanceParseError,
 };
 
@@ -25,8 +25,10 @@ const INPUT_SHARE: u64 = 64;
 
 /// Runs `queens complete`.
 pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
-    let instance = read_instance(args)?;
+    let (file, name) = read_instance(args)?;
+    let instance = &file.instance;
     let n = instance.n;
+    let refused = |err| refusal(err, &file, name.as_deref());
     if args.count {
         let json = match args.format {
             None => false,
@@ -41,7 +43,7 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
         signals.raise(Arc::clone(&stop));
         let end = instance
             .count_within_until(args.search.max_memory, &|| stop.load(Ordering::Relaxed))
-            .map_err(hint)?;
+            .map_err(refused)?;
         let counted = match end {
             CountEnd::Finished(counted) => counted,
             CountEnd::Stopped { found } => {
@@ -59,12 +61,12 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
         let count = match counted {
             Counted::Completions(count) => {
                 if count == 0 {
-                    note!("queens: no completion: {}", impossible(&instance));
+                    note!("queens: no completion: {}", impossible(instance));
                 }
                 count
             }
             Counted::GivenQueensAttack(flaw) => {
-                note!("queens: no completion: {flaw}");
+                note!("queens: no completion: {}", file.locate_attack(flaw));
                 0
             }
         };
@@ -83,7 +85,7 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
     format.check_size(n)?;
     match instance
         .solve_within(args.search.max_memory)
-        .map_err(hint)?
+        .map_err(refused)?
     {
         Completion::Found(queens) => {
             let mut out = super::stdout();
@@ -91,8 +93,10 @@ pub fn run(args: &CompleteArgs) -> anyhow::Result<Status> {
             out.flush().context("writing the solution")?;
             Ok(Status::Success)
         }
-        Completion::GivenQueensAttack(flaw) => no_completion(format, n, &flaw.to_string()),
-        Completion::Impossible => no_completion(format, n, &impossible(&instance)),
+        Completion::GivenQueensAttack(flaw) => {
+            no_completion(format, n, &file.locate_attack(flaw).to_string())
+        }
+        Completion::Impossible => no_completion(format, n, &impossible(instance)),
     }
 }
 
@@ -106,10 +110,15 @@ fn no_completion(format: Format, n: usize, why: &str) -> anyhow::Result<Status> 
     Ok(Status::No)
 }
 
-/// The engine's refusals over the memory budget, with what the user can do about them.
-fn hint(err: InstanceError) -> anyhow::Error {
+/// The engine's refusals: over the memory budget, with what the user can do about it; a square
+/// given twice in the file `name`, with the lines that gave it.
+fn refusal(err: InstanceError, file: &InstanceFile, name: Option<&str>) -> anyhow::Error {
     match err {
         InstanceError::Budget(e) => crate::hint::budget_hint(e),
+        InstanceError::Duplicate(square) => match (file.locate_duplicate(square), name) {
+            (Some(located), Some(name)) => anyhow::anyhow!("in {name}: {located}"),
+            _ => err.into(),
+        },
         other => other.into(),
     }
 }
@@ -128,8 +137,9 @@ fn impossible(instance: &Instance) -> String {
     )
 }
 
-/// The instance: N with the --fixed queens, or the file's.
-fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
+/// The instance: N with the --fixed queens, or the file's, with the file's name as messages
+/// show it.
+fn read_instance(args: &CompleteArgs) -> anyhow::Result<(InstanceFile, Option<String>)> {
     // Digits only, as every number of the command line: ` 8` is a file's name, not N.
     let target = args.target.as_str();
     if !target.is_empty() && target.bytes().all(|b| b.is_ascii_digit()) {
@@ -141,10 +151,11 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
         if n == 0 {
             anyhow::bail!("N must be at least 1 (got 0)");
         }
-        return Ok(Instance {
+        let instance = Instance {
             n,
             fixed: args.fixed.clone(),
-        });
+        };
+        return Ok((InstanceFile::from(instance), None));
     }
     if !args.fixed.is_empty() {
         anyhow::bail!(
@@ -182,11 +193,12 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<Instance> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    parse_instance_within(&text, budget).map_err(|err| {
+    let file = read_instance_within(&text, budget).map_err(|err| {
         let hint = match err {
             InstanceParseError::TooManyQueens { .. } => "; raise --max-memory to read it",
             _ => "",
         };
         anyhow::anyhow!("in {name}: {err}{hint}")
-    })
+    })?;
+    Ok((file, Some(name)))
 }

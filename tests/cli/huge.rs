@@ -250,6 +250,47 @@ fn complete_reports_malformed_files_and_misplaced_flags() {
     fails_with("complete no-such-file.param", 2, &["cannot read"]);
 }
 
+/// A square given twice and two given queens that attack each other are named with the lines
+/// of the CSPLib file that gave them (they were named by row and column only).
+#[test]
+fn complete_names_the_lines_of_a_file_that_gave_a_square_twice_or_queens_that_attack() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twice.param");
+    let param = path.to_str().unwrap();
+    std::fs::write(
+        param,
+        "letting n = 8\nletting init = [\n  [0, 3],\n  [5, 2],\n  [0, 3]\n]\n",
+    )
+    .unwrap();
+    let twice =
+        "twice.param: line 5: the queen at row 0, column 3 is given twice (first on line 3)";
+    for count in [false, true] {
+        let mut args = vec!["complete", param];
+        args.extend(count.then_some("--count"));
+        run_args(&args).status(2).stdout_is("").stderr_has(&[twice]);
+    }
+    std::fs::write(
+        param,
+        "letting n = 8\nletting init = [[0, 0],\n  [5, 2],\n  [3, 3]]\n",
+    )
+    .unwrap();
+    let attack = "queens: no completion: the queens at row 0, column 0 and row 3, column 3 attack \
+                  each other along a diagonal (given on lines 2 and 4)";
+    run_args(&["complete", param])
+        .status(1)
+        .stderr_has(&[attack]);
+    run_args(&["complete", param, "--count"])
+        .status(1)
+        .stdout_is("0\n")
+        .stderr_has(&[attack]);
+    // Given with --fixed, they have no line.
+    fails_with(
+        "complete 8 --fixed 0:3,0:3",
+        2,
+        &["row 0, column 3 is given twice\n"],
+    );
+}
+
 #[test]
 fn complete_names_attacking_queens_drawn_on_a_board() {
     let attack = "the queens at row 0, column 1 and row 1, column 0 attack each other along an \

@@ -10,6 +10,7 @@
 use thiserror::Error;
 
 use super::instance::{Instance, DEFAULT_BUDGET, MAX_N};
+use super::located::InstanceFile;
 use crate::board::Square;
 use crate::parse::{CompactEntry, EntryReader, ParseError, ReadError};
 
@@ -53,6 +54,18 @@ pub enum InstanceParseError {
         /// The budget in bytes.
         budget: u64,
     },
+    /// A square given twice in a CSPLib file: what the search refuses as
+    /// [`InstanceError::Duplicate`](super::InstanceError::Duplicate), named by the lines that
+    /// gave it ([`InstanceFile::locate_duplicate`]).
+    #[error("line {line}: the queen at {square} is given twice{}", first_on(*line, *first))]
+    Duplicate {
+        /// The 1-based line that gives it again.
+        line: usize,
+        /// The square.
+        square: Square,
+        /// The 1-based line that gave it first.
+        first: usize,
+    },
 }
 
 /// Reads an instance: a CSPLib problem 79 parameter file when the text has a `letting`,
@@ -93,6 +106,15 @@ pub fn parse_instance(text: &str) -> Result<Instance, InstanceParseError> {
 /// ));
 /// ```
 pub fn parse_instance_within(text: &str, budget: u64) -> Result<Instance, InstanceParseError> {
+    read_instance_within(text, budget).map(|file| file.instance)
+}
+
+/// [`parse_instance_within`] that keeps the line of each given queen of a CSPLib file (none
+/// for a drawn board), so that a square given twice or two given queens that attack each other
+/// can be named by the lines that gave them ([`InstanceFile::locate_duplicate`],
+/// [`InstanceFile::locate_attack`]). The lines are 4 bytes a given queen, counted in
+/// [`BYTES_PER_GIVEN_QUEEN`].
+pub fn read_instance_within(text: &str, budget: u64) -> Result<InstanceFile, InstanceParseError> {
     // A UTF-8 byte-order mark (some Windows editors write one) is no part of either form, as
     // for the placement reader.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -106,7 +128,9 @@ pub fn parse_instance_within(text: &str, budget: u64) -> Result<Instance, Instan
     let first = entries.next().transpose().map_err(board_error)?;
     let second = entries.next().transpose().map_err(board_error)?;
     match (first, second) {
-        (Some((_, CompactEntry::Board { n, queens })), None) => Ok(Instance { n, fixed: queens }),
+        (Some((_, CompactEntry::Board { n, queens })), None) => {
+            Ok(InstanceFile::from(Instance { n, fixed: queens }))
+        }
         _ => Err(InstanceParseError::NotOneBoard),
     }
 }
@@ -388,7 +412,7 @@ fn read_init(lx: &mut Lexer, budget: u64) -> Result<Given, InstanceParseError> {
     }
 }
 
-fn parse_csplib(text: &str, budget: u64) -> Result<Instance, InstanceParseError> {
+fn parse_csplib(text: &str, budget: u64) -> Result<InstanceFile, InstanceParseError> {
     let mut lx = Lexer::new(text);
     let mut n: Option<(usize, i128)> = None;
     let mut init: Option<Given> = None;
@@ -489,10 +513,21 @@ fn parse_csplib(text: &str, budget: u64) -> Result<Instance, InstanceParseError>
             ),
         ));
     }
-    Ok(Instance {
+    let instance = Instance {
         n,
         fixed: given.squares,
-    })
+    };
+    Ok(InstanceFile::with_lines(instance, given.lines))
+}
+
+/// Where a square given twice was given first, in words: ` (first on line 3)`, or ` on this
+/// line` when it is the line that gives it again.
+fn first_on(line: usize, first: usize) -> String {
+    if line == first {
+        " on this line".to_string()
+    } else {
+        format!(" (first on line {first})")
+    }
 }
 
 /// Text to echo in a message, cut to 40 characters.

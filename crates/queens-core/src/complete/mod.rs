@@ -26,22 +26,27 @@
 //!
 //! One job per file: `instance.rs` (the problem, its answers and the checks of its given
 //! queens), `error.rs` ([`InstanceError`]), `exact.rs` (the exact search and the count),
-//! `local.rs` (the local search), `solve.rs` (the three phases of [`Instance::solve`]) and
-//! `csplib.rs` (the reader); this file only declares and re-exports them.
+//! `local.rs` (the local search), `solve.rs` (the three phases of [`Instance::solve`]),
+//! `csplib.rs` (the reader) and `located.rs` (the lines of a file that gave each queen, to
+//! name a square given twice or two queens that attack by them); this file only declares and
+//! re-exports them.
 
 mod csplib;
 mod error;
 mod exact;
 mod instance;
 mod local;
+mod located;
 mod solve;
 
 #[cfg(test)]
 mod tests;
 
 pub use csplib::{
-    parse_instance, parse_instance_within, InstanceParseError, BYTES_PER_GIVEN_QUEEN, MAX_NESTING,
+    parse_instance, parse_instance_within, read_instance_within, InstanceParseError,
+    BYTES_PER_GIVEN_QUEEN, MAX_NESTING,
 };
 pub use error::InstanceError;
 pub use exact::MAX_FREE;
 pub use instance::{Completion, CountEnd, Counted, Instance, DEFAULT_BUDGET, MAX_N};
+pub use located::{GivenAttack, InstanceFile};

@@ -500,6 +500,89 @@ fn reads_csplib_parameter_files() {
     assert_eq!(no_init.fixed, vec![]);
 }
 
+/// A square given twice and two given queens that attack each other are named by the lines of
+/// the CSPLib file that gave them; a drawn board, and an instance not read from text, keep
+/// none (a drawn board names its queens by the rows of the drawing).
+#[test]
+fn a_square_given_twice_and_attacking_queens_are_named_by_the_lines_that_gave_them() {
+    let read = |text| read_instance_within(text, DEFAULT_BUDGET).unwrap();
+    let twice = read("letting n = 8\nletting init = [\n  [0, 3],\n  [5, 2],\n  [0, 3]\n]\n");
+    assert_eq!(
+        (twice.line_of(0), twice.line_of(2), twice.line_of(3)),
+        (Some(3), Some(5), None)
+    );
+    assert_eq!(
+        twice.instance.count(),
+        Err(InstanceError::Duplicate(sq(0, 3)))
+    );
+    let located = twice.locate_duplicate(sq(0, 3)).unwrap();
+    assert_eq!(
+        located,
+        InstanceParseError::Duplicate {
+            line: 5,
+            square: sq(0, 3),
+            first: 3
+        }
+    );
+    assert_eq!(
+        located.to_string(),
+        "line 5: the queen at row 0, column 3 is given twice (first on line 3)"
+    );
+    assert_eq!(twice.locate_duplicate(sq(5, 2)), None, "given once");
+    let one_line = read("letting n = 8 letting init = [[0, 3], [0, 3]]");
+    assert_eq!(
+        one_line.locate_duplicate(sq(0, 3)).unwrap().to_string(),
+        "line 1: the queen at row 0, column 3 is given twice on this line"
+    );
+
+    let attack = read("letting n = 8\nletting init = [[0, 0],\n  [5, 2],\n  [3, 3]]\n");
+    let Counted::GivenQueensAttack(flaw) = attack.instance.count().unwrap() else {
+        panic!("the queens attack");
+    };
+    let located = attack.locate_attack(flaw);
+    assert_eq!((located.flaw, located.lines), (flaw, Some((2, 4))));
+    assert_eq!(
+        located.to_string(),
+        "the queens at row 0, column 0 and row 3, column 3 attack each other along a diagonal \
+         (given on lines 2 and 4)"
+    );
+    let same = read("letting n = 8\nletting init = [[0, 0], [3, 3]]\n");
+    let Completion::GivenQueensAttack(flaw) = same.instance.solve().unwrap() else {
+        panic!("the queens attack");
+    };
+    assert!(
+        same.locate_attack(flaw)
+            .to_string()
+            .ends_with("along a diagonal (both given on line 2)"),
+        "{}",
+        same.locate_attack(flaw)
+    );
+
+    // No lines: a drawn board (its rows name where each queen is drawn), an instance made in
+    // code.
+    let drawn = read("# a comment\n.Q..\nQQ..\n....\n....\n");
+    assert_eq!(drawn.line_of(0), None);
+    let Counted::GivenQueensAttack(flaw) = drawn.instance.count().unwrap() else {
+        panic!("the queens attack");
+    };
+    assert_eq!(drawn.locate_attack(flaw).lines, None);
+    assert_eq!(drawn.locate_attack(flaw).to_string(), flaw.to_string());
+    let made = InstanceFile::from(Instance {
+        n: 8,
+        fixed: vec![sq(1, 1), sq(1, 1)],
+    });
+    assert_eq!(made.locate_duplicate(sq(1, 1)), None);
+    // The reader without lines reads the same instance.
+    assert_eq!(
+        parse_instance_within(
+            "letting n = 8\nletting init = [[0, 0],\n  [5, 2],\n  [3, 3]]\n",
+            DEFAULT_BUDGET
+        )
+        .unwrap(),
+        attack.instance
+    );
+}
+
 /// A CSPLib file saved with a UTF-8 byte-order mark was refused (`line 1: unexpected
 /// '\u{feff}' in a CSPLib parameter file`), while a drawn board with one was read.
 #[test]
