@@ -103,6 +103,22 @@ fn verify_reads_mixed_input_and_reports_malformed_lines_by_number() {
     fails_with_input("verify", "0 1 4\n", 2, &[off]);
 }
 
+/// `echo 8 | queens verify` said only that column 8 of row 0 is off the board (columns are 0
+/// to 0): whoever meant the 8x8 board is told how a positions line is read. The status stays 2.
+#[test]
+fn verify_of_a_line_of_one_number_says_that_it_is_a_1x1_board() {
+    let hint = "line 1: column 8 of row 0 is off the board (columns are 0 to 0): a positions line \
+                gives the column of each row's queen, so one number is a 1x1 board; a placement \
+                of N queens has N numbers";
+    fails_with_input("verify", "8\n", 2, &[hint]).stdout_is("");
+    // 0 alone is the 1x1 solution, and a longer line off the board gets no hint.
+    run_with_input("verify", "0\n")
+        .succeeds()
+        .stdout_is("line 1: 1x1: solution\n");
+    let err = fails_with_input("verify", "0 8\n", 2, &["column 8 of row 1"]).stderr;
+    assert!(!err.contains("1x1"), "{err}");
+}
+
 #[test]
 fn complete_finds_a_solution_containing_the_given_queens() {
     let line = printed("complete 8 --fixed 0:3,5:2 --format positions");

@@ -63,8 +63,12 @@ pub enum ParseError {
         /// The offending text, shortened.
         text: String,
     },
-    /// A column is not smaller than the board size.
-    #[error("line {line}: column {col} of row {row} is off the board (columns are 0 to {max})")]
+    /// A column is not smaller than the board size. On a line of one number (`max` 0), the
+    /// message says how a positions line is read: `8` alone is a 1x1 board, not the 8x8 one.
+    #[error(
+        "line {line}: column {col} of row {row} is off the board (columns are 0 to {max}){}",
+        one_number_hint(*max)
+    )]
     ColumnOutOfRange {
         /// The 1-based line number.
         line: usize,
@@ -75,10 +79,12 @@ pub enum ParseError {
         /// The largest valid column.
         max: usize,
     },
-    /// A column written with more digits than any board has columns.
+    /// A column written with more digits than any board has columns (with the hint of
+    /// [`ParseError::ColumnOutOfRange`] on a line of one number).
     #[error(
         "line {line}: the column of row {row} is a number of {digits} digits, off the board \
-         (columns are 0 to {max})"
+         (columns are 0 to {max}){}",
+        one_number_hint(*max)
     )]
     ColumnTooLarge {
         /// The 1-based line number.
@@ -129,6 +135,17 @@ pub enum ParseError {
 
 fn shorten(text: &str) -> String {
     crate::text::shorten(text, 40)
+}
+
+/// What a column off the board means when it is the only number of its line (the largest
+/// valid column `max` is 0): whoever wrote `8` alone most likely meant the 8x8 board.
+fn one_number_hint(max: usize) -> &'static str {
+    if max == 0 {
+        ": a positions line gives the column of each row's queen, so one number is a 1x1 board; \
+         a placement of N queens has N numbers"
+    } else {
+        ""
+    }
 }
 
 /// An entry as [`EntryReader`] yields it: positions are kept as `u32`, 4 bytes per queen.
@@ -539,6 +556,39 @@ mod tests {
                 err => panic!("{err}"),
             }
         }
+    }
+
+    /// `echo 8 | queens verify` said only that column 8 of row 0 is off the board (columns 0
+    /// to 0): whoever meant the 8x8 board is told how a positions line is read.
+    #[test]
+    fn a_line_of_one_number_off_the_board_says_how_positions_are_read() {
+        let hint = ": a positions line gives the column of each row's queen, so one number is a \
+                    1x1 board; a placement of N queens has N numbers";
+        for (text, start) in [
+            (
+                "8\n",
+                "line 1: column 8 of row 0 is off the board (columns are 0 to 0)",
+            ),
+            (
+                "# eight\n1\n",
+                "line 2: column 1 of row 0 is off the board (columns are 0 to 0)",
+            ),
+            (
+                "99999999999999999999999\n",
+                "line 1: the column of row 0 is a number of 23 digits, off the board (columns \
+                 are 0 to 0)",
+            ),
+        ] {
+            let err = parse_entries(text).unwrap_err().to_string();
+            assert_eq!(err, format!("{start}{hint}"), "{text:?}");
+        }
+        // One number on the board (0) is the 1x1 solution; two numbers get no hint.
+        assert!(parse_entries("0\n").is_ok());
+        let two = parse_entries("0 8\n").unwrap_err().to_string();
+        assert_eq!(
+            two,
+            "line 1: column 8 of row 1 is off the board (columns are 0 to 1)"
+        );
     }
 
     #[test]
