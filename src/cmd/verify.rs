@@ -14,8 +14,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 use anyhow::Context;
-use queens_core::board::{find_flaw_in_columns, find_flaw_on_board, Flaw};
-use queens_core::parse::{CompactEntry, EntryReader};
+use queens_core::board::Flaw;
+use queens_core::parse::EntryReader;
 use queens_core::text::escape;
 
 use crate::cli::{ResultFormat, VerifyArgs};
@@ -80,10 +80,8 @@ fn verify(input: BufReader<impl Read>, name: &str, args: &VerifyArgs) -> anyhow:
     for item in EntryReader::with_budget(input, args.search.max_memory) {
         let (line, entry) = item.with_context(|| format!("in {name}"))?;
         seen += 1;
-        let flaw = match &entry {
-            CompactEntry::Positions(queens) => find_flaw_in_columns(queens),
-            CompactEntry::Board { n, queens } => find_flaw_on_board(*n, queens),
-        };
+        // The check in the memory the reader's budget leaves it (`CompactEntry::find_flaw`).
+        let flaw = entry.find_flaw();
         all_good &= flaw.is_none();
         if quiet {
             continue;

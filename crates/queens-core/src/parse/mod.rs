@@ -15,7 +15,9 @@ use std::io;
 
 use thiserror::Error;
 
-use crate::board::Square;
+#[cfg(doc)]
+use crate::board::find_flaw_in_squares;
+use crate::board::{find_flaw_in_columns, find_flaw_on_board, Flaw, Square};
 
 pub use reader::{EntryReader, BYTES_PER_BOARD_COLUMN, BYTES_PER_COLUMN, DEFAULT_BUDGET};
 
@@ -168,6 +170,29 @@ impl CompactEntry {
         match self {
             CompactEntry::Positions(p) => p.len(),
             CompactEntry::Board { n, .. } => *n,
+        }
+    }
+
+    /// The first flaw of the placement, or `None` when it is a solution: the check `queens
+    /// verify` runs on each entry read, in memory the reader's budget leaves it
+    /// ([`find_flaw_in_columns`] on a positions line, 5 bits a row; [`find_flaw_on_board`] on a
+    /// drawn board, 6 bits a row), never the maps of [`find_flaw_in_squares`], about 200 bytes
+    /// a row (`tests/board_check_memory.rs` counts it).
+    ///
+    /// # Example
+    /// ```
+    /// use queens_core::parse::{CompactEntry, EntryReader};
+    /// let mut entries = EntryReader::new(&b"1 3 0 2\n\n.Q\nQ.\n"[..]);
+    /// let (_, positions) = entries.next().unwrap().unwrap();
+    /// assert_eq!(positions.find_flaw(), None);
+    /// let (_, board) = entries.next().unwrap().unwrap();
+    /// assert!(matches!(board, CompactEntry::Board { n: 2, .. }));
+    /// assert!(board.find_flaw().is_some());
+    /// ```
+    pub fn find_flaw(&self) -> Option<Flaw> {
+        match self {
+            CompactEntry::Positions(queens) => find_flaw_in_columns(queens),
+            CompactEntry::Board { n, queens } => find_flaw_on_board(*n, queens),
         }
     }
 }
