@@ -3,10 +3,10 @@
 //! `main` parses the arguments, runs one subcommand and turns its outcome into an exit status:
 //! 0 success, 1 when the answer is "no", 2 for bad usage, malformed input or any other error,
 //! 130 when interrupted by SIGINT, and for `count`, `complete --count` and `serve` 143 (SIGTERM)
-//! and 129 (SIGHUP), for `serve` 131 (SIGQUIT). A closed standard output (`queens list 14 | head -1`) ends the
-//! program quietly with status 0. The signal handlers are installed before anything else
-//! ([`signals::early`]), and given back to the default handling once the command is known not
-//! to stop gracefully on them.
+//! and 129 (SIGHUP), for `serve` 131 (SIGQUIT). A closed standard output
+//! (`queens list 14 | head -1`) ends the program quietly with status 0. The signal handlers are
+//! installed before anything else ([`signals::early`]), and given back to the default handling
+//! once the command is known not to stop gracefully on them.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 

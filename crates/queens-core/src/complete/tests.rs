@@ -150,8 +150,8 @@ fn a_count_that_may_be_stopped_asks_all_along_and_counts_all_when_not_stopped() 
     assert!(looks.get() > 100, "stop was asked {} times", looks.get());
 }
 
-/// A count far too long to finish (a corner queen on 40x40) told to stop ends at once, with the completions
-/// found by then; a stop already asked before the search ends it with none found.
+/// A count far too long to finish (a corner queen on 40x40) told to stop ends at once, with the
+/// completions found by then; a stop already asked before the search ends it with none found.
 #[test]
 fn a_count_told_to_stop_ends_with_the_completions_found_so_far() {
     let corner = Instance {

@@ -12,12 +12,11 @@
 //! the mean of (measured seconds / prediction) over the draws, an unbiased estimate whatever
 //! the prediction's quality, which only sets its spread (reported as a standard error). The
 //! draws the bound stops are kept, as censored ones (each took at least its time so far): the
-//! mean is the Kaplan–Meier estimate's (`count/kaplan_meier.rs`), since leaving them out would bias
-//! it short, the long draws being the ones cut. The
-//! fixed-point part is timed alone when small (N up to 18), else on the largest smaller board
-//! of the same residue mod 4 and scaled by its growth over 4 rows. Memory: the largest
-//! subproblem's halves (of those the probes find largest, by fresh probes of each), 18 bytes a
-//! half (fitted when a half was listed and then
+//! mean is the Kaplan–Meier estimate's (`count/kaplan_meier.rs`), since leaving them out would
+//! bias it short, the long draws being the ones cut. The fixed-point part is timed alone when
+//! small (N up to 18), else on the largest smaller board of the same residue mod 4 and scaled by
+//! its growth over 4 rows. Memory: the largest subproblem's halves (of those the probes find
+//! largest, by fresh probes of each), 18 bytes a half (fitted when a half was listed and then
 //! copied into its group; rather too high since it is stored once), per thread, and 8 MiB for
 //! the process.
 //! Time: each draw (and the fixed-point part) is timed by the processor time of its thread
