@@ -50,8 +50,10 @@ pub enum Error {
     Size(#[from] SizeError),
     /// The breadth-first search would need more memory than its budget allows.
     #[error(
-        "the breadth-first search of N = {n} needs {needed} bytes at level {level} ({states} \
-         partial boards), more than the memory budget of {budget} bytes"
+        "the breadth-first search of N = {n} needs {} at level {level} ({states} partial \
+         boards), more than the memory budget of {}",
+        bytes(*needed),
+        bytes(*budget)
     )]
     MemoryBudget {
         /// The board size.
