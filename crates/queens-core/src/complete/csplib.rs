@@ -10,7 +10,6 @@
 use thiserror::Error;
 
 use super::instance::{Instance, DEFAULT_BUDGET, MAX_N};
-use super::located::InstanceFile;
 use crate::board::Square;
 use crate::parse::{CompactEntry, EntryReader, ParseError, ReadError};
 
@@ -56,7 +55,7 @@ pub enum InstanceParseError {
     },
     /// A square given twice in a CSPLib file: what the search refuses as
     /// [`InstanceError::Duplicate`](super::InstanceError::Duplicate), named by the lines that
-    /// gave it ([`InstanceFile::locate_duplicate`]).
+    /// gave it ([`InstanceFile::locate_duplicate`](super::InstanceFile::locate_duplicate)).
     #[error("line {line}: the queen at {square} is given twice{}", first_on(*line, *first))]
     Duplicate {
         /// The 1-based line that gives it again.
@@ -106,15 +105,17 @@ pub fn parse_instance(text: &str) -> Result<Instance, InstanceParseError> {
 /// ));
 /// ```
 pub fn parse_instance_within(text: &str, budget: u64) -> Result<Instance, InstanceParseError> {
-    read_instance_within(text, budget).map(|file| file.instance)
+    read_with_lines(text, budget).map(|(instance, _)| instance)
 }
 
-/// [`parse_instance_within`] that keeps the line of each given queen of a CSPLib file (none
-/// for a drawn board), so that a square given twice or two given queens that attack each other
-/// can be named by the lines that gave them ([`InstanceFile::locate_duplicate`],
-/// [`InstanceFile::locate_attack`]). The lines are 4 bytes a given queen, counted in
-/// [`BYTES_PER_GIVEN_QUEEN`].
-pub fn read_instance_within(text: &str, budget: u64) -> Result<InstanceFile, InstanceParseError> {
+/// [`parse_instance_within`] that keeps the 1-based line of each given queen of a CSPLib file,
+/// in the order of the instance's `fixed` (none for a drawn board): what
+/// [`read_instance_within`](super::read_instance_within) keeps, 4 bytes a given queen, counted
+/// in [`BYTES_PER_GIVEN_QUEEN`].
+pub(super) fn read_with_lines(
+    text: &str,
+    budget: u64,
+) -> Result<(Instance, Vec<u32>), InstanceParseError> {
     // A UTF-8 byte-order mark (some Windows editors write one) is no part of either form, as
     // for the placement reader.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -129,7 +130,7 @@ pub fn read_instance_within(text: &str, budget: u64) -> Result<InstanceFile, Ins
     let second = entries.next().transpose().map_err(board_error)?;
     match (first, second) {
         (Some((_, CompactEntry::Board { n, queens })), None) => {
-            Ok(InstanceFile::from(Instance { n, fixed: queens }))
+            Ok((Instance { n, fixed: queens }, Vec::new()))
         }
         _ => Err(InstanceParseError::NotOneBoard),
     }
@@ -412,7 +413,7 @@ fn read_init(lx: &mut Lexer, budget: u64) -> Result<Given, InstanceParseError> {
     }
 }
 
-fn parse_csplib(text: &str, budget: u64) -> Result<InstanceFile, InstanceParseError> {
+fn parse_csplib(text: &str, budget: u64) -> Result<(Instance, Vec<u32>), InstanceParseError> {
     let mut lx = Lexer::new(text);
     let mut n: Option<(usize, i128)> = None;
     let mut init: Option<Given> = None;
@@ -517,7 +518,7 @@ fn parse_csplib(text: &str, budget: u64) -> Result<InstanceFile, InstanceParseEr
         n,
         fixed: given.squares,
     };
-    Ok(InstanceFile::with_lines(instance, given.lines))
+    Ok((instance, given.lines))
 }
 
 /// Where a square given twice was given first, in words: ` (first on line 3)`, or ` on this

@@ -1,5 +1,6 @@
 //! Where a CSPLib file gave its queens: an instance as read with the line of each given queen
-//! ([`InstanceFile`]), and what the checks of the given queens find, named by those lines: a
+//! ([`InstanceFile`], by [`read_instance_within`] over the reader of `csplib.rs`, which this
+//! file sits above), and what the checks of the given queens find, named by those lines: a
 //! square given twice ([`InstanceParseError::Duplicate`]) and two given queens that attack
 //! each other ([`GivenAttack`]).
 //!
@@ -9,13 +10,13 @@
 
 use thiserror::Error;
 
-use super::csplib::InstanceParseError;
+use super::csplib::{read_with_lines, InstanceParseError};
 use super::instance::Instance;
 use crate::board::{Flaw, Square};
 
 /// An instance as read, with the 1-based line of the text that gave each of its queens: those
-/// of a CSPLib file ([`read_instance_within`](super::read_instance_within)); none for a drawn
-/// board, or for an instance made otherwise ([`InstanceFile::from`]).
+/// of a CSPLib file ([`read_instance_within`]); none for a drawn board, or for an instance made
+/// otherwise ([`InstanceFile::from`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InstanceFile {
     /// The instance.
@@ -69,13 +70,18 @@ impl From<Instance> for InstanceFile {
     }
 }
 
-impl InstanceFile {
-    /// The instance of a CSPLib file, and the line of each of its given queens.
-    pub(super) fn with_lines(instance: Instance, lines: Vec<u32>) -> InstanceFile {
-        debug_assert_eq!(instance.fixed.len(), lines.len());
-        InstanceFile { instance, lines }
-    }
+/// [`parse_instance_within`](super::parse_instance_within) that keeps the line of each given
+/// queen of a CSPLib file (none for a drawn board), so that a square given twice or two given
+/// queens that attack each other can be named by the lines that gave them
+/// ([`InstanceFile::locate_duplicate`], [`InstanceFile::locate_attack`]). The lines are 4 bytes
+/// a given queen, counted in [`BYTES_PER_GIVEN_QUEEN`](super::BYTES_PER_GIVEN_QUEEN).
+pub fn read_instance_within(text: &str, budget: u64) -> Result<InstanceFile, InstanceParseError> {
+    let (instance, lines) = read_with_lines(text, budget)?;
+    debug_assert!(lines.is_empty() || lines.len() == instance.fixed.len());
+    Ok(InstanceFile { instance, lines })
+}
 
+impl InstanceFile {
     /// The line that gave the queen `index` (of `instance.fixed`), when known.
     pub fn line_of(&self, index: usize) -> Option<usize> {
         self.lines.get(index).map(|&line| line as usize)

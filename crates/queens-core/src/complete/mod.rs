@@ -43,10 +43,9 @@ mod solve;
 mod tests;
 
 pub use csplib::{
-    parse_instance, parse_instance_within, read_instance_within, InstanceParseError,
-    BYTES_PER_GIVEN_QUEEN, MAX_NESTING,
+    parse_instance, parse_instance_within, InstanceParseError, BYTES_PER_GIVEN_QUEEN, MAX_NESTING,
 };
 pub use error::InstanceError;
 pub use exact::MAX_FREE;
 pub use instance::{Completion, CountEnd, Counted, Instance, DEFAULT_BUDGET, MAX_N};
-pub use located::{GivenAttack, InstanceFile};
+pub use located::{read_instance_within, GivenAttack, InstanceFile};
