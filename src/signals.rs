@@ -141,6 +141,34 @@ mod imp {
                 Target::Notify(notify) | Target::Quit { notify, .. } => notify(signal),
             }
         }
+
+        /// [`release`]'s change of mode: the signal caught since [`early`] that ends the
+        /// process now, if any. One that stays ignored is forgotten, as if it had met its
+        /// `SIG_IGN`: a command that claims the signals later ([`install`], `complete --count`
+        /// past its read) must not take it for one sent to it, which would stop it at once.
+        fn release(&self, count: bool) -> Option<i32> {
+            let mut state = self.state();
+            if state.mode != Mode::Waiting {
+                return None;
+            }
+            state.mode = Mode::Default;
+            state.stay_ignored = self
+                .ignored_at_start
+                .iter()
+                .copied()
+                .filter(|&s| !(count && (s == SIGINT || s == SIGTERM)))
+                .collect();
+            let caught = self.caught.load(Ordering::SeqCst);
+            if caught == 0 {
+                return None;
+            }
+            if state.stay_ignored.contains(&caught) {
+                self.caught.store(0, Ordering::SeqCst);
+                state.first_at = None;
+                return None;
+            }
+            Some(caught)
+        }
     }
 
     /// Ends the process as the default handling of `signal` does.
@@ -222,22 +250,8 @@ mod imp {
         let Some(shared) = HANDLERS.get() else {
             return;
         };
-        let mut state = shared.state();
-        if state.mode != Mode::Waiting {
-            return;
-        }
-        state.mode = Mode::Default;
-        state.stay_ignored = shared
-            .ignored_at_start
-            .iter()
-            .copied()
-            .filter(|&s| !(count && (s == SIGINT || s == SIGTERM)))
-            .collect();
-        let caught = shared.caught.load(Ordering::SeqCst);
-        let dies = caught != 0 && !state.stay_ignored.contains(&caught);
-        drop(state);
-        if dies {
-            die_of(caught);
+        if let Some(signal) = shared.release(count) {
+            die_of(signal);
         }
     }
 
@@ -347,6 +361,62 @@ mod imp {
             let mut old: libc::sigaction = std::mem::zeroed();
             libc::sigaction(signal, std::ptr::null(), &mut old) == 0
                 && old.sa_sigaction == libc::SIG_IGN
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// The handling state as [`early`] leaves it, apart from the process's own (no
+        /// handler is installed for an empty list): `ignored_at_start` as given.
+        fn waiting(ignored_at_start: Vec<i32>) -> Arc<Shared> {
+            let signals = Signals::new(Vec::<i32>::new()).unwrap();
+            Arc::new(Shared {
+                caught: AtomicI32::new(0),
+                state: Mutex::new(State {
+                    mode: Mode::Waiting,
+                    target: Target::None,
+                    first_at: None,
+                    stay_ignored: Vec::new(),
+                }),
+                ignored_at_start,
+                handle: signals.handle(),
+            })
+        }
+
+        /// A SIGINT that met the handler while the arguments were parsed, in a process that
+        /// started with it ignored (a script's `queens complete --count FILE &`), stays
+        /// ignored under the default handling, and must not stop `complete --count` when it
+        /// claims the signals past its read: it was kept, and the count stopped at once,
+        /// "interrupted after finding 0 completions".
+        #[test]
+        fn a_signal_that_stays_ignored_is_not_kept_for_a_later_claim() {
+            let shared = waiting(vec![SIGINT]);
+            shared.on(SIGINT);
+            assert_eq!(shared.release(false), None);
+            shared.state().mode = Mode::Claimed;
+            let claimed = Caught(Arc::clone(&shared));
+            assert_eq!(claimed.caught(), None);
+            let stop = Arc::new(AtomicBool::new(false));
+            claimed.raise(Arc::clone(&stop));
+            assert!(!stop.load(Ordering::SeqCst));
+            // A signal sent to it once claimed stops it, as it stops a count.
+            shared.on(SIGINT);
+            assert!(stop.load(Ordering::SeqCst));
+            assert_eq!(claimed.caught(), Some(SIGINT));
+        }
+
+        /// One not ignored at the start ends the process at the release (the caller dies of
+        /// it); a `count` does not keep SIGINT ignored.
+        #[test]
+        fn a_signal_kept_that_is_not_ignored_ends_the_process_at_the_release() {
+            let shared = waiting(vec![]);
+            shared.on(SIGTERM);
+            assert_eq!(shared.release(false), Some(SIGTERM));
+            let count = waiting(vec![SIGINT]);
+            count.on(SIGINT);
+            assert_eq!(count.release(true), Some(SIGINT));
         }
     }
 }
