@@ -150,6 +150,13 @@ fn board_error(err: ReadError) -> InstanceParseError {
             ),
             }
         }
+        // A positions line is no instance, its columns on the board (`1 3 0 2`) or off it
+        // (`8`): the same answer for both, not the reader's words, which explain how a
+        // positions line is read ("a placement of N queens has N numbers"), a placement that
+        // `complete` would refuse in turn.
+        ReadError::Parse(
+            ParseError::ColumnOutOfRange { .. } | ParseError::ColumnTooLarge { .. },
+        ) => InstanceParseError::NotOneBoard,
         ReadError::Parse(e) => InstanceParseError::Board(e),
         ReadError::Io(e) => unreachable!("reading a string cannot fail: {e}"),
     }

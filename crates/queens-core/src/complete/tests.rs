@@ -768,6 +768,16 @@ fn reads_board_instances_and_refuses_other_text() {
         Err(InstanceParseError::NotOneBoard)
     );
     assert_eq!(parse_instance(""), Err(InstanceParseError::NotOneBoard));
+    // A positions line off the board is no instance either: not the reader's hint on how
+    // positions are read (`echo 8 | queens complete -` was told "a placement of N queens has N
+    // numbers", and the placement was then refused).
+    for text in ["8\n", "0 9\n", "99999999999999999999999\n", ".Q\nQ.\n\n5\n"] {
+        assert_eq!(
+            parse_instance(text),
+            Err(InstanceParseError::NotOneBoard),
+            "{text:?}"
+        );
+    }
     assert!(matches!(
         parse_instance("Q..\n...\n"),
         Err(InstanceParseError::Board(_))
