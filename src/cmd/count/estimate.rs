@@ -94,36 +94,66 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
         return halves(args, &run, &f?, threads, budget, bound);
     }
     let e = count::estimate(n, shard, run.depth(), &sampling(FRAME_SAMPLE, bound))?;
+    let about = FrameRun {
+        n,
+        shard: args.shard.is_some().then_some(shard),
+        gpu: args.engine == crate::cli::EngineArg::Gpu,
+        split: run.split().to_string(),
+        threads,
+        bound,
+    };
+    frame(crate::output::stdout(), &e, &about)
+}
+
+/// What the frame estimate's text says of the run besides the estimate itself.
+struct FrameRun {
+    n: usize,
+    /// The shard counted, when `--shard` gave one.
+    shard: Option<count::Shard>,
+    /// Whether `--engine gpu` asked for it.
+    gpu: bool,
+    split: String,
+    threads: usize,
+    bound: Duration,
+}
+
+/// Writes the frame engine's estimate `e` of the run `about` as `count --estimate` prints it.
+fn frame(mut out: impl Write, e: &count::Estimate, about: &FrameRun) -> anyhow::Result<Status> {
+    let FrameRun {
+        n,
+        shard,
+        gpu,
+        ref split,
+        threads,
+        bound,
+    } = *about;
     let core = e.core_seconds();
     let plural = |t: usize| if t == 1 { "" } else { "s" };
-    let mut out = crate::output::stdout();
-    let of_shard = if args.shard.is_some() {
-        format!(" (shard {shard})")
-    } else {
-        String::new()
+    let of_shard = match shard {
+        Some(shard) => format!(" (shard {shard})"),
+        None => String::new(),
     };
     writeln!(
         out,
         "N = {n}{of_shard}: {} subproblem{}",
         e.subproblems,
-        plural(e.subproblems as usize)
+        plural(e.subproblems)
     )?;
-    if args.engine == crate::cli::EngineArg::Gpu {
+    if gpu {
         writeln!(
             out,
-            "engine: gpu (split {}; the frame engine's subproblems, whose search is estimated \
-             here and timed on this machine's CPU: the GPU's speed is not known to the estimate)",
-            run.split()
+            "engine: gpu (split {split}; the frame engine's subproblems, whose search is \
+             estimated here and timed on this machine's CPU: the GPU's speed is not known to \
+             the estimate)"
         )?;
     } else {
         writeln!(
             out,
-            "engine: frame (split {}; canonical frames searched, their last rows joined)",
-            run.split()
+            "engine: frame (split {split}; canonical frames searched, their last rows joined)"
         )?;
     }
     if e.subproblems == 0 {
-        return nothing_to_count(out, args.shard.is_some());
+        return nothing_to_count(out, shard.is_some());
     }
     writeln!(
         out,
@@ -160,10 +190,16 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
             e.calibrated_on,
             e.calibration.1,
         )?;
-        let short = if e.closed_short {
-            "; the subproblem of the most time per node was stopped, so this may be short"
-        } else {
-            ""
+        let short = match (e.closed_short, e.pieces_closed_short) {
+            (false, false) => "",
+            (true, false) => {
+                "; the subproblem of the most time per node was stopped, so this may be short"
+            }
+            (false, true) => "; the piece of the most time was stopped, so this may be short",
+            (true, true) => {
+                "; the subproblem of the most time per node and the piece of the most time were \
+                 stopped, so this may be short"
+            }
         };
         writeln!(
             out,
@@ -180,7 +216,11 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
             e.seconds_per_node * 1e9,
             e.calibrated_on,
             bound_text(bound),
-            e.stopped,
+            if e.stopped == 1 {
+                "one".to_string()
+            } else {
+                e.stopped.to_string()
+            },
         )?;
         writeln!(
             out,
@@ -226,7 +266,22 @@ pub fn estimate(args: &CountArgs, run: count::Run, budget: &CountBudget) -> anyh
             0 => String::new(),
             s => format!(", {s} stopped and kept as censored"),
         };
-        let piece_time = if timed {
+        let piece_time = if timed && pieces_timed == 0 {
+            // No piece finished (or the time per node is a lower bound, which a piece's cost
+            // besides its nodes cannot be measured against): the time leaves that cost out.
+            let stopped = match e.pieces_stopped {
+                0 => String::new(),
+                1 => ", 1 stopped before it finished".to_string(),
+                s => format!(", {s} stopped before they finished"),
+            };
+            format!(
+                ", {} {} on one core by its nodes; what each piece costs besides (its set-up and \
+                 join) was not measured (no random piece timed{stopped}), and is left out of \
+                 the time",
+                if e.at_least { "more than" } else { "about" },
+                human(largest * e.seconds_per_node),
+            )
+        } else if timed {
             format!(
                 ", {} {} on one core; each piece costs about {:.0} µs besides its nodes \
                  (its set-up and join; {pieces_timed} random pieces timed{piece_stopped}), \
@@ -509,6 +564,123 @@ fn human(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A frame estimate of N = 22 cut into pieces at 2 rows: 10^12 nodes at 5 ns each, 10^6
+    /// pieces at 10 µs each besides their nodes, timed on N = 22 itself, nothing stopped.
+    fn with_pieces() -> count::Estimate {
+        count::Estimate {
+            subproblems: 100,
+            nodes: 1e12,
+            probes: 16,
+            largest: (7, 1e10),
+            depth: 2,
+            pieces: Some((1e6, 1e8)),
+            seconds_per_node: 5e-9,
+            seconds_per_piece: (1e-5, 40),
+            calibrated_on: 22,
+            calibration: (3, 2.0),
+            processor_time: true,
+            bound_reached: false,
+            stopped: 0,
+            pieces_stopped: 0,
+            at_least: false,
+            closed_short: false,
+            pieces_closed_short: false,
+        }
+    }
+
+    fn text(e: &count::Estimate) -> String {
+        let about = FrameRun {
+            n: 22,
+            shard: None,
+            gpu: false,
+            split: "frame1-rows2-v1".to_string(),
+            threads: 2,
+            bound: Duration::from_secs(10),
+        };
+        let mut out = Vec::new();
+        frame(&mut out, e, &about).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn line<'a>(text: &'a str, start: &str) -> &'a str {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in {text}"))
+    }
+
+    /// The time line says which stopped observation may make it short: the subproblem of the
+    /// most time per node, the piece of the most time, or both.
+    #[test]
+    fn the_time_says_whether_a_subproblem_or_a_piece_stopped_may_make_it_short() {
+        let mut e = with_pieces();
+        let time = |e: &count::Estimate| line(&text(e), "estimated time: ").to_string();
+        assert!(!time(&e).contains("may be short"), "{}", time(&e));
+        e.pieces_stopped = 1;
+        e.pieces_closed_short = true;
+        let piece = time(&e);
+        assert!(
+            piece.ends_with("; the piece of the most time was stopped, so this may be short)"),
+            "{piece}"
+        );
+        e.stopped = 1;
+        e.closed_short = true;
+        let both = time(&e);
+        assert!(
+            both.contains("the subproblem of the most time per node and the piece of the most"),
+            "{both}"
+        );
+        e.pieces_closed_short = false;
+        let subproblem = time(&e);
+        assert!(
+            subproblem.ends_with(
+                "; the subproblem of the most time per node was stopped, so this may be short)"
+            ),
+            "{subproblem}"
+        );
+    }
+
+    /// With no piece timed, the pieces' line says their cost besides their nodes was not
+    /// measured and is left out, instead of "about 0 µs (0 random pieces timed)".
+    #[test]
+    fn a_piece_cost_not_measured_is_said_so_and_left_out() {
+        let mut e = with_pieces();
+        let measured = text(&e);
+        assert!(
+            line(&measured, "each frame is cut").contains("each piece costs about 10 µs"),
+            "{measured}"
+        );
+        e.seconds_per_piece = (0.0, 0);
+        e.pieces_stopped = 1;
+        let pieces = text(&e);
+        let cut = line(&pieces, "each frame is cut");
+        assert!(
+            cut.contains("was not measured (no random piece timed, 1 stopped before it finished)"),
+            "{cut}"
+        );
+        assert!(!cut.contains("0 µs"), "{cut}");
+        // 10^12 nodes x 5 ns over 2 threads: 2500 s, the pieces' cost left out.
+        assert!(
+            line(&pieces, "estimated time: ").starts_with("estimated time: 41.7 min on 2"),
+            "{pieces}"
+        );
+    }
+
+    /// With no subproblem finished, the lower bound names the one stopped in words.
+    #[test]
+    fn a_lower_bound_from_one_stopped_subproblem_says_one() {
+        let mut e = with_pieces();
+        (e.calibration, e.stopped, e.at_least) = ((0, 0.0), 1, true);
+        e.seconds_per_piece = (0.0, 0);
+        let out = text(&e);
+        let per_node = line(&out, "time per node: ");
+        assert!(
+            per_node.starts_with("time per node: more than 5.000 ns"),
+            "{out}"
+        );
+        assert!(per_node.contains("of the one stopped"), "{out}");
+        assert!(line(&out, "estimated time: ").starts_with("estimated time: more than "));
+    }
 
     /// The estimate's clock is the thread's processor time: it grows while the thread works
     /// and not while it sleeps (no duration is asserted beyond that).

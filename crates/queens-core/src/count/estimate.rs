@@ -145,10 +145,13 @@ pub struct Estimate {
     /// no count finished within the bound, and it is the stopped ones' seconds so far over
     /// their nodes.
     pub at_least: bool,
-    /// Whether a stopped count had the most seconds per node (or, with pieces, a stopped
-    /// piece the most seconds): the Kaplan–Meier curve, closed there, leaves out what it would
-    /// have taken more, so the time may be short (it is still an estimate, not a bound).
+    /// Whether a stopped count had the most seconds per node: the Kaplan–Meier curve, closed
+    /// there, leaves out what it would have taken more, so the time may be short (it is still
+    /// an estimate, not a bound).
     pub closed_short: bool,
+    /// With pieces: whether a stopped piece had the most seconds, so that the cost of a piece
+    /// may be short, as [`Estimate::closed_short`] says of the time per node.
+    pub pieces_closed_short: bool,
 }
 
 impl Estimate {
@@ -365,7 +368,11 @@ pub fn estimate(
     // With pieces, what a piece costs besides its nodes, on random pieces of this board for
     // what is left of the bound (at most 2 s).
     let left = deadline.saturating_duration_since(Instant::now());
-    let per_piece = if depth > 0 && per_node.seconds > 0.0 && !left.is_zero() {
+    // Not when the time per node is only a lower bound: a piece's seconds less its nodes' time
+    // by that bound would overstate what it costs besides, and the total would no longer be a
+    // lower bound (without it, it is one: a piece costs at least nothing besides).
+    let per_piece = if depth > 0 && per_node.seconds > 0.0 && !per_node.at_least && !left.is_zero()
+    {
         let budget = left.min(Duration::from_secs(2));
         piece_overhead(
             n,
@@ -395,7 +402,8 @@ pub fn estimate(
         stopped: timed.counts.len() - count,
         pieces_stopped: per_piece.stopped,
         at_least: per_node.at_least,
-        closed_short: per_node.closed_short || per_piece.closed_short,
+        closed_short: per_node.closed_short,
+        pieces_closed_short: per_piece.closed_short,
     })
 }
 
