@@ -285,8 +285,10 @@ const CALIBRATION_NODES: f64 = 1e8;
 /// `CALIBRATION_NODES` by the probes, else on the largest smaller board whose frames do: random
 /// frames counted whole for `sampling.budget`, then on the next smaller board while fewer than
 /// three finished, until `sampling.bound` from the start. A count running at the end of its
-/// board's sample is stopped and kept as censored (see [`PerNode::of`]); the board timed is the
-/// last with a count finished, else the first with one stopped.
+/// board's sample is stopped and kept as censored: the time per node is the Kaplan–Meier mean
+/// of the counts' seconds per node, weighted by their nodes (their seconds over their nodes when
+/// none stopped; the module's docs say more). The board timed is the last with a count
+/// finished, else the first with one stopped.
 pub fn estimate(
     n: usize,
     shard: Shard,
