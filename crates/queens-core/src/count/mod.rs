@@ -22,6 +22,8 @@
 //! - `estimate.rs`: the Monte Carlo estimate of a count too large to run.
 //! - `kaplan_meier.rs`: the mean of a sample some of whose counts were stopped, which both
 //!   engines' estimates take.
+//! - `sampling.rs`: how long an estimate samples, within which bound, and by which clock it
+//!   times its counts.
 //! - `types.rs`: [`Counts`], [`CountError`] and [`MAX_N`], which every layer imports.
 //! - `fixed.rs`: the solutions fixed by the half and quarter turns, so that Burnside's lemma
 //!   can check the classes independently, and the class representatives in order.
@@ -49,6 +51,7 @@ pub mod mac;
 mod merge;
 mod plan;
 mod run;
+pub(crate) mod sampling;
 pub(crate) mod shard;
 pub mod shard_result;
 mod split;
@@ -59,7 +62,7 @@ pub use checkpoint::{
 };
 pub use checksum::{checksum, fnv1a64};
 pub use control::{Control, Tally};
-pub use estimate::{estimate, probe_nodes, Estimate, Sampling};
+pub use estimate::{estimate, probe_nodes, Estimate};
 pub use fixed::{
     classes_from_fixed, count_fixed_by_half_turn, count_fixed_by_quarter_turn, for_each_canonical,
 };
@@ -69,6 +72,7 @@ pub use invariants::{check_complete, classes_of_eighths, Impossible};
 pub use merge::{merge, MergeError, Merged, MISSING_NAMED};
 pub use plan::{Engine, HALVES_FROM};
 pub use run::{Run, MAX_THREADS};
+pub use sampling::Sampling;
 pub use shard::{Shard, MAX_SHARDS};
 pub use split::{Split, UnknownSplit, SPLIT};
 pub use types::{add_counts, check_size, CountError, Counts, MAX_N, MAX_RUN_SECONDS};

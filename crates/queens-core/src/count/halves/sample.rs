@@ -38,9 +38,9 @@ use std::time::{Duration, Instant};
 use super::list::Side;
 use super::memory::bytes_per_thread;
 use super::plan::{Part, Plan};
-use crate::count::estimate::Sampling;
 use crate::count::fixed::{half_turn_until, quarter_turn_until};
 use crate::count::kaplan_meier::kaplan_meier_mean;
+use crate::count::sampling::Sampling;
 use crate::count::types::CountError;
 use crate::random::Rng;
 
