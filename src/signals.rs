@@ -97,6 +97,22 @@ mod imp {
     }
 
     impl Shared {
+        /// The state before any signal and before a command claims them: nothing caught,
+        /// waiting; `ignored_at_start` as the program found them, `handle` the handlers'.
+        fn waiting(ignored_at_start: Vec<i32>, handle: Handle) -> Shared {
+            Shared {
+                caught: AtomicI32::new(0),
+                state: Mutex::new(State {
+                    mode: Mode::Waiting,
+                    target: Target::None,
+                    first_at: None,
+                    stay_ignored: Vec::new(),
+                }),
+                ignored_at_start,
+                handle,
+            }
+        }
+
         fn state(&self) -> MutexGuard<'_, State> {
             self.state.lock().unwrap_or_else(PoisonError::into_inner)
         }
@@ -208,17 +224,7 @@ mod imp {
                         return;
                     }
                 };
-                let shared = Arc::new(Shared {
-                    caught: AtomicI32::new(0),
-                    state: Mutex::new(State {
-                        mode: Mode::Waiting,
-                        target: Target::None,
-                        first_at: None,
-                        stay_ignored: Vec::new(),
-                    }),
-                    ignored_at_start,
-                    handle: signals.handle(),
-                });
+                let shared = Arc::new(Shared::waiting(ignored_at_start, signals.handle()));
                 let _ = sent.send(Ok(Arc::clone(&shared)));
                 for signal in signals.forever() {
                     shared.on(signal);
@@ -372,17 +378,7 @@ mod imp {
         /// handler is installed for an empty list): `ignored_at_start` as given.
         fn waiting(ignored_at_start: Vec<i32>) -> Arc<Shared> {
             let signals = Signals::new(Vec::<i32>::new()).unwrap();
-            Arc::new(Shared {
-                caught: AtomicI32::new(0),
-                state: Mutex::new(State {
-                    mode: Mode::Waiting,
-                    target: Target::None,
-                    first_at: None,
-                    stay_ignored: Vec::new(),
-                }),
-                ignored_at_start,
-                handle: signals.handle(),
-            })
+            Arc::new(Shared::waiting(ignored_at_start, signals.handle()))
         }
 
         /// A SIGINT that met the handler while the arguments were parsed, in a process that

@@ -313,17 +313,22 @@ fn a_closed_pipe_ends_the_listing_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
-/// `queens verify` with `input` on standard input and its output read up to the first line,
-/// then closed: (the first line, the exit status, standard error).
-fn verify_closed_after_one_line(args: &[&str], input: String) -> (String, Option<i32>, String) {
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("queens"))
+/// `queens verify ARGS` started with its standard input, output and error piped.
+fn spawn_verify(args: &[&str]) -> std::process::Child {
+    StdCommand::new(assert_cmd::cargo::cargo_bin("queens"))
         .arg("verify")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// `queens verify` with `input` on standard input and its output read up to the first line,
+/// then closed: (the first line, the exit status, standard error).
+fn verify_closed_after_one_line(args: &[&str], input: String) -> (String, Option<i32>, String) {
+    let mut child = spawn_verify(args);
     let mut stdin = child.stdin.take().unwrap();
     // The input is written meanwhile: verify answers each placement as it reads it.
     let writer = std::thread::spawn(move || {
@@ -378,13 +383,7 @@ fn verify_answers_each_placement_while_its_input_stays_open() {
     use std::io::Write;
     use std::sync::mpsc;
     use std::time::Duration;
-    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("queens"))
-        .arg("verify")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_verify(&[]);
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (lines, seen) = mpsc::channel();
