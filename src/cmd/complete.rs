@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::Context;
+use queens_core::bytes;
 use queens_core::complete::{
     read_instance_within, Completion, CountEnd, Counted, Instance, InstanceError, InstanceFile,
     InstanceParseError,
@@ -111,12 +112,14 @@ fn no_completion(format: Format, n: usize, why: &str) -> anyhow::Result<Status> 
 }
 
 /// The engine's refusals: over the memory budget, with what the user can do about it; a square
-/// given twice in the file `name`, with the lines that gave it.
+/// given twice in the file `name`, with the lines that gave it, or twice by `--fixed` (no
+/// file).
 fn refusal(err: InstanceError, file: &InstanceFile, name: Option<&str>) -> anyhow::Error {
     match err {
         InstanceError::Budget(e) => crate::hint::budget_hint(e),
         InstanceError::Duplicate(square) => match (file.locate_duplicate(square), name) {
             (Some(located), Some(name)) => anyhow::anyhow!("in {name}: {located}"),
+            (_, None) => anyhow::anyhow!("--fixed gives the queen at {square} twice"),
             _ => err.into(),
         },
         other => other.into(),
@@ -176,18 +179,20 @@ fn read_instance(args: &CompleteArgs) -> anyhow::Result<(InstanceFile, Option<St
             .with_context(|| format!("cannot read {}", shorten(&args.target)))?;
         (shorten(&args.target), Box::new(file))
     };
-    let mut bytes = Vec::new();
+    let mut text = Vec::new();
     input
         .take(most.saturating_add(1))
-        .read_to_end(&mut bytes)
+        .read_to_end(&mut text)
         .with_context(|| format!("cannot read {name}"))?;
-    if bytes.len() as u64 > most {
+    if text.len() as u64 > most {
         anyhow::bail!(
-            "{name} is longer than {most} bytes, the most an instance may have with the memory \
-             budget of {budget} bytes (a {INPUT_SHARE}th of it); raise --max-memory to read it"
+            "{name} is longer than {}, the most an instance may have: a {INPUT_SHARE}th of the \
+             memory budget of {}; raise --max-memory to read it",
+            bytes(most),
+            bytes(budget)
         );
     }
-    let text = String::from_utf8(bytes).map_err(|e| {
+    let text = String::from_utf8(text).map_err(|e| {
         anyhow::anyhow!(
             "{name} is not UTF-8 text (at byte {})",
             e.utf8_error().valid_up_to()

@@ -299,12 +299,14 @@ fn complete_names_the_lines_of_a_file_that_gave_a_square_twice_or_queens_that_at
         .status(1)
         .stdout_is("0\n")
         .stderr_has(&[attack]);
-    // Given with --fixed, they have no line.
-    fails_with(
-        "complete 8 --fixed 0:3,0:3",
-        2,
-        &["row 0, column 3 is given twice\n"],
-    );
+    // Given with --fixed, they have no line: the flag is named.
+    for fixed in ["0:3,0:3", "0:3 --fixed 0:3", "1:1,0:3,2:4,0:3"] {
+        fails_with(
+            &format!("complete 8 --fixed {fixed}"),
+            2,
+            &["queens: error: --fixed gives the queen at row 0, column 3 twice\n"],
+        );
+    }
 }
 
 #[test]

@@ -43,7 +43,7 @@ pub enum InstanceParseError {
     /// More given queens than the memory budget lets the reader hold.
     #[error(
         "line {line}: the instance gives more than {max} queens, the most that the memory \
-         budget of {budget} bytes lets the reader hold"
+         budget of {} lets the reader hold", crate::error::bytes(*budget)
     )]
     TooManyQueens {
         /// The 1-based line of the first queen past the bound.

@@ -100,8 +100,8 @@ pub enum ParseError {
     },
     /// An entry larger than the memory budget lets the reader hold and check.
     #[error(
-        "line {line}: {what} is longer than the {max} {unit} that the memory budget of {budget} \
-         bytes lets the reader hold"
+        "line {line}: {what} is longer than the {max} {unit} that the memory budget of {} lets \
+         the reader hold", crate::error::bytes(*budget)
     )]
     TooLong {
         /// The 1-based line number.
