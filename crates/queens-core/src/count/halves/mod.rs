@@ -38,11 +38,11 @@
 //! holds its solutions in mirror pairs (none is its own image), whose queens of row 0 stand
 //! on columns `c` and `n - 1 - c`: its upper halves are listed with that queen in the left
 //! half only, and its count doubled (`pattern.rs`).
-//! Not used: the transposition and the quarter turns, which map the middle row of an odd
-//! board to its middle column; classes of the pair (middle row's queen's column, middle
-//! column's queen's row) under all 8 symmetries would leave about an eighth of the work
-//! instead of a quarter (as the quadrant counters' placing of the centre queens first does),
-//! at the price of fixing one queen in each half (docs/performance.md, "Odd boards").
+//! Not used: the transposition and the quarter turns, which map rows to columns and so cannot
+//! shorten a list of row halves; classes of the pair (middle row's queen's column, middle
+//! column's queen's row) under all 8 symmetries, as the quadrant counters place their centre
+//! queens, would cut the join's pairs by about half but not the listing (docs/performance.md,
+//! "Odd boards").
 //! The number of classes comes from Burnside's lemma, `unique = (total + S180 + 2 S90) / 8`,
 //! with the solutions fixed by the half and quarter turns counted by their own searches
 //! (`count::fixed`) as one more subproblem of the plan (the first). Because that division
