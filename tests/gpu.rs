@@ -636,11 +636,12 @@ fn gpu_check_runs_end_to_end_on_the_twin() -> Outcome {
     Ok(Completion::Completed)
 }
 
-/// The CUDA host path (`cuda.rs`: opening the device, the PTX cache, memory sizing, the
+/// The CUDA host path (`cuda.rs`: opening the device, the kernel's cache, memory sizing, the
 /// launches and their arguments, the retry of groups too large) on a stand-in for the driver,
 /// `tests/fixtures/fake-libcuda.cpp`, which runs `kernel.cu` compiled for the host: the counts
 /// of both splits exact, with little device memory too (groups taken again with more room, or
-/// the clear error of a launch that cannot fit), and a damaged cached PTX compiled again.
+/// the clear error of a launch that cannot fit), a damaged cached cubin compiled again, and a
+/// driver older than NVRTC.
 /// Needs a C++ compiler and NVRTC (CI installs it and sets `QUEENS_NVRTC`).
 #[cfg(target_os = "linux")]
 fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
@@ -814,23 +815,58 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
             ("2680".to_string(), String::new()),
         )?;
     }
-    // A cached PTX the driver refuses is compiled again and replaced.
+    // A cached cubin the driver refuses is compiled again and replaced.
     let cached: Vec<_> = std::fs::read_dir(&cache)
         .map_err(|e| e.to_string())?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .collect();
-    check("cached PTX files", cached.len(), 1)?;
-    let ptx = std::fs::read_to_string(&cached[0]).map_err(|e| e.to_string())?;
-    std::fs::write(&cached[0], format!("// DAMAGED\n{ptx}")).map_err(|e| e.to_string())?;
+    check("cached files", cached.len(), 1)?;
+    let cubin = std::fs::read(&cached[0]).map_err(|e| e.to_string())?;
+    check("a cubin cached", cubin.starts_with(b"\x7fELF"), true)?;
+    // Damaged inside, where the stand-in reads it (a driver would not read past the file's
+    // last section either), its entry points' names left whole.
+    let mut damaged = cubin.clone();
+    let at = cubin.len() / 2;
+    damaged[at..at + 7].copy_from_slice(b"DAMAGED");
+    std::fs::write(&cached[0], &damaged).map_err(|e| e.to_string())?;
     let out = run(&["count", "11", "--engine", "gpu", "-q"], &[]);
     check(
         "N = 11 past a damaged cache",
         stdout(&out),
         "2680".to_string(),
     )?;
-    let again = std::fs::read_to_string(&cached[0]).map_err(|e| e.to_string())?;
-    check("the cache repaired", again.contains("DAMAGED"), false)?;
+    let again = std::fs::read(&cached[0]).map_err(|e| e.to_string())?;
+    check("the cache repaired", again == cubin, true)?;
+    // A driver older than NVRTC (here one that reads PTX up to ISA 8.0, CUDA 12.0's, where
+    // NVRTC 12.9 writes 8.8) loads the engine's machine code all the same: the engine loads a
+    // cubin, not PTX, which such a driver refuses (CUDA_ERROR_UNSUPPORTED_PTX_VERSION).
+    let fresh = dir.path().join("cache-old-driver");
+    let out = run(
+        &["count", "10", "--engine", "gpu", "-q"],
+        &[
+            ("FAKE_PTX_MAX", "8.0"),
+            ("QUEENS_CACHE_DIR", fresh.to_str().unwrap()),
+        ],
+    );
+    check(
+        "N = 10 on a driver older than NVRTC",
+        (stdout(&out), stderr(&out)),
+        ("724".to_string(), String::new()),
+    )?;
+    // A GPU of another architecture (compute capability 8.0) gets code of its own.
+    let out = run(
+        &["count", "10", "--engine", "gpu", "-q"],
+        &[
+            ("FAKE_MAJOR", "8"),
+            ("QUEENS_CACHE_DIR", fresh.to_str().unwrap()),
+        ],
+    );
+    check(
+        "N = 10 on a GPU of compute capability 8.0",
+        (stdout(&out), stderr(&out)),
+        ("724".to_string(), String::new()),
+    )?;
     Ok(Completion::Completed)
 }
 

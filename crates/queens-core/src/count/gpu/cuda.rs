@@ -4,8 +4,8 @@
 //! is there.
 //!
 //! Opening it loads the driver library, creates a context on each device, compiles the
-//! kernel's source with NVRTC for the device's compute capability (or reads it from the cache,
-//! see `nvrtc.rs`) and loads it. A launch is shared by the devices, one host thread each, a
+//! kernel's source with NVRTC to the machine code of the device's compute capability (or reads
+//! it from the cache, see `nvrtc.rs`) and loads it. A launch is shared by the devices, one host thread each, a
 //! piece at a time (a faster device takes more pieces), and waits for all. The bindings are
 //! cudarc's for CUDA 12.0, the oldest driver API this engine supports; drivers are backward
 //! compatible, so CUDA 12 and 13 drivers both run it. Source: NVIDIA, "CUDA Driver API". Cost: opening takes the driver's start-up (tens
@@ -22,7 +22,7 @@ use cudarc::nvrtc::Ptx;
 
 use super::groups::{scratch_words, GroupTask, Join, GROUPS_NAME, GROUP_BLOCK};
 use super::join::{Halves, JoinTask, Joiner, Launched, JOIN_LOWERS, JOIN_NAME};
-use super::nvrtc::{ptx_cached, ptx_fresh, Nvrtc};
+use super::nvrtc::{cubin_cached, cubin_fresh, Nvrtc};
 use super::{FrameRows, GpuError, Kernel, Task, BLOCK, KERNEL_NAME, KERNEL_SOURCE};
 
 // SAFETY: both are #[repr(C)] structures of u32 fields, laid out as kernel.cu declares them
@@ -128,14 +128,17 @@ impl Cuda {
             let (major, minor) = ctx
                 .compute_capability()
                 .map_err(driver("cuDeviceGetAttribute"))?;
-            let arch = format!("compute_{major}{minor}");
-            let (ptx, cached) = ptx_cached(&nvrtc, KERNEL_SOURCE, &arch)?;
-            // A PTX from the cache that the driver refuses (a damaged file) is compiled anew
+            // The device's own machine code, not PTX: a driver older than the NVRTC that wrote
+            // a PTX refuses it (NVRTC 12.9's PTX needs a driver of CUDA 12.9), where a cubin
+            // loads on every driver of NVRTC's CUDA major version (nvrtc.rs, compile_cubin).
+            let arch = format!("sm_{major}{minor}");
+            let (cubin, cached) = cubin_cached(&nvrtc, KERNEL_SOURCE, &arch)?;
+            // A cubin from the cache that the driver refuses (a damaged file) is compiled anew
             // once; one just compiled is not (the driver would refuse it again), and the
             // driver's error is the one given when the new compile fails too.
-            let module = match ctx.load_module(Ptx::from_src(ptx)) {
-                Err(e) if cached => match ptx_fresh(&nvrtc, KERNEL_SOURCE, &arch) {
-                    Ok(fresh) => ctx.load_module(Ptx::from_src(fresh)),
+            let module = match ctx.load_module(Ptx::from_binary(cubin)) {
+                Err(e) if cached => match cubin_fresh(&nvrtc, KERNEL_SOURCE, &arch) {
+                    Ok(fresh) => ctx.load_module(Ptx::from_binary(fresh)),
                     Err(_) => Err(e),
                 },
                 loaded => loaded,
@@ -145,10 +148,12 @@ impl Cuda {
                 GpuError::Driver {
                     call: "cuModuleLoadData".to_string(),
                     message: format!(
-                        "{e} (the kernel was compiled by NVRTC {nv_major}.{nv_minor} from {}; a \
-                         driver older than that NVRTC cannot load its PTX: point QUEENS_NVRTC at \
-                         the NVRTC of the driver's CUDA version)",
-                        nvrtc.path
+                        "{e} (the kernel was compiled for {arch} by NVRTC {nv_major}.{nv_minor} \
+                         from {}; the driver is of CUDA {}: a driver loads the code of an NVRTC \
+                         of its CUDA major version or older only, so point QUEENS_NVRTC at an \
+                         NVRTC of the driver's CUDA major version)",
+                        nvrtc.path,
+                        driver_cuda_version()
                     ),
                 }
             })?;
@@ -218,6 +223,19 @@ impl Cuda {
             Some(d) => Err(GpuError::Memory { free: d.free, need }),
             None => Ok(()),
         }
+    }
+}
+
+/// The CUDA version of the driver, such as "12.4" ("unknown version" when it does not say).
+fn driver_cuda_version() -> String {
+    let mut version = 0;
+    // SAFETY: cuDriverGetVersion writes one int; the driver library is loaded (Cuda::open
+    // checked it is there before any call).
+    let status = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
+    if status == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0 {
+        format!("{}.{}", version / 1000, version % 1000 / 10)
+    } else {
+        "unknown version".to_string()
     }
 }
 

@@ -1,13 +1,13 @@
-//! NVRTC, the CUDA runtime compiler, loaded at run time: compiles the kernel's source to PTX
-//! for the device's architecture, and keeps the PTX in a cache so that the next run starts at
-//! once.
+//! NVRTC, the CUDA runtime compiler, loaded at run time: compiles the kernel's source to the
+//! machine code of the device's architecture (a cubin, not PTX: see [`Nvrtc::compile_cubin`]),
+//! and keeps it in a cache so that the next run starts at once.
 //!
 //! The library is looked for under the names of CUDA 13, 12 and 11.2 and in the usual toolkit
 //! folders, or taken from `QUEENS_NVRTC` (a path to the library file, for example the one of
 //! NVIDIA's `nvidia-cuda-nvrtc-cu12` wheel on PyPI), so that one binary works with whichever
-//! toolkit a machine has. Only seven functions of its C interface are used; they are declared
+//! toolkit a machine has. Only a few functions of its C interface are used; they are declared
 //! here. Source: NVIDIA, "NVRTC, the CUDA runtime compilation library", user guide. Cost: a
-//! compile takes a fraction of a second; a cached PTX is read in microseconds.
+//! compile takes a second or two; a cached cubin is read in microseconds.
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -225,6 +225,25 @@ impl Nvrtc {
 
     /// Compiles `source` to PTX for `arch` (such as `compute_90`).
     pub fn compile(&self, source: &str, arch: &str) -> Result<String, GpuError> {
+        let ptx = self.compile_to(source, arch, Output::Ptx)?;
+        String::from_utf8(ptx).map_err(|_| GpuError::Compile {
+            arch: arch.to_string(),
+            log: "NVRTC gave PTX that is not UTF-8".to_string(),
+        })
+    }
+
+    /// Compiles `source` to the machine code (a cubin) of `arch` (such as `sm_90`): what the
+    /// engine loads. Unlike PTX, which the driver compiles again and refuses when a newer
+    /// NVRTC wrote it (CUDA_ERROR_UNSUPPORTED_PTX_VERSION: NVRTC 12.9 writes PTX ISA 8.8, which
+    /// only drivers of CUDA 12.9 or later read), a cubin loads on every driver of NVRTC's CUDA
+    /// major version or later (NVIDIA's "minor version compatibility"), and needs no compile
+    /// by the driver.
+    pub fn compile_cubin(&self, source: &str, arch: &str) -> Result<Vec<u8>, GpuError> {
+        self.compile_to(source, arch, Output::Cubin)
+    }
+
+    /// Compiles `source` for `arch` to `output`.
+    fn compile_to(&self, source: &str, arch: &str, output: Output) -> Result<Vec<u8>, GpuError> {
         type Create = unsafe extern "C" fn(
             *mut Program,
             *const c_char,
@@ -239,8 +258,12 @@ impl Nvrtc {
         type Destroy = unsafe extern "C" fn(*mut Program) -> Status;
         let create: Create = self.symbol(b"nvrtcCreateProgram\0")?;
         let compile: Compile = self.symbol(b"nvrtcCompileProgram\0")?;
-        let ptx_size: Size = self.symbol(b"nvrtcGetPTXSize\0")?;
-        let get_ptx: Get = self.symbol(b"nvrtcGetPTX\0")?;
+        let (size_name, get_name): (&[u8], &[u8]) = match output {
+            Output::Ptx => (b"nvrtcGetPTXSize\0", b"nvrtcGetPTX\0"),
+            Output::Cubin => (b"nvrtcGetCUBINSize\0", b"nvrtcGetCUBIN\0"),
+        };
+        let code_size: Size = self.symbol(size_name)?;
+        let get_code: Get = self.symbol(get_name)?;
         let log_size: Size = self.symbol(b"nvrtcGetProgramLogSize\0")?;
         let get_log: Get = self.symbol(b"nvrtcGetProgramLog\0")?;
         let destroy: Destroy = self.symbol(b"nvrtcDestroyProgram\0")?;
@@ -300,15 +323,28 @@ impl Nvrtc {
                         })?;
                 }
                 let mut size = 0usize;
-                self.check(ptx_size(program, &mut size), "nvrtcGetPTXSize")?;
+                let what = std::str::from_utf8(&size_name[..size_name.len() - 1]).unwrap_or("");
+                self.check(code_size(program, &mut size), what)?;
                 let mut buf = vec![0u8; size.max(1)];
-                self.check(get_ptx(program, buf.as_mut_ptr().cast()), "nvrtcGetPTX")?;
-                let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-                buf.truncate(end);
-                String::from_utf8(buf).map_err(|_| GpuError::Compile {
-                    arch: arch.to_string(),
-                    log: "NVRTC gave PTX that is not UTF-8".to_string(),
-                })
+                let what = std::str::from_utf8(&get_name[..get_name.len() - 1]).unwrap_or("");
+                self.check(get_code(program, buf.as_mut_ptr().cast()), what)?;
+                match output {
+                    // PTX is text ending in a NUL.
+                    Output::Ptx => {
+                        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+                        buf.truncate(end);
+                    }
+                    // A cubin is an ELF file of `size` bytes, NULs and all; an architecture
+                    // that is virtual (compute_XY) gives none.
+                    Output::Cubin if size == 0 || !buf.starts_with(ELF) => {
+                        return Err(GpuError::Compile {
+                            arch: arch.to_string(),
+                            log: "NVRTC gave no machine code (a virtual architecture?)".to_string(),
+                        })
+                    }
+                    Output::Cubin => buf.truncate(size),
+                }
+                Ok(buf)
             })();
             destroy(&mut program);
             result.map_err(with_arch)
@@ -316,7 +352,17 @@ impl Nvrtc {
     }
 }
 
-/// The folder of the PTX cache: `QUEENS_CACHE_DIR`, else `$XDG_CACHE_HOME/queens`, else
+/// What a compile gives: PTX, or the machine code of one architecture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Ptx,
+    Cubin,
+}
+
+/// The first bytes of an ELF file, as every cubin is.
+const ELF: &[u8] = b"\x7fELF";
+
+/// The folder of the kernel's cache: `QUEENS_CACHE_DIR`, else `$XDG_CACHE_HOME/queens`, else
 /// `~/.cache/queens`; `None` when none is known.
 pub fn cache_dir() -> Option<PathBuf> {
     // Empty: unset, not the current folder. A relative XDG_CACHE_HOME is ignored, as the XDG
@@ -332,67 +378,74 @@ pub fn cache_dir() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".cache").join("queens"))
 }
 
-/// The cache file of `source` compiled for `arch` by NVRTC `version`.
+/// The cache file of `source` compiled for `arch` (such as `sm_90`) by NVRTC `version`.
 pub fn cache_file(dir: &Path, source: &str, arch: &str, version: (i32, i32)) -> PathBuf {
     let hash = crate::count::fnv1a64(source.as_bytes());
     dir.join(format!(
-        "kernel-{hash:016x}-{arch}-nvrtc{}.{}.ptx",
+        "kernel-{hash:016x}-{arch}-nvrtc{}.{}.cubin",
         version.0, version.1
     ))
 }
 
-/// `source` compiled for `arch`: from the cache when it holds it, else compiled by `nvrtc` and
+/// `source` compiled to the machine code of `arch` (such as `sm_90`, see
+/// [`Nvrtc::compile_cubin`]): from the cache when it holds it, else compiled by `nvrtc` and
 /// written to the cache (a cache that cannot be written is skipped without a word). A cached
-/// file that does not declare every kernel's entry point is compiled again and replaced. With
-/// whether it came from the cache.
-pub fn ptx_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<(String, bool), GpuError> {
-    ptx_in(cache_dir().as_deref(), nvrtc, source, arch, false)
+/// file that is not an ELF file naming every kernel's entry point is compiled again and
+/// replaced. With whether it came from the cache.
+pub fn cubin_cached(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<(Vec<u8>, bool), GpuError> {
+    cubin_in(cache_dir().as_deref(), nvrtc, source, arch, false)
 }
 
 /// `source` compiled for `arch` by `nvrtc`, written over the cache's entry: what replaces a
-/// cached PTX the driver refuses (a damaged file), which would otherwise fail every run.
-pub fn ptx_fresh(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<String, GpuError> {
-    ptx_in(cache_dir().as_deref(), nvrtc, source, arch, true).map(|(ptx, _)| ptx)
+/// cached cubin the driver refuses (a damaged file), which would otherwise fail every run.
+pub fn cubin_fresh(nvrtc: &Nvrtc, source: &str, arch: &str) -> Result<Vec<u8>, GpuError> {
+    cubin_in(cache_dir().as_deref(), nvrtc, source, arch, true).map(|(cubin, _)| cubin)
 }
 
-/// [`ptx_cached`] (or, `fresh`, [`ptx_fresh`]) with the cache in `dir`, none when `None`: the
-/// PTX, and whether it came from the cache.
-fn ptx_in(
+/// Whether `cubin` is an ELF file whose names include every kernel's entry point.
+fn names_every_entry(cubin: &[u8]) -> bool {
+    let entries = [
+        super::KERNEL_NAME,
+        super::join::JOIN_NAME,
+        super::groups::GROUPS_NAME,
+    ];
+    cubin.starts_with(ELF)
+        && entries.iter().all(|e| {
+            let name = format!("{e}\0");
+            cubin.windows(name.len()).any(|w| w == name.as_bytes())
+        })
+}
+
+/// [`cubin_cached`] (or, `fresh`, [`cubin_fresh`]) with the cache in `dir`, none when `None`:
+/// the cubin, and whether it came from the cache.
+fn cubin_in(
     dir: Option<&Path>,
     nvrtc: &Nvrtc,
     source: &str,
     arch: &str,
     fresh: bool,
-) -> Result<(String, bool), GpuError> {
+) -> Result<(Vec<u8>, bool), GpuError> {
     let file = match dir {
         Some(dir) => Some(cache_file(dir, source, arch, nvrtc.version()?)),
         None => None,
     };
     if !fresh {
-        if let Some(ptx) = file.as_deref().and_then(read_cached) {
-            let entries = [
-                super::KERNEL_NAME,
-                super::join::JOIN_NAME,
-                super::groups::GROUPS_NAME,
-            ];
-            if entries
-                .iter()
-                .all(|e| ptx.contains(&format!(".entry {e}(")))
-            {
-                return Ok((ptx, true));
+        if let Some(cubin) = file.as_deref().and_then(read_cached) {
+            if names_every_entry(&cubin) {
+                return Ok((cubin, true));
             }
         }
     }
-    let ptx = nvrtc.compile(source, arch)?;
+    let cubin = nvrtc.compile_cubin(source, arch)?;
     if let Some(file) = file {
-        let _ = write_atomically(&file, &ptx);
+        let _ = write_atomically(&file, &cubin);
     }
-    Ok((ptx, false))
+    Ok((cubin, false))
 }
 
-/// The cached PTX at `file`: a regular file of at most 64 MiB (a FIFO there would block, a
+/// The cached file at `file`: a regular file of at most 64 MiB (a FIFO there would block, a
 /// link to `/dev/zero` take every byte of memory), else `None`, and it is compiled again.
-fn read_cached(file: &Path) -> Option<String> {
+fn read_cached(file: &Path) -> Option<Vec<u8>> {
     use std::io::Read;
     const MOST: u64 = 64 << 20;
     // Looked at before it is opened: opening a FIFO waits for a writer.
@@ -401,14 +454,14 @@ fn read_cached(file: &Path) -> Option<String> {
         return None;
     }
     let opened = std::fs::File::open(file).ok()?;
-    let mut text = String::new();
-    opened.take(MOST).read_to_string(&mut text).ok()?;
-    Some(text)
+    let mut bytes = Vec::new();
+    opened.take(MOST).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
 }
 
-/// Writes `text` to `file` through a temporary file renamed over it, so that a reader never
+/// Writes `bytes` to `file` through a temporary file renamed over it, so that a reader never
 /// sees half a file.
-fn write_atomically(file: &Path, text: &str) -> std::io::Result<()> {
+fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(
@@ -418,7 +471,7 @@ fn write_atomically(file: &Path, text: &str) -> std::io::Result<()> {
             .map(|f| f.to_string_lossy())
             .unwrap_or_default()
     ));
-    std::fs::write(&tmp, text)?;
+    std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, file).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
@@ -430,8 +483,8 @@ mod tests {
 
     /// Where NVRTC can be had (CI installs NVIDIA's wheel and sets QUEENS_NVRTC), the kernels
     /// compile to PTX with their entry points (the frame search, the half-board join and the
-    /// half-board groups), and to sm_90 machine code; elsewhere the test says why it checks
-    /// nothing.
+    /// half-board groups), and to sm_90 machine code, which the cache keeps; elsewhere the test
+    /// says why it checks nothing.
     #[test]
     fn the_kernel_compiles_to_ptx_where_nvrtc_is_found() {
         let nvrtc = match Nvrtc::load() {
@@ -452,9 +505,21 @@ mod tests {
         assert!(ptx.contains(".entry queens_count_tasks"), "{ptx}");
         assert!(ptx.contains(".entry queens_join_pairs"), "{ptx}");
         assert!(ptx.contains(".entry queens_count_groups"), "{ptx}");
-        // Compiled to the H100's and H200's machine code too, NVRTC runs ptxas, which checks
-        // what PTX does not: the 48 KB of static shared memory a block may have, registers.
-        nvrtc.compile(super::super::KERNEL_SOURCE, "sm_90").unwrap();
+        // Compiled to the H100's and H200's machine code, as the engine loads it, NVRTC runs
+        // ptxas, which checks what PTX does not: the 48 KB of static shared memory a block may
+        // have, registers. The cubin is an ELF file that names every entry point.
+        let cubin = nvrtc
+            .compile_cubin(super::super::KERNEL_SOURCE, "sm_90")
+            .unwrap();
+        assert!(names_every_entry(&cubin));
+        // A virtual architecture has no machine code: an error, not an empty module.
+        let err = nvrtc
+            .compile_cubin(super::super::KERNEL_SOURCE, "compute_90")
+            .unwrap_err();
+        assert!(
+            matches!(&err, GpuError::Compile { arch, .. } if arch == "compute_90"),
+            "{err}"
+        );
         // A kernel that does not compile gives NVRTC's log.
         let err = nvrtc.compile("this is not C++", "compute_75").unwrap_err();
         assert!(
@@ -466,27 +531,34 @@ mod tests {
         // and so is any file when a fresh compile is asked for (the driver refused it).
         let dir = tempfile::tempdir().unwrap();
         let source = super::super::KERNEL_SOURCE;
-        let file = cache_file(dir.path(), source, "compute_75", nvrtc.version().unwrap());
-        let (first, cached) =
-            ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        let arch = "sm_75";
+        let file = cache_file(dir.path(), source, arch, nvrtc.version().unwrap());
+        let (first, cached) = cubin_in(Some(dir.path()), &nvrtc, source, arch, false).unwrap();
         assert!(!cached);
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
-        let mark = format!("{first}// from the cache\n");
+        assert_eq!(std::fs::read(&file).unwrap(), first);
+        let mut mark = first.clone();
+        mark.extend_from_slice(b"from the cache");
         std::fs::write(&file, &mark).unwrap();
-        let cached = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
+        let cached = cubin_in(Some(dir.path()), &nvrtc, source, arch, false).unwrap();
         assert_eq!(cached, (mark, true));
-        let (fresh, _) = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", true).unwrap();
+        let (fresh, _) = cubin_in(Some(dir.path()), &nvrtc, source, arch, true).unwrap();
         assert_eq!(
-            (&fresh, std::fs::read_to_string(&file).unwrap()),
+            (&fresh, std::fs::read(&file).unwrap()),
             (&first, first.clone())
         );
-        let damaged = ".entry queens_count_tasks( .entry queens_join_pairs(";
-        std::fs::write(&file, damaged).unwrap();
-        let (again, _) = ptx_in(Some(dir.path()), &nvrtc, source, "compute_75", false).unwrap();
-        assert_eq!(
-            (&again, std::fs::read_to_string(&file).unwrap()),
-            (&first, first.clone())
-        );
+        // An entry point missing, or the PTX an older version cached: compiled again.
+        for damaged in [
+            b"\x7fELF queens_count_tasks\0 queens_join_pairs\0".as_slice(),
+            b".entry queens_count_tasks( .entry queens_join_pairs( .entry queens_count_groups(",
+        ] {
+            std::fs::write(&file, damaged).unwrap();
+            let (again, cached) = cubin_in(Some(dir.path()), &nvrtc, source, arch, false).unwrap();
+            assert!(!cached);
+            assert_eq!(
+                (&again, std::fs::read(&file).unwrap()),
+                (&first, first.clone())
+            );
+        }
     }
 
     /// Only a regular file is read from the cache: a FIFO (whose opening would wait for a
@@ -503,7 +575,7 @@ mod tests {
         assert_eq!(read_cached(dir.path()), None);
         let file = dir.path().join("k.ptx");
         std::fs::write(&file, "ptx").unwrap();
-        assert_eq!(read_cached(&file).as_deref(), Some("ptx"));
+        assert_eq!(read_cached(&file).as_deref(), Some(b"ptx".as_slice()));
     }
 
     /// A library `QUEENS_NVRTC` names is the one loaded, or the error names it and says why:
@@ -535,10 +607,10 @@ mod tests {
     #[test]
     fn the_cache_file_names_source_arch_and_compiler() {
         let dir = Path::new("/c");
-        let a = cache_file(dir, "x", "compute_90", (12, 9));
-        assert_ne!(a, cache_file(dir, "y", "compute_90", (12, 9)));
-        assert_ne!(a, cache_file(dir, "x", "compute_80", (12, 9)));
-        assert_ne!(a, cache_file(dir, "x", "compute_90", (13, 0)));
+        let a = cache_file(dir, "x", "sm_90", (12, 9));
+        assert_ne!(a, cache_file(dir, "y", "sm_90", (12, 9)));
+        assert_ne!(a, cache_file(dir, "x", "sm_80", (12, 9)));
+        assert_ne!(a, cache_file(dir, "x", "sm_90", (13, 0)));
         assert!(a.starts_with(dir));
     }
 }
