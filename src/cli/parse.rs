@@ -49,10 +49,21 @@ pub fn parse_square(s: &str) -> Result<Square, String> {
         )
     };
     let (row, col) = s.split_once(':').ok_or_else(bad)?;
-    let number = |t: &str| whole(t).map_err(|_| bad());
+    // Digits beyond any board are named as such: the square is written right, its number is
+    // off every board.
+    let number = |t: &str, what: &str| match whole(t) {
+        Ok(k) => Ok(k),
+        Err(NotDecimal::TooLarge) => Err(format!(
+            "'{}': the {what} {} is off every board (at most {})",
+            shorten(s),
+            shorten(t),
+            usize::MAX
+        )),
+        Err(NotDecimal::NotDigits) => Err(bad()),
+    };
     Ok(Square {
-        row: number(row)?,
-        col: number(col)?,
+        row: number(row, "row")?,
+        col: number(col, "column")?,
     })
 }
 
@@ -252,11 +263,23 @@ fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
     };
     match decimal(s) {
         Ok(k) if (min..=max).contains(&k) => Ok(k),
+        // Digits past `u64`: a whole number all the same, too large for any range here.
+        Err(NotDecimal::TooLarge) => Err(format!(
+            "'{}' is too large: a whole number {range}",
+            shorten(s)
+        )),
         _ => Err(format!(
             "'{}' is not a whole number {range} (decimal digits only)",
             shorten(s)
         )),
     }
+}
+
+/// `serve --port`: 0 (a free port) to 65535, in decimal digits only, as every whole number of
+/// the command line (clap's own parser of `u16` took `+80` and `-0`, and its messages named
+/// no range).
+pub fn parse_port(s: &str) -> Result<u16, String> {
+    whole_between(s, 0, u64::from(u16::MAX)).map(|p| p as u16)
 }
 
 /// Worker threads: 0 (one per core) to 1024.
@@ -324,6 +347,52 @@ mod tests {
         assert!(parse_heavy("1025").unwrap_err().contains("from 1 to 1024"));
         assert!(parse_heavy("0").is_err());
         assert!(parse_whole("18446744073709551616").is_err());
+    }
+
+    #[test]
+    fn digits_past_u64_are_named_too_large_not_malformed() {
+        let err = parse_whole("18446744073709551616").unwrap_err();
+        assert!(
+            err.contains("is too large: a whole number of at least 0"),
+            "{err}"
+        );
+        assert!(!err.contains("not a whole number"), "{err}");
+        let err = parse_threads("99999999999999999999").unwrap_err();
+        assert!(
+            err.contains("too large: a whole number from 0 to 1024"),
+            "{err}"
+        );
+        let err = parse_square("99999999999999999999:0").unwrap_err();
+        assert!(
+            err.contains("the row 99999999999999999999 is off every board"),
+            "{err}"
+        );
+        let err = parse_square("0:18446744073709551616").unwrap_err();
+        assert!(
+            err.contains("the column 18446744073709551616 is off"),
+            "{err}"
+        );
+        assert!(parse_square("0:+1")
+            .unwrap_err()
+            .contains("is not a square"));
+    }
+
+    #[test]
+    fn ports_are_digits_from_0_to_65535() {
+        assert_eq!(parse_port("0"), Ok(0));
+        assert_eq!(parse_port("8080"), Ok(8080));
+        assert_eq!(parse_port("65535"), Ok(65535));
+        for bad in ["+80", "-0", " 80", "80 ", "0x50", "", "8e1"] {
+            let err = parse_port(bad).unwrap_err();
+            assert!(
+                err.contains("from 0 to 65535 (decimal digits only)"),
+                "{bad}: {err}"
+            );
+        }
+        assert!(parse_port("65536").unwrap_err().contains("from 0 to 65535"));
+        assert!(parse_port("99999999999999999999")
+            .unwrap_err()
+            .contains("too large: a whole number from 0 to 65535"));
     }
 
     #[test]

@@ -4,13 +4,14 @@
 
 use clap::Args;
 
-use super::parse::{parse_bytes, parse_connections, parse_heavy, parse_seconds};
+use super::parse::{parse_bytes, parse_connections, parse_heavy, parse_port, parse_seconds};
 
 /// `queens serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The port to listen on; 0 picks a free one (the address is printed on standard error).
-    #[arg(long, short, value_name = "PORT", default_value_t = 8080)]
+    #[arg(long, short, value_name = "PORT", default_value_t = 8080,
+          value_parser = super::parse::checked(parse_port))]
     pub port: u16,
     /// The address to listen on: the default serves only this machine; 0.0.0.0 serves the
     /// network.

@@ -211,6 +211,28 @@ fn issue_39_n_with_a_sign_or_a_space_is_refused() {
         .stderr_has(&["not a whole number"]);
 }
 
+/// `serve --port` is read in digits only like every other whole number (clap's parser of
+/// `u16` took `+80` and `-0`, and said "invalid digit found in string" or "number too large
+/// to fit in target type" without the range); digits past any range are named too large,
+/// not malformed (`--fixed` said "is not a square" of a square written right). The host
+/// cannot be looked up, so that a port taken would still end the run.
+#[test]
+fn a_port_with_a_sign_and_numbers_past_u64_are_named_for_what_they_are() {
+    for port in ["+80", "-0", "99999999999999999999", "65536"] {
+        let port = format!("--port={port}");
+        run_args(&["serve", "--host", "no.such.host.invalid", &port])
+            .status(2)
+            .stderr_has(&["--port <PORT>", "a whole number from 0 to 65535"])
+            .stdout_is("");
+    }
+    run_args(&["list", "8", "--limit", "18446744073709551616"])
+        .status(2)
+        .stderr_has(&["'18446744073709551616' is too large: a whole number of at least 0"]);
+    run_args(&["complete", "8", "--fixed", "0:0,99999999999999999999:3"])
+        .status(2)
+        .stderr_has(&["the row 99999999999999999999 is off every board (at most"]);
+}
+
 /// Issue 39: `--max-memory 1.5G` is accepted, and `GB` is a power of 1000.
 #[test]
 fn issue_39_sizes_take_a_fraction_and_decimal_units() {
