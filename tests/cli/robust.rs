@@ -75,3 +75,29 @@ fn a_checkpoint_that_is_not_a_regular_file_is_refused_at_once() {
     }
     assert!(!std::path::Path::new("/dev/null.lock").exists());
 }
+
+/// Two re-signed shards of N = 12 whose totals are 2^64 each: even, with classes between an
+/// eighth and a half of the sum, so they were merged (status 0, 36893488147419103232
+/// solutions); 12! = 479001600 placements of one queen a row and column bound any total.
+#[test]
+fn a_merged_total_above_n_factorial_is_refused() {
+    let v = json_of(&["count", "12", "--json", "--engine", "frame"]);
+    let plan = v["subproblems"].as_u64().expect("subproblems");
+    let dir = tempfile::tempdir().unwrap();
+    let total = 1u128 << 64;
+    let paths: Vec<String> = (0..2)
+        .map(|shard| {
+            let path = dir.path().join(format!("part{shard}"));
+            let part = part_with_seconds(total, total / 8, shard, 1.0, plan);
+            std::fs::write(&path, part).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    run_args(&["merge", &paths[0], &paths[1]])
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&[
+            "no board of N = 12 can have",
+            "the total 36893488147419103232 is more than N! = 479001600",
+        ]);
+}

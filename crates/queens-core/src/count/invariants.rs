@@ -9,7 +9,9 @@
 //! `classes = a + b + c`, hence: the total is even (the mirror pairs), and
 //! `2 classes <= total <= 8 classes`. The engines that count classes in eighths (the
 //! half-board engine, pieces) sum `8 classes` exactly (Burnside's lemma), so their sum is a
-//! multiple of 8. Cost: a few integer operations. It calls only the shared types.
+//! multiple of 8. And every solution is a permutation (one queen in each row and column), so
+//! no total passes N! (32! < 2^128: every board the engine counts has its bound). Cost: a few
+//! integer operations. It calls only the shared types.
 
 use thiserror::Error;
 
@@ -64,6 +66,31 @@ pub enum Impossible {
         /// The classes.
         classes: u128,
     },
+    /// More solutions than the board has permutations.
+    #[error(
+        "the total {total} is more than N! = {most}, the number of ways to place {n} queens          one in each row and each column, which every solution of N = {n} is"
+    )]
+    MoreThanPermutations {
+        /// The board size.
+        n: usize,
+        /// The total.
+        total: u128,
+        /// N!, the most solutions the board can have.
+        most: u128,
+    },
+}
+
+/// N!, or `None` past `u128` (N > 34).
+fn permutations(n: usize) -> Option<u128> {
+    (2..=n as u128).try_fold(1u128, |product, k| product.checked_mul(k))
+}
+
+/// Refuses a total above N! ([`Impossible::MoreThanPermutations`]).
+fn within_permutations(n: usize, total: u128) -> Result<(), Impossible> {
+    match permutations(n) {
+        Some(most) if total > most => Err(Impossible::MoreThanPermutations { n, total, most }),
+        _ => Ok(()),
+    }
 }
 
 /// Checks the complete count `counts` (total and classes) of the `n` x `n` board against the
@@ -86,7 +113,7 @@ pub fn check_complete(n: usize, counts: Counts) -> Result<(), Impossible> {
                 classes: unique,
             })
         } else {
-            Ok(())
+            within_permutations(n, total)
         };
     }
     if total % 2 == 1 {
@@ -105,7 +132,7 @@ pub fn check_complete(n: usize, counts: Counts) -> Result<(), Impossible> {
             classes: unique,
         });
     }
-    Ok(())
+    within_permutations(n, total)
 }
 
 /// The classes of a complete count summed in eighths: `eighths / 8`, once the sum is checked
@@ -163,5 +190,40 @@ mod tests {
         ));
         assert!(check_complete(1, c(1, 1)).is_ok());
         assert!(check_complete(1, c(1, 2)).is_err());
+    }
+
+    /// Three shards of N = 12 each re-signed with a total of 2^64 summed to
+    /// 55340232221128654848, even and with classes between an eighth and a half of it, and
+    /// were merged: more solutions than 12! = 479001600 permutations.
+    #[test]
+    fn a_total_above_n_factorial_is_impossible() {
+        let c = |total, unique| Counts { total, unique };
+        let total = 3u128 << 64;
+        let err = check_complete(12, c(total, total / 8)).unwrap_err();
+        assert_eq!(
+            err,
+            Impossible::MoreThanPermutations {
+                n: 12,
+                total,
+                most: 479_001_600
+            }
+        );
+        assert!(
+            err.to_string().contains("more than N! = 479001600"),
+            "{err}"
+        );
+        // N! itself is not refused by this fact (a bound, not the count), nor anything at
+        // N = 32, whose 32! still fits in u128.
+        assert_eq!(check_complete(4, c(24, 3)), Ok(()));
+        assert!(check_complete(4, c(26, 4)).is_err());
+        assert_eq!(permutations(32), Some((2..=32u128).product()));
+        assert_eq!(permutations(35), None);
+        assert_eq!(check_complete(35, c(u128::MAX - 1, u128::MAX / 4)), Ok(()));
+        // N = 1: one permutation.
+        assert!(matches!(
+            check_complete(1, c(4, 1)),
+            Err(Impossible::MoreThanPermutations { most: 1, .. })
+        ));
+        assert_eq!(classes_of_eighths(12, total, total), Err(err));
     }
 }
