@@ -180,6 +180,40 @@ fn recount_audits_a_half_board_checkpoint_and_catches_a_forged_subproblem() {
         .stderr_has(&["not a multiple of 8"]);
 }
 
+/// A shard's checkpoint whose saved part was raised by 2^100 solutions and eighths (each part
+/// still possible, its shard's sum unchecked as not the whole board's) was resumed, and `count`
+/// printed a shard result of 2^100 solutions with status 0; so would an unfinished whole-board
+/// checkpoint. No part of a count passes N!.
+#[test]
+fn a_checkpoint_whose_saved_count_passes_n_factorial_is_refused() {
+    let (_dir, ckpt) = temp_checkpoint();
+    let arg = ckpt.to_str().unwrap();
+    let args = [
+        "count",
+        "12",
+        "--shard",
+        "1/3",
+        "--json",
+        "--checkpoint",
+        arg,
+    ];
+    let counted = json_of(&args);
+    let good = std::fs::read_to_string(&ckpt).unwrap();
+    let index = good
+        .lines()
+        .find_map(|l| l.strip_prefix("parts "))
+        .and_then(|parts| parts.split_once(':'))
+        .map(|(i, _)| i.parse::<usize>().unwrap())
+        .expect("a saved part");
+    std::fs::write(&ckpt, forged(&good, index, 1 << 100)).unwrap();
+    run_args(&args)
+        .status(2)
+        .stdout_is("")
+        .stderr_has(&["its saved count is impossible", "more than N! = 479001600"]);
+    std::fs::write(&ckpt, good).unwrap();
+    assert_eq!(json_of(&args)["total"], counted["total"]);
+}
+
 /// The result line of `queens count N --shard S --json`, as printed and parsed.
 fn shard_json(n: &str, shard: &str) -> (String, serde_json::Value) {
     let line = stdout_of(&["count", n, "--json", "--shard", shard]);

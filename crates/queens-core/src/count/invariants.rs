@@ -68,7 +68,8 @@ pub enum Impossible {
     },
     /// More solutions than the board has permutations.
     #[error(
-        "the total {total} is more than N! = {most}, the number of ways to place {n} queens          one in each row and each column, which every solution of N = {n} is"
+        "the total {total} is more than N! = {most}, the number of ways to place {n} queens \
+         one in each row and each column, which every solution of N = {n} is"
     )]
     MoreThanPermutations {
         /// The board size.
@@ -85,8 +86,9 @@ fn permutations(n: usize) -> Option<u128> {
     (2..=n as u128).try_fold(1u128, |product, k| product.checked_mul(k))
 }
 
-/// Refuses a total above N! ([`Impossible::MoreThanPermutations`]).
-fn within_permutations(n: usize, total: u128) -> Result<(), Impossible> {
+/// Refuses a total above N! ([`Impossible::MoreThanPermutations`]): of a complete count, and
+/// of any part of one (a shard, the subproblems a checkpoint saved), which is no larger.
+pub(crate) fn within_permutations(n: usize, total: u128) -> Result<(), Impossible> {
     match permutations(n) {
         Some(most) if total > most => Err(Impossible::MoreThanPermutations { n, total, most }),
         _ => Ok(()),
@@ -209,7 +211,8 @@ mod tests {
             }
         );
         assert!(
-            err.to_string().contains("more than N! = 479001600"),
+            err.to_string()
+                .contains("more than N! = 479001600, the number of ways to place 12 queens one in"),
             "{err}"
         );
         // N! itself is not refused by this fact (a bound, not the count), nor anything at

@@ -11,7 +11,7 @@ use super::checkpoint::{Checkpoint, Spent};
 use super::control::{Control, Tally};
 use super::frames::pieces;
 use super::halves;
-use super::invariants::{check_complete, classes_of_eighths};
+use super::invariants::{check_complete, classes_of_eighths, within_permutations};
 use super::plan::{Engine, Plan};
 use super::shard::Shard;
 use super::split::Split;
@@ -248,7 +248,8 @@ impl Run {
     /// Each saved part is also checked against its subproblem by the engine (a total that is
     /// not a multiple of the frame's orbit, or for a frame no symmetry fixes not 8 times its
     /// classes, or a pattern's total not a multiple of its weight, cannot have been counted);
-    /// so is a complete count, against [`check_complete`]; and the file is refused.
+    /// so is the saved total, against N! (of any shard, complete or not), and a complete
+    /// count, against [`check_complete`]; and the file is refused.
     pub fn resume(self, checkpoint: Checkpoint, path: &Path) -> Result<(Run, Spent), CountError> {
         let spent = Spent {
             seconds: checkpoint.seconds,
@@ -279,6 +280,13 @@ impl Run {
                 reason,
             });
         }
+        // Saved parts of any shard, complete or not, add up to no more than the board's N!.
+        within_permutations(run.n, checkpoint.tally.counts.total).map_err(|why| {
+            CountError::CheckpointMalformed {
+                path: path.display().to_string(),
+                reason: format!("its saved count is impossible: {why}"),
+            }
+        })?;
         *run.control.tally() = checkpoint.tally;
         run.check_complete_tally(path)?;
         Ok((run, spent))
