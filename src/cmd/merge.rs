@@ -175,9 +175,9 @@ fn shown(path: &Path) -> String {
     }
 }
 
-/// Calls `f` with the number (from 0) and the text (trimmed) of every line of `path` (`-`:
-/// standard input) that is not blank; a line longer than [`MAX_LINE`] bytes, or not UTF-8, is an
-/// error naming it (`shown`).
+/// Calls `f` with the number (from 0) and the text (trimmed, the first without a byte-order
+/// mark) of every line of `path` (`-`: standard input) that is not blank; a line longer than
+/// [`MAX_LINE`] bytes, or not UTF-8, is an error naming it (`shown`).
 fn for_each_line(
     path: &Path,
     shown: &str,
@@ -207,6 +207,13 @@ fn for_each_line(
         }
         let Ok(line) = std::str::from_utf8(&buf) else {
             bail!("{shown} line {}: not text (not UTF-8)", i + 1);
+        };
+        // A UTF-8 byte-order mark that an editor put at the start of the file is skipped, as
+        // `verify` and `complete` skip it (it was "expected `{` at byte 1").
+        let line = if i == 0 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
         };
         let line = line.trim();
         if !line.is_empty() {

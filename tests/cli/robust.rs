@@ -1,7 +1,7 @@
 //! No abort, no panic, at any setting (issue 20): a `--threads` beyond the bound is refused
 //! before any thread starts, and a tiny memory budget is reported in bytes, not as 0 MiB.
 
-use crate::common::{fails_with, json_of, run, run_args};
+use crate::common::{fails_with, json_of, run, run_args, stdout_of};
 
 #[test]
 fn threads_above_the_bound_are_refused() {
@@ -100,4 +100,24 @@ fn a_merged_total_above_n_factorial_is_refused() {
             "no board of N = 12 can have",
             "the total 36893488147419103232 is more than N! = 479001600",
         ]);
+}
+
+/// A file of shard results that an editor saved with a UTF-8 byte-order mark merges, as
+/// `verify` and `complete` read such files: the mark made the first line "expected `{` at
+/// byte 1". One further on is still refused, as any stray character.
+#[test]
+fn merge_skips_a_byte_order_mark_at_the_start_of_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = (0..2)
+        .map(|i| stdout_of(&["count", "10", "--json", "--shard", &format!("{i}/2")]))
+        .collect();
+    let path = dir.path().join("parts.json");
+    std::fs::write(&path, format!("\u{feff}{}{}", lines[0], lines[1])).unwrap();
+    run_args(&["merge", path.to_str().unwrap()])
+        .succeeds()
+        .stdout_is("724\n");
+    std::fs::write(&path, format!("{}\u{feff}{}", lines[0], lines[1])).unwrap();
+    run_args(&["merge", path.to_str().unwrap()])
+        .status(2)
+        .stderr_has(&["line 2 is not a shard result"]);
 }
