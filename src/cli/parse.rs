@@ -242,6 +242,22 @@ pub fn parse_estimate_bound(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The longest wait of the server's `--header-timeout`, `--idle-timeout` and
+/// `--shutdown-grace`, in seconds: one day.
+pub const MAX_WAIT: f64 = 86_400.0;
+
+/// Parses a wait of the server: seconds, more than 0 and at most [`MAX_WAIT`] (a longer one
+/// was taken as a day without a word).
+pub fn parse_wait(s: &str) -> Result<f64, String> {
+    match parse_seconds(s) {
+        Ok(x) if x <= MAX_WAIT => Ok(x),
+        _ => Err(format!(
+            "'{}' is not a number of seconds above 0 and at most {MAX_WAIT} (one day)",
+            shorten(s)
+        )),
+    }
+}
+
 /// Parses an interval in seconds, from [`MIN_INTERVAL`] to [`MAX_INTERVAL`].
 pub fn parse_interval(s: &str) -> Result<f64, String> {
     match parse_seconds(s) {
@@ -324,6 +340,24 @@ pub fn parse_heavy(s: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_servers_waits_are_above_zero_and_at_most_a_day() {
+        assert_eq!(parse_wait("0.5"), Ok(0.5));
+        assert_eq!(parse_wait("86400"), Ok(86_400.0));
+        for bad in [
+            "0",
+            "-1",
+            "86400.5",
+            "18446744073709551616",
+            "inf",
+            "NaN",
+            "ten",
+        ] {
+            let err = parse_wait(bad).unwrap_err();
+            assert!(err.contains("at most 86400 (one day)"), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn whole_numbers_are_digits_within_their_range() {

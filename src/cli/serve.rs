@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::parse::{parse_bytes, parse_connections, parse_heavy, parse_port, parse_seconds};
+use super::parse::{parse_bytes, parse_connections, parse_heavy, parse_port, parse_wait};
 
 /// `queens serve`.
 #[derive(Debug, Args)]
@@ -48,14 +48,14 @@ pub struct ServeLimits {
     pub max_steps: u64,
     /// The longest wait for a request's head (request line and headers); also closes keep-alive
     /// connections idle that long.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_seconds))]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_wait))]
     pub header_timeout: f64,
     /// A connection that moves no byte for this long while no request is worked on is closed.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = super::parse::checked(parse_seconds))]
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = super::parse::checked(parse_wait))]
     pub idle_timeout: f64,
     /// On Ctrl-C, SIGTERM, SIGHUP or SIGQUIT, how long the requests in flight may take to finish
     /// (new connections are refused meanwhile) before every connection is dropped.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_seconds))]
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_wait))]
     pub shutdown_grace: f64,
 }
 

@@ -26,7 +26,8 @@ impl ServeLimits {
     }
 
     fn connections(&self) -> Connections {
-        // Capped at a day: `Duration::from_secs_f64` panics on values it cannot hold.
+        // At most a day already (`parse_wait`); kept, as `Duration::from_secs_f64` panics on
+        // values it cannot hold.
         let seconds = |s: f64| Duration::from_secs_f64(s.min(86_400.0));
         Connections {
             max: self.max_connections,

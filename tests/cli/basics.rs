@@ -233,6 +233,18 @@ fn a_port_with_a_sign_and_numbers_past_u64_are_named_for_what_they_are() {
         .stderr_has(&["the row 99999999999999999999 is off every board (at most"]);
 }
 
+/// The server's waits are refused above a day, where they were taken as a day without a word.
+#[test]
+fn the_servers_waits_past_a_day_are_refused() {
+    for flag in ["--header-timeout", "--idle-timeout", "--shutdown-grace"] {
+        let wait = format!("{flag}=18446744073709551616");
+        run_args(&["serve", "--host", "no.such.host.invalid", &wait])
+            .status(2)
+            .stderr_has(&[flag, "above 0 and at most 86400 (one day)"])
+            .stdout_is("");
+    }
+}
+
 /// Issue 39: `--max-memory 1.5G` is accepted, and `GB` is a power of 1000.
 #[test]
 fn issue_39_sizes_take_a_fraction_and_decimal_units() {
