@@ -54,10 +54,11 @@ pub fn parse_square(s: &str) -> Result<Square, String> {
     let number = |t: &str, what: &str| match whole(t) {
         Ok(k) => Ok(k),
         Err(NotDecimal::TooLarge) => Err(format!(
-            "'{}': the {what} {} is off every board (at most {})",
+            "'{}': the {what} {} is off every board (rows and columns of `complete` are at \
+             most {})",
             shorten(s),
             shorten(t),
-            usize::MAX
+            queens_core::complete::MAX_N - 1
         )),
         Err(NotDecimal::NotDigits) => Err(bad()),
     };
@@ -279,7 +280,12 @@ fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
     };
     match decimal(s) {
         Ok(k) if (min..=max).contains(&k) => Ok(k),
-        // Digits past `u64`: a whole number all the same, too large for any range here.
+        // Digits past the range (past `u64` too): a whole number all the same, too large, as
+        // docs/cli.md says (`-j 2000` was "not a whole number from 0 to 1024").
+        Ok(k) if k > max => Err(format!(
+            "'{}' is too large: a whole number {range}",
+            shorten(s)
+        )),
         Err(NotDecimal::TooLarge) => Err(format!(
             "'{}' is too large: a whole number {range}",
             shorten(s)
@@ -371,9 +377,16 @@ mod tests {
                 "{err}"
             );
         }
-        assert!(parse_threads("1025")
-            .unwrap_err()
-            .contains("from 0 to 1024"));
+        let err = parse_threads("1025").unwrap_err();
+        assert!(
+            err.contains("'1025' is too large: a whole number from 0 to 1024"),
+            "{err}"
+        );
+        let err = parse_heavy("0").unwrap_err();
+        assert!(
+            err.contains("'0' is not a whole number from 1 to 1024"),
+            "{err}"
+        );
         assert!(parse_positive("0").unwrap_err().contains("of at least 1"));
         assert!(parse_depth("13").is_err());
         assert_eq!(parse_connections("1048576"), Ok(1 << 20));
@@ -398,7 +411,10 @@ mod tests {
         );
         let err = parse_square("99999999999999999999:0").unwrap_err();
         assert!(
-            err.contains("the row 99999999999999999999 is off every board"),
+            err.contains(
+                "the row 99999999999999999999 is off every board (rows and columns of \
+                          `complete` are at most 4294967294)"
+            ),
             "{err}"
         );
         let err = parse_square("0:18446744073709551616").unwrap_err();
@@ -423,7 +439,9 @@ mod tests {
                 "{bad}: {err}"
             );
         }
-        assert!(parse_port("65536").unwrap_err().contains("from 0 to 65535"));
+        assert!(parse_port("65536")
+            .unwrap_err()
+            .contains("'65536' is too large: a whole number from 0 to 65535"));
         assert!(parse_port("99999999999999999999")
             .unwrap_err()
             .contains("too large: a whole number from 0 to 65535"));

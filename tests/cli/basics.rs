@@ -230,7 +230,13 @@ fn a_port_with_a_sign_and_numbers_past_u64_are_named_for_what_they_are() {
         .stderr_has(&["'18446744073709551616' is too large: a whole number of at least 0"]);
     run_args(&["complete", "8", "--fixed", "0:0,99999999999999999999:3"])
         .status(2)
-        .stderr_has(&["the row 99999999999999999999 is off every board (at most"]);
+        .stderr_has(&[
+            "the row 99999999999999999999 is off every board (rows and columns of `complete` \
+             are at most 4294967294)",
+        ]);
+    run_args(&["count", "8", "-j", "2000"])
+        .status(2)
+        .stderr_has(&["'2000' is too large: a whole number from 0 to 1024"]);
 }
 
 /// The server's waits are refused above a day, where they were taken as a day without a word.
