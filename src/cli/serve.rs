@@ -47,14 +47,16 @@ pub struct ServeLimits {
           value_parser = super::parse::checked(super::parse::parse_positive))]
     pub max_steps: u64,
     /// The longest wait for a request's head (request line and headers); also closes keep-alive
-    /// connections idle that long.
+    /// connections idle that long. Above 0 and at most 86400 (a day).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_wait))]
     pub header_timeout: f64,
     /// A connection that moves no byte for this long while no request is worked on is closed.
+    /// Above 0 and at most 86400 (a day).
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = super::parse::checked(parse_wait))]
     pub idle_timeout: f64,
     /// On Ctrl-C, SIGTERM, SIGHUP or SIGQUIT, how long the requests in flight may take to finish
-    /// (new connections are refused meanwhile) before every connection is dropped.
+    /// (new connections are refused meanwhile) before every connection is dropped. Above 0
+    /// and at most 86400 (a day).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = super::parse::checked(parse_wait))]
     pub shutdown_grace: f64,
 }
