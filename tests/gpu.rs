@@ -829,6 +829,16 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
     let mut damaged = cubin.clone();
     let at = cubin.len() / 2;
     damaged[at..at + 7].copy_from_slice(b"DAMAGED");
+    // Checked, not assumed: a name cut would have the file compiled again before any load,
+    // and the driver's refusal of a cached cubin would go untested.
+    let names_whole = [
+        "queens_count_tasks\0",
+        "queens_join_pairs\0",
+        "queens_count_groups\0",
+    ]
+    .iter()
+    .all(|name| damaged.windows(name.len()).any(|w| w == name.as_bytes()));
+    check("the damaged cubin's entry points named", names_whole, true)?;
     std::fs::write(&cached[0], &damaged).map_err(|e| e.to_string())?;
     let out = run(&["count", "11", "--engine", "gpu", "-q"], &[]);
     check(

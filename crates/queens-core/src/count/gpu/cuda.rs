@@ -143,19 +143,17 @@ impl Cuda {
                 },
                 loaded => loaded,
             };
-            let module = module.map_err(|e| {
-                let (nv_major, nv_minor) = nvrtc.version().unwrap_or((0, 0));
-                GpuError::Driver {
-                    call: "cuModuleLoadData".to_string(),
-                    message: format!(
-                        "{e} (the kernel was compiled for {arch} by NVRTC {nv_major}.{nv_minor} \
-                         from {}; the driver is of CUDA {}: a driver loads the code of an NVRTC \
-                         of its CUDA major version or older only, so point QUEENS_NVRTC at an \
-                         NVRTC of the driver's CUDA major version)",
-                        nvrtc.path,
+            let module = module.map_err(|e| GpuError::Driver {
+                call: "cuModuleLoadData".to_string(),
+                message: format!(
+                    "{e} ({})",
+                    load_refused(
+                        &arch,
+                        nvrtc.version().unwrap_or((0, 0)),
+                        &nvrtc.path,
                         driver_cuda_version()
-                    ),
-                }
+                    )
+                ),
             })?;
             let function = module
                 .load_function(KERNEL_NAME)
@@ -226,16 +224,39 @@ impl Cuda {
     }
 }
 
-/// The CUDA version of the driver, such as "12.4" ("unknown version" when it does not say).
-fn driver_cuda_version() -> String {
+/// The CUDA version of the driver, `(major, minor)` such as `(12, 4)`; `None` when it does not
+/// say.
+fn driver_cuda_version() -> Option<(i32, i32)> {
     let mut version = 0;
     // SAFETY: cuDriverGetVersion writes one int; the driver library is loaded (Cuda::open
     // checked it is there before any call).
     let status = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
-    if status == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0 {
-        format!("{}.{}", version / 1000, version % 1000 / 10)
-    } else {
-        "unknown version".to_string()
+    (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS && version > 0)
+        .then_some((version / 1000, version % 1000 / 10))
+}
+
+/// What is said of a module the driver refused: the code's architecture and compiler, the
+/// driver's CUDA version, and, only where the driver's CUDA major version is older than
+/// NVRTC's (or unknown), that an NVRTC of the driver's major version is needed: a driver of
+/// NVRTC's major version or newer loads its cubin, so there the compiler is not the cause.
+fn load_refused(arch: &str, nvrtc: (i32, i32), path: &str, driver: Option<(i32, i32)>) -> String {
+    let compiled = format!(
+        "the kernel was compiled for {arch} by NVRTC {}.{} from {path}",
+        nvrtc.0, nvrtc.1
+    );
+    match driver {
+        Some((major, minor)) if major >= nvrtc.0 => {
+            format!("{compiled}; the driver is of CUDA {major}.{minor}")
+        }
+        _ => format!(
+            "{compiled}; the driver is of CUDA {}: a driver loads the code of an NVRTC of its \
+             CUDA major version or older only, so point QUEENS_NVRTC at an NVRTC of the \
+             driver's CUDA major version",
+            driver.map_or_else(
+                || "unknown version".to_string(),
+                |(major, minor)| format!("{major}.{minor}")
+            )
+        ),
     }
 }
 
@@ -548,5 +569,29 @@ mod tests {
             }
             Err(other) => assert!(present, "{other}"),
         }
+    }
+
+    /// A refused module points at NVRTC only where the driver's CUDA major version is older
+    /// than NVRTC's (or unknown): a CUDA 13 driver loads NVRTC 12.9's cubin, so its refusal
+    /// (a damaged file, no memory) has another cause.
+    #[test]
+    fn a_refused_module_blames_nvrtc_only_past_the_drivers_major_version() {
+        let path = "/x/libnvrtc.so.12";
+        for (driver, blamed) in [
+            (Some((12, 0)), false),
+            (Some((13, 0)), false),
+            (Some((11, 8)), true),
+            (None, true),
+        ] {
+            let said = load_refused("sm_90", (12, 9), path, driver);
+            assert!(
+                said.starts_with("the kernel was compiled for sm_90 by NVRTC 12.9 from /x/"),
+                "{said}"
+            );
+            assert_eq!(said.contains("point QUEENS_NVRTC at"), blamed, "{said}");
+        }
+        assert!(load_refused("sm_90", (12, 9), path, Some((12, 4)))
+            .ends_with("the driver is of CUDA 12.4"));
+        assert!(load_refused("sm_90", (12, 9), path, None).contains("CUDA unknown version"));
     }
 }
