@@ -278,18 +278,18 @@ fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
     } else {
         format!("from {min} to {max}")
     };
+    // Digits past the range (past `u64` too): a whole number all the same, too large, as
+    // docs/cli.md says (`-j 2000` was "not a whole number from 0 to 1024").
+    let too_large = || {
+        Err(format!(
+            "'{}' is too large: a whole number {range}",
+            shorten(s)
+        ))
+    };
     match decimal(s) {
         Ok(k) if (min..=max).contains(&k) => Ok(k),
-        // Digits past the range (past `u64` too): a whole number all the same, too large, as
-        // docs/cli.md says (`-j 2000` was "not a whole number from 0 to 1024").
-        Ok(k) if k > max => Err(format!(
-            "'{}' is too large: a whole number {range}",
-            shorten(s)
-        )),
-        Err(NotDecimal::TooLarge) => Err(format!(
-            "'{}' is too large: a whole number {range}",
-            shorten(s)
-        )),
+        Ok(k) if k > max => too_large(),
+        Err(NotDecimal::TooLarge) => too_large(),
         _ => Err(format!(
             "'{}' is not a whole number {range} (decimal digits only)",
             shorten(s)
