@@ -5,12 +5,12 @@
 //!
 //! Opening it loads the driver library, creates a context on each device, compiles the
 //! kernel's source with NVRTC to the machine code of the device's compute capability (or reads
-//! it from the cache, see `nvrtc.rs`) and loads it. A launch is shared by the devices, one host thread each, a
-//! piece at a time (a faster device takes more pieces), and waits for all. The bindings are
-//! cudarc's for CUDA 12.0, the oldest driver API this engine supports; drivers are backward
-//! compatible, so CUDA 12 and 13 drivers both run it. Source: NVIDIA, "CUDA Driver API". Cost: opening takes the driver's start-up (tens
-//! to hundreds of milliseconds) plus, the first time, a compile; a launch moves 28 bytes per
-//! task across the bus.
+//! it from the cache, see `nvrtc.rs`) and loads it. A launch is shared by the devices, one host
+//! thread each, a piece at a time (a faster device takes more pieces), and waits for all. The
+//! bindings are cudarc's for CUDA 12.0, the oldest driver API this engine supports; drivers are
+//! backward compatible, so CUDA 12 and 13 drivers both run it. Source: NVIDIA, "CUDA Driver
+//! API". Cost: opening takes the driver's start-up (tens to hundreds of milliseconds) plus, the
+//! first time, a compile; a launch moves 28 bytes per task across the bus.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
