@@ -157,7 +157,7 @@ pub enum EngineArg {
     Frame,
     /// The upper and lower halves listed per column pattern and joined.
     Halves,
-    /// The frame engine's subproblems counted on every visible NVIDIA GPU.
+    /// The subproblems of the split auto takes, counted on every visible NVIDIA GPU.
     Gpu,
     /// The faster one for the board size.
     Auto,

@@ -41,8 +41,8 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-    /// Colour in messages and help: auto (on a terminal, unless the NO_COLOR variable is set),
-    /// always, or never.
+    /// Colour in messages and help: auto (on a terminal, unless the NO_COLOR variable is set or
+    /// TERM is dumb), always, or never.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto, global = true, help_heading = "Global options")]
     pub color: ColorChoice,
 }
@@ -50,7 +50,8 @@ pub struct Cli {
 /// When `queens` colours what it writes for people (help, errors, the terminal viewer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
-    /// Colour on a terminal, unless the NO_COLOR environment variable is set (and not empty).
+    /// Colour on a terminal, unless the NO_COLOR environment variable is set (and not empty) or
+    /// TERM is dumb.
     Auto,
     /// Colour even into a pipe or a file.
     Always,

@@ -22,8 +22,9 @@ pub enum Engine {
     Frame,
     /// The upper and lower halves of the board listed and joined (`halves/`).
     Halves,
-    /// The frame engine's subproblems counted on every visible NVIDIA GPU (`gpu/`): the same
-    /// split as [`Engine::Frame`], so their checkpoints and shard results mix.
+    /// A CPU engine's subproblems counted on every visible NVIDIA GPU (`gpu/`): the split
+    /// [`Engine::Auto`] takes (or the one `QUEENS_GPU_SPLIT` names, see [`Engine::on_cpu`]), so
+    /// their checkpoints and shard results mix with that CPU engine's.
     Gpu,
     /// The faster CPU engine for the board size: halves from [`HALVES_FROM`] to
     /// [`halves::MAX_N`] (when a split fits in the memory budget), frames otherwise. It never
@@ -69,7 +70,7 @@ pub(crate) enum Plan {
     Frames(frames::Plan),
     /// The upper and lower halves of the board, listed and joined (`halves/`).
     Halves(halves::Plan),
-    /// The canonical frames counted on a GPU (`gpu/`).
+    /// The frames or the half-board split counted on a GPU (`gpu/`).
     Gpu(gpu::Plan),
 }
 
