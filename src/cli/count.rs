@@ -111,7 +111,8 @@ pub struct CountArgs {
     pub engine: EngineArg,
     /// Cut each frame of the frame engine into pieces by the queens of its first D free rows
     /// (0: whole frames). Default: whole frames up to N = 21, D = max(2, N - 21) above, so that
-    /// no subproblem takes more than seconds of one core. Implies --engine frame.
+    /// no subproblem takes more than seconds of one core. Implies --engine frame, or with
+    /// --engine gpu counts that split's pieces on the GPU.
     #[arg(long, value_name = "D", conflicts_with = "algo", value_parser = super::parse::checked(parse_depth))]
     pub pieces: Option<u64>,
 }
