@@ -280,9 +280,10 @@ fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
     };
     // Digits past the range (past `u64` too): a whole number all the same, too large, as
     // docs/cli.md says (`-j 2000` was "not a whole number from 0 to 1024").
+    // Too large names the largest, whatever the range (a seed's is u64's).
     let too_large = || {
         Err(format!(
-            "'{}' is too large: a whole number {range}",
+            "'{}' is too large: a whole number from {min} to {max}",
             shorten(s)
         ))
     };
@@ -400,7 +401,7 @@ mod tests {
     fn digits_past_u64_are_named_too_large_not_malformed() {
         let err = parse_whole("18446744073709551616").unwrap_err();
         assert!(
-            err.contains("is too large: a whole number of at least 0"),
+            err.contains("is too large: a whole number from 0 to 18446744073709551615"),
             "{err}"
         );
         assert!(!err.contains("not a whole number"), "{err}");

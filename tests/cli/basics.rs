@@ -227,7 +227,9 @@ fn a_port_with_a_sign_and_numbers_past_u64_are_named_for_what_they_are() {
     }
     run_args(&["list", "8", "--limit", "18446744073709551616"])
         .status(2)
-        .stderr_has(&["'18446744073709551616' is too large: a whole number of at least 0"]);
+        .stderr_has(&[
+            "'18446744073709551616' is too large: a whole number from 0 to 18446744073709551615",
+        ]);
     run_args(&["complete", "8", "--fixed", "0:0,99999999999999999999:3"])
         .status(2)
         .stderr_has(&[
