@@ -432,10 +432,17 @@ fn json_error_answer(head: &[u8]) -> Option<Vec<u8>> {
     }
     let body = serde_json::json!({ "error": message }).to_string();
     let start = lower.find("\r\ncontent-length: 0\r\n")?;
+    // hyper's answer says `connection: close` already (it closes the connection after it): the
+    // header is added only where it is missing, so that it is never given twice.
+    let close = if lower.contains("\r\nconnection: close\r\n") {
+        ""
+    } else {
+        "\r\nconnection: close"
+    };
     let mut answer = String::with_capacity(lines.len() + body.len() + 64);
     answer.push_str(&lines[..start]);
     answer.push_str(&format!(
-        "\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close",
+        "\r\ncontent-type: application/json\r\ncontent-length: {}{close}",
         body.len()
     ));
     answer.push_str(&lines[start + "\r\ncontent-length: 0".len()..]);
@@ -501,5 +508,43 @@ impl AsyncWrite for Watched {
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         std::task::ready!(self.poll_replaced(cx))?;
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_error_answer;
+
+    /// The head of `answer` as its lines, lower case, the status line first.
+    fn head_lines(answer: &[u8]) -> Vec<String> {
+        let text = std::str::from_utf8(answer).expect("text");
+        let (head, _) = text.split_once("\r\n\r\n").expect("a head");
+        head.lines().map(str::to_ascii_lowercase).collect()
+    }
+
+    #[test]
+    fn hypers_error_answer_gets_a_json_body_and_each_header_once() {
+        // As hyper writes it for a malformed head: `connection: close` already there.
+        let hyper = b"HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\ndate: Mon, 07 Dec 2026 21:04:39 GMT\r\n\r\n";
+        let answer = json_error_answer(hyper).expect("replaced");
+        let lines = head_lines(&answer);
+        for name in ["connection:", "content-type:", "content-length:", "date:"] {
+            let given = lines.iter().filter(|l| l.starts_with(name)).count();
+            assert_eq!(given, 1, "{name} in {lines:?}");
+        }
+        assert!(
+            lines.contains(&"connection: close".to_string()),
+            "{lines:?}"
+        );
+        // Without it, the answer says it.
+        let bare = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n\r\n";
+        let lines = head_lines(&json_error_answer(bare).expect("replaced"));
+        assert!(
+            lines.contains(&"connection: close".to_string()),
+            "{lines:?}"
+        );
+        // The app's own answers (a body, a content type) are left alone.
+        let app = b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n";
+        assert!(json_error_answer(app).is_none());
     }
 }
