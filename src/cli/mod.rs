@@ -212,6 +212,11 @@ mod tests {
         assert!(parse_n_for(Some("solve"), two_to_64)
             .unwrap_err()
             .ends_with("at most 18446744073709551615 for `solve --algo construct`"));
+        // `browse` names its own limit, not an algorithm's: it draws boards up to N = 14.
+        assert_eq!(
+            parse_n_for(Some("browse"), two_to_64).unwrap_err(),
+            "N = 18446744073709551616 is too large: at most 14 for `browse`"
+        );
         let long = "9".repeat(1000);
         let err = parse_n(&long).unwrap_err();
         assert!(err.contains("(1000 digits) is too large"), "{err}");

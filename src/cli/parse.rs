@@ -106,7 +106,9 @@ pub fn too_large(command: Option<&str>, digits: &str) -> String {
             (best.max_n(), format!(" for `solve --algo {}`", best.name()))
         }
         Some("complete") => (queens_core::complete::MAX_N, " for `complete`".to_string()),
-        Some(cmd @ ("list" | "count" | "trace" | "browse")) => {
+        // The viewer draws boards up to its own N, whatever the algorithm it plays.
+        Some("browse") => (crate::browse::MAX_N, " for `browse`".to_string()),
+        Some(cmd @ ("list" | "count" | "trace")) => {
             // The first algorithm with the largest range (`max_by_key` would take the last).
             let max = Algorithm::ALL
                 .iter()

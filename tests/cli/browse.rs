@@ -12,6 +12,13 @@ fn browse_refuses_to_run_when_standard_output_is_not_a_terminal() {
 #[test]
 fn browse_refuses_boards_above_its_limit_naming_the_size() {
     fails_with("browse 15", 2, &["N = 15"]).stdout_is("");
+    // Past what the machine's numbers hold, the limit named is still the viewer's own.
+    fails_with(
+        "browse 99999999999999999999999 --algo bfs",
+        2,
+        &["is too large: at most 14 for `browse`"],
+    )
+    .stdout_is("");
 }
 
 /// What a refusal suggests works for that board: `list` where the bitboard solver takes it, an
