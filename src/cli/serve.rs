@@ -14,8 +14,10 @@ pub struct ServeArgs {
           value_parser = super::parse::checked(parse_port))]
     pub port: u16,
     /// The address to listen on: the default serves only this machine; 0.0.0.0 serves the
-    /// network.
-    #[arg(long, value_name = "HOST", default_value = "127.0.0.1")]
+    /// network. An IPv6 address with or without its brackets (::1 or [::1]); the port goes to
+    /// --port.
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1",
+          value_parser = super::parse::checked(parse_host))]
     pub host: String,
     /// Open the page in the default web browser once the server listens.
     #[arg(long)]
@@ -69,5 +71,101 @@ fn parse_pending(s: &str) -> Result<u64, String> {
             "'{}' is less than 1M: the server needs room for one answer",
             super::parse::shorten(s)
         )),
+    }
+}
+
+/// `--host`: an address or a name, as the system looks it up, with an IPv6 address also taken
+/// in the brackets of a URL (`[::1]`, as the server prints its own address). Refused with a
+/// message that says why, instead of the system's "Name or service not known": an empty host,
+/// brackets around anything but an IPv6 address, and a host followed by a port
+/// (`127.0.0.1:8080`, `[::1]:8080`), whose port belongs to `--port`.
+pub fn parse_host(s: &str) -> Result<String, String> {
+    use std::net::Ipv6Addr;
+    let shown = super::parse::shorten(s);
+    if s.is_empty() {
+        return Err(
+            "the host is empty: give an address (127.0.0.1, 0.0.0.0, ::1) or a name (localhost)"
+                .to_string(),
+        );
+    }
+    if let Some(inside) = s.strip_prefix('[') {
+        return match inside.split_once(']') {
+            Some((address, "")) if address.parse::<Ipv6Addr>().is_ok() => Ok(address.to_string()),
+            Some((address, rest))
+                if address.parse::<Ipv6Addr>().is_ok() && port_after(rest).is_some() =>
+            {
+                Err(port_given(&shown, &format!("[{address}]"), rest))
+            }
+            _ => Err(format!(
+                "'{shown}' is not an IPv6 address in brackets (such as [::1])"
+            )),
+        };
+    }
+    if s.parse::<Ipv6Addr>().is_err() {
+        if let Some((host, rest)) = s.rsplit_once(':') {
+            if !host.is_empty() && !host.contains(':') && port_after(&format!(":{rest}")).is_some()
+            {
+                return Err(port_given(&shown, host, &format!(":{rest}")));
+            }
+        }
+    }
+    Ok(s.to_string())
+}
+
+/// The port of `rest` when it is `:` and digits.
+fn port_after(rest: &str) -> Option<&str> {
+    rest.strip_prefix(':')
+        .filter(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The message for a host given with its port.
+fn port_given(shown: &str, host: &str, rest: &str) -> String {
+    let port = port_after(rest).unwrap_or_default();
+    format!(
+        "'{shown}' names a port as well: give the host alone and the port with --port \
+         (--host {host} --port {port})"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_host;
+
+    #[test]
+    fn a_host_is_taken_as_the_system_looks_it_up_and_ipv6_also_in_brackets() {
+        for (given, taken) in [
+            ("127.0.0.1", "127.0.0.1"),
+            ("0.0.0.0", "0.0.0.0"),
+            ("localhost", "localhost"),
+            ("::1", "::1"),
+            ("::", "::"),
+            ("[::1]", "::1"),
+            ("[fe80::1]", "fe80::1"),
+        ] {
+            assert_eq!(parse_host(given).as_deref(), Ok(taken), "{given}");
+        }
+    }
+
+    #[test]
+    fn a_host_that_cannot_be_one_says_why() {
+        assert!(parse_host("").unwrap_err().contains("the host is empty"));
+        for (given, hint) in [
+            ("127.0.0.1:8080", "--host 127.0.0.1 --port 8080"),
+            ("localhost:80", "--host localhost --port 80"),
+            ("[::1]:8080", "--host [::1] --port 8080"),
+        ] {
+            let err = parse_host(given).unwrap_err();
+            assert!(
+                err.contains("names a port") && err.contains(hint),
+                "{given}: {err}"
+            );
+        }
+        for given in ["[::1", "[localhost]", "[::1]x", "[]"] {
+            let err = parse_host(given).unwrap_err();
+            assert!(
+                err.contains("not an IPv6 address in brackets"),
+                "{given}: {err}"
+            );
+        }
     }
 }

@@ -209,6 +209,31 @@ fn a_port_in_use_is_a_clear_error() {
     fails_with(&format!("serve --port {port}"), 2, &[&refusal]);
 }
 
+/// A host the system could not look up is refused with why, not "Name or service not known";
+/// an IPv6 address is taken in brackets too, as the server prints its own address.
+#[test]
+fn a_host_with_a_port_or_empty_says_why_and_ipv6_takes_brackets() {
+    fails_with(
+        "serve --host 127.0.0.1:8080",
+        2,
+        &["names a port", "--host 127.0.0.1 --port 8080"],
+    );
+    let out = queens()
+        .args(["serve", "--host", ""])
+        .output()
+        .expect("queens runs");
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("the host is empty"), "{text}");
+    // Only where this machine has an IPv6 loopback.
+    if std::net::TcpListener::bind("[::1]:0").is_ok() {
+        let server = started(Command::new(queens().get_program()), &["--host", "[::1]"]);
+        assert!(server.address.starts_with("[::1]:"), "{}", server.address);
+        let (status, _) = get(&server.address, "/api/count?n=6");
+        assert!(status.contains("200"), "{status}");
+    }
+}
+
 #[test]
 fn a_port_out_of_range_is_bad_usage() {
     fails_with("serve --port 70000", 2, &["70000"]);
