@@ -729,6 +729,9 @@ fn a_malformed_or_oversized_request_head_answers_json() {
         );
         let value: serde_json::Value = serde_json::from_str(&body).expect("JSON");
         assert!(value["error"].is_string(), "{body}");
+        // Each header once: hyper's `connection: close` is not repeated.
+        let lower = head.to_ascii_lowercase();
+        assert_eq!(lower.matches("\r\nconnection: close").count(), 1, "{head}");
     }
     // The server still answers afterwards.
     let (status, _) = get(&server.address, "/api/count?n=6");
