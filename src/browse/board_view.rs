@@ -37,6 +37,57 @@ pub const SOLVED: Color = Color::Rgb(0xf5, 0xc5, 0x18);
 /// The queen attacking the square tried (the page's attacker red).
 pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
 
+/// Whether the terminal says it draws 24-bit colour: `COLORTERM` is `truecolor` or `24bit`,
+/// the convention such terminals follow (and tmux, vim and bat read). Where it does not say so,
+/// the browser draws each colour as the nearest of the xterm 256-colour palette
+/// ([`to_256_colours`]), which every colour terminal draws: 24-bit codes on one without them
+/// (macOS Terminal.app before macOS 26, the Linux console) show other colours or none.
+pub fn says_true_colour(colorterm: Option<&std::ffi::OsStr>) -> bool {
+    colorterm
+        .and_then(|v| v.to_str())
+        .is_some_and(|v| v.eq_ignore_ascii_case("truecolor") || v.eq_ignore_ascii_case("24bit"))
+}
+
+/// Turns every 24-bit colour of `buf` (foreground and background) into the nearest colour of
+/// the xterm 256-colour palette, for a terminal that does not say it draws 24-bit colour.
+pub fn to_256_colours(buf: &mut Buffer) {
+    let indexed = |colour: Color| match colour {
+        Color::Rgb(r, g, b) => Color::Indexed(nearest_256(r, g, b)),
+        other => other,
+    };
+    for cell in &mut buf.content {
+        cell.fg = indexed(cell.fg);
+        cell.bg = indexed(cell.bg);
+    }
+}
+
+/// The colour of the xterm 256-colour palette nearest to `(r, g, b)` (squared distance): of its
+/// 6 x 6 x 6 cube (16 to 231, levels 0, 95, 135, 175, 215, 255) and its 24 greys (232 to 255,
+/// 8 to 238 by 10). The first 16 are left out: terminals' themes give them colours of their own.
+pub fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
+    const LEVELS: [i32; 6] = [0, 95, 135, 175, 215, 255];
+    let level = |v: u8| {
+        (0..6)
+            .min_by_key(|&i| (LEVELS[i] - i32::from(v)).abs())
+            .unwrap_or(0)
+    };
+    let distance = |(x, y, z): (i32, i32, i32)| {
+        let (dr, dg, db) = (x - i32::from(r), y - i32::from(g), z - i32::from(b));
+        dr * dr + dg * dg + db * db
+    };
+    let (ri, gi, bi) = (level(r), level(g), level(b));
+    let cube = (LEVELS[ri], LEVELS[gi], LEVELS[bi]);
+    // The grey nearest the mean, sum / 3: 8 + 10k for k = round((sum / 3 - 8) / 10).
+    let sum = i32::from(r) + i32::from(g) + i32::from(b);
+    let k = ((sum - 9).max(0) / 30).min(23);
+    let grey = 8 + 10 * k;
+    if distance((grey, grey, grey)) < distance(cube) {
+        232 + k as u8
+    } else {
+        16 + 36 * ri as u8 + 6 * gi as u8 + bi as u8
+    }
+}
+
 /// How the board and the browser's text are drawn: in colour, or with text attributes only
 /// (reverse video, bold, dim: what the `NO_COLOR` convention leaves allowed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -303,4 +354,99 @@ pub(super) fn legend_lines(width: u16, palette: Palette) -> Vec<Line<'static>> {
     };
     let attacked = [dot, Span::from(" attacked").dim()];
     wrap_entries(entries.into_iter().chain([attacked]), width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    /// The colour of index `i` of the xterm palette, 16 to 255.
+    fn xterm(i: u8) -> (i32, i32, i32) {
+        const LEVELS: [i32; 6] = [0, 95, 135, 175, 215, 255];
+        match i {
+            16..=231 => {
+                let c = usize::from(i - 16);
+                (LEVELS[c / 36], LEVELS[c / 6 % 6], LEVELS[c % 6])
+            }
+            _ => {
+                let v = 8 + 10 * i32::from(i - 232);
+                (v, v, v)
+            }
+        }
+    }
+
+    fn distance((r, g, b): (u8, u8, u8), (x, y, z): (i32, i32, i32)) -> i32 {
+        (x - i32::from(r)).pow(2) + (y - i32::from(g)).pow(2) + (z - i32::from(b)).pow(2)
+    }
+
+    #[test]
+    fn the_nearest_256_colour_is_as_near_as_any_of_the_palette() {
+        let mut colours: Vec<(u8, u8, u8)> = [LIGHT, DARK, INK, SOLVED, ATTACKER]
+            .into_iter()
+            .chain([Mark::Tried, Mark::Attacked, Mark::Placed, Mark::Removed].map(mark_colour))
+            .chain([mark_colour(Mark::Backtracked)])
+            .map(|c| match c {
+                Color::Rgb(r, g, b) => (r, g, b),
+                other => panic!("{other:?} is not 24-bit"),
+            })
+            .collect();
+        // And a grid through the whole cube, greys and near-greys included.
+        for r in (0..=255u8).step_by(17) {
+            for g in (0..=255u8).step_by(51) {
+                for b in (0..=255u8).step_by(15) {
+                    colours.push((r, g, b));
+                }
+            }
+        }
+        for v in 0..=255u8 {
+            colours.push((v, v, v));
+            colours.push((v, v, v.saturating_add(4)));
+        }
+        for c in colours {
+            let chosen = nearest_256(c.0, c.1, c.2);
+            assert!(chosen >= 16, "{c:?}");
+            let best = (16..=255u8).map(|i| distance(c, xterm(i))).min().unwrap();
+            assert_eq!(distance(c, xterm(chosen)), best, "{c:?} -> {chosen}");
+        }
+        // Colours of the palette are themselves.
+        assert_eq!(nearest_256(95, 135, 175), 67);
+        assert_eq!(nearest_256(128, 128, 128), 244);
+        assert_eq!(nearest_256(0, 0, 0), 16);
+        assert_eq!(nearest_256(255, 255, 255), 231);
+    }
+
+    #[test]
+    fn a_buffer_in_256_colours_keeps_no_24_bit_colour_and_the_others_as_they_are() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 4, 1));
+        buf[(0, 0)].set_bg(LIGHT).set_fg(INK);
+        buf[(1, 0)].set_bg(Color::Red).set_fg(Color::Reset);
+        buf[(2, 0)].set_bg(Color::Indexed(7)).set_fg(DARK);
+        to_256_colours(&mut buf);
+        assert_eq!(
+            buf[(0, 0)].bg,
+            Color::Indexed(nearest_256(0xf0, 0xd9, 0xb5))
+        );
+        assert_eq!(
+            buf[(0, 0)].fg,
+            Color::Indexed(nearest_256(0x1d, 0x1d, 0x1d))
+        );
+        assert_eq!((buf[(1, 0)].bg, buf[(1, 0)].fg), (Color::Red, Color::Reset));
+        assert_eq!(buf[(2, 0)].bg, Color::Indexed(7));
+        assert!(buf
+            .content
+            .iter()
+            .all(|c| !matches!(c.fg, Color::Rgb(..)) && !matches!(c.bg, Color::Rgb(..))));
+    }
+
+    #[test]
+    fn only_truecolor_or_24bit_in_colorterm_says_true_colour() {
+        for yes in ["truecolor", "24bit", "TrueColor"] {
+            assert!(says_true_colour(Some(OsStr::new(yes))), "{yes}");
+        }
+        for no in ["", "yes", "256color", "truecolour"] {
+            assert!(!says_true_colour(Some(OsStr::new(no))), "{no}");
+        }
+        assert!(!says_true_colour(None));
+    }
 }

@@ -22,7 +22,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use super::app::App;
-use super::board_view::Palette;
+use super::board_view::{says_true_colour, to_256_colours, Palette};
 use super::view;
 
 /// How long to wait for a key before looking at the clock (and for a signal) again.
@@ -79,7 +79,8 @@ fn install_panic_hook() {
 }
 
 /// Runs the browser on the terminal until the user quits or `stop` holds a signal's number,
-/// drawn with `palette`.
+/// drawn with `palette`: its colours in 24-bit where the terminal says it draws them
+/// (`COLORTERM`), else as the nearest of the 256-colour palette ([`says_true_colour`]).
 pub fn run(app: &mut App, palette: Palette, stop: &AtomicI32) -> anyhow::Result<()> {
     install_panic_hook();
     let _guard = Guard;
@@ -92,7 +93,8 @@ pub fn run(app: &mut App, palette: Palette, stop: &AtomicI32) -> anyhow::Result<
     let mut terminal = Terminal::with_options(backend, TerminalOptions { viewport })?;
     terminal.hide_cursor()?;
     watch_for_hangup();
-    event_loop(&mut terminal, app, palette, stop)
+    let indexed = !says_true_colour(std::env::var_os("COLORTERM").as_deref());
+    event_loop(&mut terminal, app, palette, indexed, stop)
 }
 
 /// How often the watchdog of [`watch_for_hangup`] looks at the terminal.
@@ -126,6 +128,7 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     palette: Palette,
+    indexed: bool,
     stop: &AtomicI32,
 ) -> anyhow::Result<()> {
     let mut last_tick = Instant::now();
@@ -137,7 +140,12 @@ fn event_loop(
         if area != terminal.get_frame().area() {
             terminal.resize(area)?;
         }
-        terminal.draw(|frame| view::render(frame, app, palette))?;
+        terminal.draw(|frame| {
+            view::render(frame, app, palette);
+            if indexed {
+                to_256_colours(frame.buffer_mut());
+            }
+        })?;
         let wait = app
             .tick_interval()
             .map_or(IDLE, |every| every.saturating_sub(last_tick.elapsed()));

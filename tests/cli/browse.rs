@@ -82,6 +82,12 @@ mod on_a_terminal {
 
     impl Session {
         fn start(rows: u16, cols: u16, how: How) -> Session {
+            Session::start_with(rows, cols, how, None)
+        }
+
+        /// [`Session::start`] with `COLORTERM` set to `colorterm` (unset where `None`), and
+        /// `NO_COLOR` unset.
+        fn start_with(rows: u16, cols: u16, how: How, colorterm: Option<&str>) -> Session {
             let (mut master, mut slave) = (-1, -1);
             let size = libc::winsize {
                 ws_row: rows,
@@ -114,6 +120,8 @@ mod on_a_terminal {
             command
                 .args(["browse", "6"])
                 .env("TERM", "xterm-256color")
+                .env_remove("COLORTERM")
+                .env_remove("NO_COLOR")
                 .stdin(if how == How::Detached {
                     Stdio::null()
                 } else {
@@ -134,6 +142,9 @@ mod on_a_terminal {
                     }
                     Ok(())
                 });
+            }
+            if let Some(colorterm) = colorterm {
+                command.env("COLORTERM", colorterm);
             }
             let child = command.spawn().expect("queens starts");
             Session {
@@ -290,6 +301,36 @@ mod on_a_terminal {
             // The window closes: the master side goes.
             session.master = None;
             assert_eq!(session.status_within_10s(), Some(129), "{how:?}");
+        }
+    }
+
+    /// 24-bit colour codes only where `COLORTERM` says the terminal draws them; elsewhere the
+    /// nearest of the 256-colour palette, which every colour terminal draws.
+    #[test]
+    fn colours_are_24_bit_only_where_colorterm_says_so() {
+        let has = |out: &[u8], p: &[u8]| out.windows(p.len()).any(|w| w == p);
+        for colorterm in [None, Some("256color"), Some("truecolor"), Some("24bit")] {
+            let mut session = Session::start_with(24, 80, How::Plain, colorterm);
+            let mut out = session.read_until_drawn();
+            let mut master = session.master.as_ref().expect("open");
+            std::io::Write::write_all(&mut master, b"q").expect("a key");
+            assert_eq!(session.status_within_10s(), Some(0), "{colorterm:?}");
+            out.extend(session.read_for(Duration::from_millis(200)));
+            let true_colour = matches!(colorterm, Some("truecolor" | "24bit"));
+            // The light squares' background, #f0d9b5, and in 256 colours its nearest, 223.
+            let text = String::from_utf8_lossy(&out);
+            assert_eq!(
+                has(&out, b"48;2;240;217;181m"),
+                true_colour,
+                "{colorterm:?} {text:?}"
+            );
+            assert_eq!(
+                has(&out, b"48;5;223m"),
+                !true_colour,
+                "{colorterm:?} {text:?}"
+            );
+            // No 24-bit code at all (38;2;R;G;B or 48;2;R;G;B) without it.
+            assert_eq!(has(&out, b"8;2;"), true_colour, "{colorterm:?} {text:?}");
         }
     }
 
