@@ -1,8 +1,9 @@
 //! The subproblems of a count: canonical pre-placements of the board's outer frame.
 //!
 //! The idea: every solution has exactly one queen in the top row, the bottom row, the left
-//! column and the right column — two to four queens, since a corner queen stands on two of
-//! those lines. Call that set of queens the solution's *frame*. The eight symmetries of the
+//! column and the right column — three or four queens, since a corner queen stands on two of
+//! those lines and no solution has two (any two corners share a row, a column or a diagonal).
+//! Call that set of queens the solution's *frame*. The eight symmetries of the
 //! board map frames to frames, so the solutions whose frame lies in one orbit of frames are
 //! the images of the solutions with one chosen frame of that orbit. Only one frame per orbit —
 //! the one whose `(top, bottom, left, right)` positions are smallest — is searched, and its
