@@ -4,8 +4,10 @@
 //! bits of three machine words; shifting the diagonal words by one per row moves each attack to
 //! the squares it covers in the next row, so the free squares of a row are one `!(a | b | c)`.
 //! The idea is folklore of the 1970s chess-programming community, popularised by Martin
-//! Richards' BCPL program (1997). Each node costs a handful of instructions; the tree is the same
-//! as plain backtracking, so the cost is still exponential in N (about N!/c^N nodes).
+//! Richards' bit-pattern programs (in BCPL, and in his report "Backtracking Algorithms in MCPL
+//! using Bit Patterns and Recursion", 1997). Each node costs a handful of instructions; the tree
+//! is the same as plain backtracking, so the cost is still exponential in N (about N!/c^N
+//! nodes).
 
 use std::convert::Infallible;
 use std::ops::ControlFlow;
@@ -21,7 +23,7 @@ pub(crate) const INFO: SolverInfo = SolverInfo {
     name: "bitboard",
     summary: "Depth-first search on bitmasks (fast; N up to 64)",
     label: "bitboard (bitmasks)",
-    source: "Martin Richards' bitwise method (BCPL, 1997)",
+    source: "Martin Richards' bitwise method (BCPL; MCPL report, 1997)",
     what: "the bitboard algorithm",
     max_n: MAX_N,
     axis: Axis::Row,

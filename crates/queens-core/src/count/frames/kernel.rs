@@ -7,7 +7,7 @@
 //! by the frame are skipped by shifting the diagonal words by the gap. The search keeps an
 //! explicit stack of four words per level, so a node costs a few register operations and no
 //! call; the last row is counted with one test instead of being visited. Source: the
-//! bitmask formulation of Martin Richards (BCPL, 1997) with the frame treatment of the Q27
+//! bitmask formulation of Martin Richards (BCPL; MCPL report, 1997) with the frame treatment of the Q27
 //! project. Cost: exponential in N; over all canonical frames, about 5.3 times fewer nodes than
 //! the plain search of the whole board (N = 14: 5.19 million placements against 27.4
 //! million), at about the same cost per node.
