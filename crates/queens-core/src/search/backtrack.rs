@@ -8,7 +8,8 @@
 //! row keeps the queen and the search moves to the next column; a column whose rows are
 //! exhausted is reset (`setAllPositionsUntried`) and the search backs up one column, whose queen
 //! is taken off so that its next untried row is tried. Every check compares the new queen
-//! against each earlier column, so a node costs O(N) and the whole search O(N * nodes).
+//! against each earlier column, so a square tried costs O(N), a node (up to N rows tried)
+//! O(N^2), and the whole search O(N * squares tried).
 //!
 //! The search is the row-wise search with rows and columns swapped, so its positions arrays come
 //! out in the same lexicographic order as every other solver's. Each array is reported as it is;

@@ -3,7 +3,7 @@
 //!
 //! The lexicographic order of the solutions is the depth-first order of the search tree whose
 //! children are tried by increasing column. The walk goes down that tree with the bitmask
-//! bitmask search (as in the `bitboard` solver), counting solutions off instead of visiting them until
+//! search (as in the `bitboard` solver), counting solutions off instead of visiting them until
 //! K are skipped, then collects the next L. At the root it skips whole subtrees by counting:
 //! the subtree under a first queen in column c is the mirror image of the one under column
 //! N-1-c, so once the left half of the board is counted, every right-half subtree that lies
