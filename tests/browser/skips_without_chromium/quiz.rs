@@ -500,6 +500,41 @@ async fn an_open_verdict_question_shows_the_candidate_but_not_the_tests_answer()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wirths_test_meets_the_queen_of_the_column_first() {
+    page_or_skip!(page, client);
+    // `queens trace 4 --algo wirth`, question 7: (2, 2), with queens on (0, 0) and (1, 2). Wirth's
+    // test reads a[2] first, false for the queen of column 2, (1, 2), though (0, 0), an earlier
+    // row, shares a diagonal with the square.
+    open_learn(&page, "n=4&algo=wirth&quiz=verdict&q=7", "Step ").await;
+    wait_for_question(client, 7).await;
+    wait_for_part(client, "learn-quiz-prompt", "row 2, column 2").await;
+    click(client, "learn-verdict-diagonal").await;
+    click_square(client, 0, 0).await;
+    wait_for_text(client, "learn-quiz-score", "Score: 1 of 1").await;
+    assert_text_starts(
+        client,
+        "learn-quiz-feedback",
+        "Right: The test at row 2, column 2 reads a[2] is false",
+    )
+    .await;
+    wait_for_part(
+        client,
+        "learn-quiz-feedback",
+        "but the test meets the queen at row 1, column 2 first.",
+    )
+    .await;
+    // The queen of the column, named along the column: right, with no note.
+    open_learn(&page, "n=4&algo=wirth&quiz=verdict&q=7", "Step ").await;
+    wait_for_question(client, 7).await;
+    click(client, "learn-verdict-line").await;
+    click_square(client, 1, 2).await;
+    wait_for_part(client, "learn-quiz-feedback", "Right:").await;
+    let feedback = text(client, "learn-quiz-feedback").await;
+    assert!(!feedback.contains("first."), "{feedback}");
+    finish(&page, "in Wirth's verdict quiz").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_the_last_square_of_a_line_the_conflict_and_the_back_up_are_both_right() {
     page_or_skip!(page, client);
     // `queens trace 4 --algo iterative`, question 8: (2, 3) is attacked along the diagonal by
