@@ -2,7 +2,7 @@
 // step where the search ends, the counts and the loop variables after each step, the words that
 // explain a step, and how two traces of the same board compare. No drawing here.
 
-import { exhaustedLine, firstAttacker, wirthAttacker, wirthReads } from "./learn-why.js";
+import { exhaustedLine, firstAttacker, wirthReads } from "./learn-why.js";
 
 const fmt = (k) => (typeof k === "number" ? k.toLocaleString("en") : String(k));
 export const plural = (k, one, many) => `${fmt(k)} ${k === 1 ? one : many || `${one}s`}`;
@@ -310,12 +310,7 @@ function loopVars(algo, events, n) {
 // server says of it. The search's last act, resetting column 0 (setAllPositionsUntried(0)), has
 // no event of its own: the closing step shows it.
 export function makeTrack(algo, n, body, all) {
-  // The trace names the attacker of the earliest row; Wirth's test meets the queen of the column
-  // first (a[j] before b and c), so his conflicts name the queen his test stops at.
-  const events = body.events.map((ev) => {
-    const found = algo === "wirth" && ev.event === "conflict" ? wirthAttacker(ev, n) : null;
-    return found ? { ...ev, ...found } : ev;
-  });
+  const events = body.events.slice();
   const solutions = body.summary ? body.summary.solutions : 0;
   if (!body.cut && body.summary && (solutions === 0 || all)) {
     const last = events[events.length - 1];

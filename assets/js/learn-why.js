@@ -94,12 +94,3 @@ export function wirthReads(ev, n) {
   }
   return reads;
 }
-
-// The queen Wirth's test stops at on a conflict, with the line it shares: the test reads a[j]
-// (the column) first, then b and c (the diagonals), so a queen in the column comes first even
-// below a queen of an earlier row on a diagonal. Null when the test finds no queen.
-export function wirthAttacker(ev, n) {
-  const last = wirthReads(ev, n).pop();
-  if (!last || !last.queen) return null;
-  return { with: { row: last.queen.row, col: last.queen.col }, kind: last.name === "a" ? "column" : "diagonal" };
-}

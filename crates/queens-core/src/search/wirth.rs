@@ -5,12 +5,15 @@
 //! Three arrays record which columns, which down-right diagonals (`row - col` constant) and which
 //! down-left diagonals (`row + col` constant) hold a queen, so testing a square is O(1) and
 //! placing or removing a queen flips three entries. The tree is the plain backtracking tree, at
-//! O(1) per node plus O(N) per row scanned.
+//! O(1) per node plus O(N) per row scanned. The test reads them in Wirth's order, `a[j] and
+//! b[i+j] and c[i-j]`: the column, then the down-left diagonal, then the down-right one, and a
+//! traced conflict names the queen of the first entry it finds false.
 
 use std::ops::ControlFlow;
 
 use super::solver::{Job, Searched, SolverInfo, Visit, MAX_RECURSION_DEPTH};
-use super::tracer::{self, first_attacker, leave_row, Axis, EventKind, Tracer};
+use super::tracer::{self, leave_row, Axis, ConflictLine, EventKind, Tracer};
+use crate::board::Square;
 
 /// This solver's facts, for the table in `search/mod.rs`.
 pub(crate) const INFO: SolverInfo = SolverInfo {
@@ -54,8 +57,8 @@ impl Board {
     fn is_free(&self, row: usize, col: usize) -> bool {
         let n = self.x.len();
         self.column_free[col]
-            && self.down_right_free[row + n - 1 - col]
             && self.down_left_free[row + col]
+            && self.down_right_free[row + n - 1 - col]
     }
 
     /// Reports a step with the queens of the first `filled` rows.
@@ -88,8 +91,8 @@ impl Board {
 
 /// Visits every solution in lexicographic order, reporting every step to `tracer`; stops when
 /// `visit` or the tracer breaks. The boolean arrays say that a square is attacked but not by
-/// whom, so a traced conflict finds the attacking queen by scanning the rows above; untraced
-/// searches skip that scan.
+/// whom, so a traced conflict finds the attacking queen by scanning the rows above
+/// ([`attacker`]); untraced searches skip that scan.
 pub fn for_each_solution_traced<T: Tracer>(
     n: usize,
     tracer: &mut T,
@@ -116,13 +119,32 @@ fn try_row<T: Tracer>(
             flow?;
             board.report(tracer, row, EventKind::Remove, Some(row), Some(col))?;
         } else if T::ACTIVE {
-            if let Some((with, line)) = first_attacker(board.x[..row].iter().copied(), row, col) {
+            if let Some((with, line)) = attacker(&board.x[..row], row, col) {
                 let conflict = EventKind::Conflict { with, line };
                 board.report(tracer, row, conflict, Some(row), Some(col))?;
             }
         }
     }
     leave_row(tracer, &board.x, row)
+}
+
+/// The queen that makes Wirth's test of (`row`, `col`) false, given the columns of the queens of
+/// rows `0..row`: the test reads the column's entry first, then the down-left diagonal's, then
+/// the down-right one's, and stops at the first false one. So a queen in the column is named
+/// even below one of an earlier row on a diagonal (on 4x4, (2, 2) meets the queen at (1, 2)
+/// in its column, not the one at (0, 0) on its diagonal), unlike the row-wise solvers, whose
+/// checks go through the queens in row order.
+fn attacker(columns: &[usize], row: usize, col: usize) -> Option<(Square, ConflictLine)> {
+    let on = |holds: &dyn Fn(usize, usize) -> bool, line| {
+        columns
+            .iter()
+            .enumerate()
+            .find(|&(r, &c)| holds(r, c))
+            .map(|(r, &c)| (Square { row: r, col: c }, line))
+    };
+    on(&|_, c| c == col, ConflictLine::Column)
+        .or_else(|| on(&|r, c| r + c == row + col, ConflictLine::Diagonal))
+        .or_else(|| on(&|r, c| r + col == row + c, ConflictLine::Diagonal))
 }
 
 /// What follows the queen just put on (`row`, `col`): its report, then the solution or the
@@ -159,5 +181,29 @@ mod tests {
         assert!(b.is_free(2, 3));
         b.set(1, 1, true);
         assert!(b.is_free(2, 2));
+    }
+
+    /// The queen named is the one of the first entry Wirth's test reads false: the column's,
+    /// then the down-left diagonal's (row + col), then the down-right one's (row - col),
+    /// whatever their rows.
+    #[test]
+    fn a_conflict_names_the_queen_of_the_first_entry_the_test_reads_false() {
+        let at = |row, col| Square { row, col };
+        // (2, 2) under queens at (0, 0) and (1, 2): its column, though (0, 0) is on its diagonal.
+        assert_eq!(
+            attacker(&[0, 2], 2, 2),
+            Some((at(1, 2), ConflictLine::Column))
+        );
+        // (3, 1) under (0, 4) on its down-left diagonal and (2, 0) on its down-right one, on 5x5.
+        assert_eq!(
+            attacker(&[4, 3, 0], 3, 1),
+            Some((at(0, 4), ConflictLine::Diagonal))
+        );
+        // Only a down-right diagonal, on 5x5.
+        assert_eq!(
+            attacker(&[0, 4], 2, 2),
+            Some((at(0, 0), ConflictLine::Diagonal))
+        );
+        assert_eq!(attacker(&[1, 3], 2, 0).map(|(q, _)| q), None);
     }
 }
