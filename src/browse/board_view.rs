@@ -41,7 +41,7 @@ pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
 /// the convention such terminals follow (and tmux, vim and bat read). Where it does not say so,
 /// the browser draws each colour as the nearest of the xterm 256-colour palette
 /// ([`to_256_colours`]), which every colour terminal draws: 24-bit codes on one without them
-/// (macOS Terminal.app before macOS 26, the Linux console) show other colours or none.
+/// (an older macOS Terminal.app, the Linux console) show other colours or none.
 pub fn says_true_colour(colorterm: Option<&std::ffi::OsStr>) -> bool {
     colorterm
         .and_then(|v| v.to_str())
