@@ -14,7 +14,7 @@ pub struct ServeArgs {
           value_parser = super::parse::checked(parse_port))]
     pub port: u16,
     /// The address to listen on: the default serves only this machine; 0.0.0.0 serves the
-    /// network. An IPv6 address with or without its brackets (::1 or [::1]); the port goes to
+    /// network. An IPv6 address with or without its brackets (`::1` or `[::1]`); the port goes to
     /// --port.
     #[arg(long, value_name = "HOST", default_value = "127.0.0.1",
           value_parser = super::parse::checked(parse_host))]
