@@ -4,7 +4,8 @@
 //! the same choice; so do the binary's own error lines (`queens: error:` in bold red) and the
 //! terminal browser (without colour it draws with reverse video and signs: see
 //! `browse::board_view::Palette`). Data on standard output is never coloured, and progress is
-//! never drawn on a pipe or a file.
+//! never drawn on a pipe or a file. Where colour is drawn, `COLORTERM` says whether in 24 bits
+//! ([`true_colour`]).
 //!
 //! May call: the standard library and the flag's type in [`crate::cli`].
 
@@ -62,6 +63,22 @@ pub fn on_stdout() -> bool {
     on_stream(std::io::stdout().is_terminal())
 }
 
+/// Whether the terminal says it draws 24-bit colour: `COLORTERM` is `truecolor` or `24bit`,
+/// the convention such terminals follow (and tmux, vim and bat read). Where it does not say so,
+/// the browser draws each colour as the nearest of the xterm 256-colour palette, which every
+/// colour terminal draws: 24-bit codes on one without them (an older macOS Terminal.app, the
+/// Linux console) show other colours or none.
+pub fn true_colour() -> bool {
+    says_true_colour(std::env::var_os("COLORTERM").as_deref())
+}
+
+/// [`true_colour`]'s decision, apart from the process's state.
+fn says_true_colour(colorterm: Option<&std::ffi::OsStr>) -> bool {
+    colorterm
+        .and_then(|v| v.to_str())
+        .is_some_and(|v| v.eq_ignore_ascii_case("truecolor") || v.eq_ignore_ascii_case("24bit"))
+}
+
 /// The run's choice for a stream that is (or is not) a terminal.
 fn on_stream(terminal: bool) -> bool {
     colour(
@@ -100,6 +117,18 @@ pub fn error_word(text: &str, on: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_truecolor_or_24bit_in_colorterm_says_true_colour() {
+        use std::ffi::OsStr;
+        for yes in ["truecolor", "24bit", "TrueColor"] {
+            assert!(says_true_colour(Some(OsStr::new(yes))), "{yes}");
+        }
+        for no in ["", "yes", "256color", "truecolour"] {
+            assert!(!says_true_colour(Some(OsStr::new(no))), "{no}");
+        }
+        assert!(!says_true_colour(None));
+    }
 
     fn args(words: &[&str]) -> Vec<OsString> {
         std::iter::once("queens")

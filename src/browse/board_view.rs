@@ -37,19 +37,9 @@ pub const SOLVED: Color = Color::Rgb(0xf5, 0xc5, 0x18);
 /// The queen attacking the square tried (the page's attacker red).
 pub const ATTACKER: Color = Color::Rgb(0xb7, 0x1c, 0x1c);
 
-/// Whether the terminal says it draws 24-bit colour: `COLORTERM` is `truecolor` or `24bit`,
-/// the convention such terminals follow (and tmux, vim and bat read). Where it does not say so,
-/// the browser draws each colour as the nearest of the xterm 256-colour palette
-/// ([`to_256_colours`]), which every colour terminal draws: 24-bit codes on one without them
-/// (an older macOS Terminal.app, the Linux console) show other colours or none.
-pub fn says_true_colour(colorterm: Option<&std::ffi::OsStr>) -> bool {
-    colorterm
-        .and_then(|v| v.to_str())
-        .is_some_and(|v| v.eq_ignore_ascii_case("truecolor") || v.eq_ignore_ascii_case("24bit"))
-}
-
 /// Turns every 24-bit colour of `buf` (foreground and background) into the nearest colour of
-/// the xterm 256-colour palette, for a terminal that does not say it draws 24-bit colour.
+/// the xterm 256-colour palette, for a terminal that does not say it draws 24-bit colour
+/// ([`crate::color::true_colour`]).
 pub fn to_256_colours(buf: &mut Buffer) {
     let indexed = |colour: Color| match colour {
         Color::Rgb(r, g, b) => Color::Indexed(nearest_256(r, g, b)),
@@ -359,7 +349,6 @@ pub(super) fn legend_lines(width: u16, palette: Palette) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsStr;
 
     /// The colour of index `i` of the xterm palette, 16 to 255.
     fn xterm(i: u8) -> (i32, i32, i32) {
@@ -437,16 +426,5 @@ mod tests {
             .content
             .iter()
             .all(|c| !matches!(c.fg, Color::Rgb(..)) && !matches!(c.bg, Color::Rgb(..))));
-    }
-
-    #[test]
-    fn only_truecolor_or_24bit_in_colorterm_says_true_colour() {
-        for yes in ["truecolor", "24bit", "TrueColor"] {
-            assert!(says_true_colour(Some(OsStr::new(yes))), "{yes}");
-        }
-        for no in ["", "yes", "256color", "truecolour"] {
-            assert!(!says_true_colour(Some(OsStr::new(no))), "{no}");
-        }
-        assert!(!says_true_colour(None));
     }
 }

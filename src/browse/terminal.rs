@@ -22,7 +22,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use super::app::App;
-use super::board_view::{says_true_colour, to_256_colours, Palette};
+use super::board_view::{to_256_colours, Palette};
 use super::view;
 
 /// How long to wait for a key before looking at the clock (and for a signal) again.
@@ -80,7 +80,8 @@ fn install_panic_hook() {
 
 /// Runs the browser on the terminal until the user quits or `stop` holds a signal's number,
 /// drawn with `palette`: its colours in 24-bit where the terminal says it draws them
-/// (`COLORTERM`), else as the nearest of the 256-colour palette ([`says_true_colour`]).
+/// (`COLORTERM`), else as the nearest of the 256-colour palette
+/// ([`crate::color::true_colour`]).
 pub fn run(app: &mut App, palette: Palette, stop: &AtomicI32) -> anyhow::Result<()> {
     install_panic_hook();
     let _guard = Guard;
@@ -93,7 +94,7 @@ pub fn run(app: &mut App, palette: Palette, stop: &AtomicI32) -> anyhow::Result<
     let mut terminal = Terminal::with_options(backend, TerminalOptions { viewport })?;
     terminal.hide_cursor()?;
     watch_for_hangup();
-    let indexed = !says_true_colour(std::env::var_os("COLORTERM").as_deref());
+    let indexed = !crate::color::true_colour();
     event_loop(&mut terminal, app, palette, indexed, stop)
 }
 
