@@ -6,6 +6,7 @@
 //! 170 GB.
 
 use std::io::{self, Stdout};
+use std::mem::ManuallyDrop;
 use std::panic;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Once;
@@ -91,11 +92,21 @@ pub fn run(app: &mut App, palette: Palette, stop: &AtomicI32) -> anyhow::Result<
     let backend = CrosstermBackend::new(io::stdout());
     let size = ratatui::backend::Backend::size(&backend).context(NO_TERMINAL)?;
     let viewport = Viewport::Fixed(drawn_area(size.width, size.height));
-    let mut terminal = Terminal::with_options(backend, TerminalOptions { viewport })?;
+    // Never dropped: ratatui's `Terminal`, dropped with its cursor hidden, shows it and
+    // reports a failure with `eprintln!`, which panics where standard error is a terminal
+    // that is gone. [`restore`] shows the cursor instead, and the process ends soon after.
+    let mut terminal = ManuallyDrop::new(Terminal::with_options(
+        backend,
+        TerminalOptions { viewport },
+    )?);
     terminal.hide_cursor()?;
     watch_for_hangup();
     let indexed = !crate::color::true_colour();
-    event_loop(&mut terminal, app, palette, indexed, stop)
+    match event_loop(&mut terminal, app, palette, indexed, stop) {
+        // The window closed under a write: the viewer ends as the watch below ends it.
+        Err(_) if hung_up() => end_hung_up(),
+        ended => ended,
+    }
 }
 
 /// How often the watchdog of [`watch_for_hangup`] looks at the terminal.
@@ -110,7 +121,7 @@ fn watch_for_hangup() {
     let watch = || {
         while TAKEN.load(Ordering::SeqCst) {
             if hung_up() {
-                std::process::exit(crate::status::Status::HungUp as i32);
+                end_hung_up();
             }
             std::thread::sleep(WATCH);
         }
@@ -119,6 +130,12 @@ fn watch_for_hangup() {
     let _ = std::thread::Builder::new()
         .name("terminal watch".into())
         .spawn(watch);
+}
+
+/// Ends the process as SIGHUP does, with status 129: the terminal has hung up, and there is
+/// nothing left to restore on it or to tell the user there.
+fn end_hung_up() -> ! {
+    std::process::exit(crate::status::Status::HungUp as i32)
 }
 
 /// What an error of the terminal itself means to the user.

@@ -304,6 +304,26 @@ mod on_a_terminal {
         }
     }
 
+    /// The window closes while the viewer is drawing (a trace playing at full speed draws all
+    /// the time), so a write fails under it: it still ends as a hang-up does, with nothing
+    /// left to write the failure to. (ratatui's `Terminal`, dropped with its cursor hidden,
+    /// writes to standard error with `eprintln!`, which panics on a terminal that is gone.)
+    #[test]
+    fn a_terminal_closed_while_it_draws_ends_the_viewer_as_a_hang_up() {
+        for how in [How::Nohup, How::Plain] {
+            for _ in 0..5 {
+                let mut session = Session::start(24, 80, how);
+                let _ = session.read_until_drawn();
+                let mut master = session.master.as_ref().expect("open");
+                // The search, played, at the fastest speed.
+                std::io::Write::write_all(&mut master, b"t ++++++++++").expect("keys");
+                let _ = session.read_for(Duration::from_millis(300));
+                session.master = None;
+                assert_eq!(session.status_within_10s(), Some(129), "{how:?}");
+            }
+        }
+    }
+
     /// 24-bit colour codes only where `COLORTERM` says the terminal draws them; elsewhere the
     /// nearest of the 256-colour palette, which every colour terminal draws.
     #[test]
