@@ -280,9 +280,9 @@ fn whole_between(s: &str, min: u64, max: u64) -> Result<u64, String> {
     } else {
         format!("from {min} to {max}")
     };
-    // Digits past the range (past `u64` too): a whole number all the same, too large, as
-    // docs/cli.md says (`-j 2000` was "not a whole number from 0 to 1024").
-    // Too large names the largest, whatever the range (a seed's is u64's).
+    // Digits past the range, or past `u64`, are a whole number all the same: too large, with
+    // the range named in full (`-j 2000`: "too large: a whole number from 0 to 1024"), as
+    // docs/cli.md says.
     let too_large = || {
         Err(format!(
             "'{}' is too large: a whole number from {min} to {max}",
