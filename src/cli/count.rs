@@ -90,10 +90,10 @@ pub struct CountArgs {
     /// on the given threads and core-hours, within 10 s.
     ///
     /// The time comes from subproblems counted whole, timed by their threads' processor time
-    /// (so a busy machine does not inflate it: it is the time on idle cores). The counts stop
-    /// 10 s after the start at the latest (the probes before them, about a second of work, are
-    /// not cut): those still running are stopped, and the estimate is made from what was
-    /// counted, with its standard error (both engines keep the stopped ones as censored, each
+    /// (so a busy machine does not inflate it: it is the time on idle cores). Random probes of
+    /// every subproblem come first, in rounds, none begun past 30 % of the bound; the counts
+    /// stop 10 s after the start at the latest: those still running are stopped, and the
+    /// estimate is made from what was counted, with its standard error (both engines keep the stopped ones as censored, each
     /// having taken at least its time so far: a Kaplan-Meier mean).
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,

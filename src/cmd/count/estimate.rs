@@ -22,9 +22,9 @@ use crate::cli::CountArgs;
 use crate::memory::CountBudget;
 use crate::status::Status;
 
-/// The most wall time `--estimate` takes by default (the frame engine's probes aside, a fixed
-/// amount of work of about a second): the counts still running then are stopped, and the
-/// estimate is made from what it has. Stated in `--help` and docs/counting.md;
+/// The most wall time `--estimate` takes by default: the probes begin no round past 30 % of
+/// it, the counts still running at its end are stopped, and the estimate is made from what it
+/// has. Stated in `--help` and docs/counting.md;
 /// `--estimate-within` sets another.
 pub const BOUND: Duration = Duration::from_secs(10);
 

@@ -17,8 +17,8 @@
 //! counts weighted by their nodes (`kaplan_meier.rs`), which is their seconds over their nodes
 //! when none was stopped; leaving the stopped ones out would bias it short, the long counts
 //! being the ones cut. When none finished, the stopped ones' seconds so far over their nodes
-//! are a lower bound. Cost: about a second of probes and a few seconds of sample counts,
-//! whatever N.
+//! are a lower bound. Cost: up to about 4 million probes, in rounds, none begun past 30 % of
+//! the bound, and sample counts for the rest of it, whatever N.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -175,6 +175,45 @@ pub fn probe_nodes(n: usize, sub: &Subproblem, probes: usize) -> f64 {
     mean_probe(&setup(n, sub), &mut Rng::from_entropy(), probes, usize::MAX).0
 }
 
+/// The most probes of each subproblem [`estimate`] makes: about 4 million in all, 16 to 4,096
+/// of each.
+fn probes_wanted(subproblems: usize) -> usize {
+    (4_000_000 / subproblems.max(1)).clamp(16, 4096)
+}
+
+/// The share of [`Sampling::bound`] the probes may take: past it, no new round of them starts.
+const PROBES_SHARE: f64 = 0.3;
+
+/// The mean of the probes of each subproblem of `todo` (its estimated nodes, and those at
+/// `depth`), and the probes made of each: in rounds (one probe of every subproblem, then as
+/// many as all so far), up to [`probes_wanted`], no round started at or past `until` (the
+/// first always runs), so that a busy machine or a large board makes fewer probes, never a
+/// late answer.
+fn probe_rounds(
+    n: usize,
+    plan: &[Subproblem],
+    todo: &[usize],
+    depth: usize,
+    until: Instant,
+    rng: &mut Rng,
+) -> (Vec<(f64, f64)>, usize) {
+    let wanted = probes_wanted(todo.len());
+    let mut sums = vec![(0.0f64, 0.0f64); todo.len()];
+    let mut made = 0;
+    while made < wanted && (made == 0 || Instant::now() < until) {
+        let round = made.max(1).min(wanted - made);
+        for (&i, sum) in todo.iter().zip(sums.iter_mut()) {
+            let (nodes, cut) = mean_probe(&setup(n, &plan[i]), rng, round, depth);
+            sum.0 += nodes * round as f64;
+            sum.1 += cut * round as f64;
+        }
+        made += round;
+    }
+    let per = made.max(1) as f64;
+    let means = sums.iter().map(|&(a, b)| (a / per, b / per)).collect();
+    (means, made)
+}
+
 /// The mean of `probes` of [`probe_to`]: the estimated nodes of `s`, and those at `depth`.
 fn mean_probe(s: &Setup, rng: &mut Rng, probes: usize, depth: usize) -> (f64, f64) {
     let (mut nodes, mut cut) = (0.0, 0.0);
@@ -235,14 +274,14 @@ pub fn estimate(
     } else {
         (shard.select(plan.len()), 1.0)
     };
-    let probes = (4_000_000 / todo.len().max(1)).clamp(16, 4096);
+    let mut rng = Rng::from_entropy();
+    let until = start + sampling.bound.mul_f64(PROBES_SHARE);
+    let (means, probes) = probe_rounds(n, &plan, &todo, depth, until, &mut rng);
     let (mut nodes, mut largest, mut piece_count) = (0.0f64, (0usize, 0.0f64), 0.0f64);
     let mut sizes = Vec::with_capacity(todo.len());
     // Each frame's pieces, by the probes, with the frame: to draw pieces at random below.
     let mut cuts = Vec::new();
-    let mut rng = Rng::from_entropy();
-    for &i in &todo {
-        let (here, cut) = mean_probe(&setup(n, &plan[i]), &mut rng, probes, depth);
+    for (&i, &(here, cut)) in todo.iter().zip(&means) {
         nodes += here * share;
         piece_count += cut * share;
         if depth > 0 {
@@ -260,14 +299,7 @@ pub fn estimate(
             largest_piece(n, &plan, &mut sizes, depth, &mut rng),
         )
     });
-    // The board to time: this one if its frames are small enough, else the largest smaller
-    // one whose frames the probes find so.
-    let mut board = n;
-    let mut mean = mean_frame;
-    while mean > CALIBRATION_NODES && board > 12 {
-        board -= 1;
-        mean = mean_frame_nodes(board, &mut rng);
-    }
+    let mut board = calibration_board(n, mean_frame, &mut rng);
     let deadline = start + sampling.bound;
     let mut timed = Calibration {
         board,
@@ -452,6 +484,22 @@ impl PieceCost {
             closed_short: km.closed_short,
         }
     }
+}
+
+/// The board whose subproblems are counted whole to time a node: `n` if its frames average
+/// `mean_frame` nodes, at most [`CALIBRATION_NODES`], else the largest smaller one whose
+/// frames the probes find so (at least 12). The frames' nodes grow about tenfold a board, so
+/// that one is sought upwards from 12: the boards near `n` cost the most to plan (N = 32's
+/// plan takes 0.17 s, N = 20's 0.02 s).
+fn calibration_board(n: usize, mean_frame: f64, rng: &mut Rng) -> usize {
+    if mean_frame <= CALIBRATION_NODES {
+        return n;
+    }
+    let mut board = 12;
+    while board + 1 < n && mean_frame_nodes(board + 1, rng) <= CALIBRATION_NODES {
+        board += 1;
+    }
+    board
 }
 
 /// The mean nodes of the frames of the `n` x `n` board, by 64 probes of up to 64 of them drawn
@@ -716,6 +764,40 @@ mod tests {
         assert_eq!((e.calibration.0, e.seconds_per_node), (0, 0.0), "{e:?}");
         assert!(e.bound_reached && e.stopped == 0 && !e.at_least, "{e:?}");
         assert_eq!(e.core_seconds(), 0.0);
+        // The probes too: the first round alone, one of each subproblem.
+        assert_eq!(e.probes, 1, "{e:?}");
+    }
+
+    #[test]
+    fn the_probes_start_no_round_past_their_time_and_make_every_one_wanted_within_it() {
+        let n = 12;
+        let plan = subproblems(n);
+        let todo: Vec<usize> = (0..plan.len()).collect();
+        let mut rng = Rng::new(12);
+        let (means, made) = probe_rounds(n, &plan, &todo, 0, Instant::now(), &mut rng);
+        assert_eq!((made, means.len()), (1, plan.len()));
+        let later = Instant::now() + Duration::from_secs(3600);
+        let (means, made) = probe_rounds(n, &plan, &todo, 0, later, &mut rng);
+        assert_eq!(made, probes_wanted(plan.len()));
+        // The means of the rounds together: the size of the whole search, within 2 %.
+        let (probed, exact) = (
+            means.iter().map(|m| m.0).sum::<f64>(),
+            exact_plan_nodes(n, &plan),
+        );
+        assert!(
+            (probed / exact - 1.0).abs() < 0.02,
+            "{probed} against {exact}"
+        );
+    }
+
+    /// The board timed: N itself where its frames are small enough, else the largest below it
+    /// whose frames are (N = 20's average 7 x 10^7 nodes by the probes, N = 21's 5 x 10^8).
+    #[test]
+    fn the_board_timed_is_the_largest_whose_frames_are_small_enough() {
+        let mut rng = Rng::new(20);
+        assert_eq!(calibration_board(23, 1e7, &mut rng), 23);
+        assert_eq!(calibration_board(23, 1e11, &mut rng), 20);
+        assert_eq!(calibration_board(14, 1e11, &mut rng), 13);
     }
 
     fn close(a: f64, b: f64) -> bool {

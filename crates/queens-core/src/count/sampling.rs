@@ -18,8 +18,7 @@ pub struct Sampling {
     /// stopped (within milliseconds), and the estimate is made from what it has, the counts
     /// stopped kept as censored observations (each took at least its time so far) by both
     /// the frame estimate and the half-board forecast.
-    /// The half-board forecast's probes before the counts begin no round past 30 % of it; the
-    /// frame estimate's probes, a fixed amount of work of about a second, are not cut.
+    /// The probes before the counts (both engines') begin no round past 30 % of it.
     pub bound: Duration,
     /// The processor time the calling thread has used so far, when the platform tells it:
     /// each count is timed by it, so that the time other processes take on a busy machine does
