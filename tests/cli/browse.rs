@@ -324,6 +324,30 @@ mod on_a_terminal {
         }
     }
 
+    /// Reports no terminal sends, but that a paste or another program can put on the viewer's
+    /// input: a cursor position or a mouse event at row or column 0, which crossterm's reader
+    /// turns into `0 - 1`. The viewer ignores them as it ignores any input it does not know,
+    /// and quits on the next key (it used to panic, status 101, in a debug build, where that
+    /// subtraction is checked).
+    #[test]
+    fn malformed_terminal_reports_on_its_input_are_ignored() {
+        for report in [&b"\x1b[0;0R"[..], b"\x1b[M   ", b"\x1b[<0;0;0M"] {
+            let shown = String::from_utf8_lossy(report);
+            let mut session = Session::start(24, 80, How::Plain);
+            let mut out = session.read_until_drawn();
+            let mut master = session.master.as_ref().expect("open");
+            std::io::Write::write_all(&mut master, report).expect("a report");
+            out.extend(session.read_for(Duration::from_millis(300)));
+            let mut master = session.master.as_ref().expect("open");
+            std::io::Write::write_all(&mut master, b"q").expect("a key");
+            let code = session.status_within_10s();
+            out.extend(session.read_for(Duration::from_millis(200)));
+            let text = String::from_utf8_lossy(&out);
+            assert_eq!(code, Some(0), "{shown:?}: {text}");
+            assert!(restored(&out) && session.cooked(), "{shown:?}: {text:?}");
+        }
+    }
+
     /// 24-bit colour codes only where `COLORTERM` says the terminal draws them; elsewhere the
     /// nearest of the 256-colour palette, which every colour terminal draws.
     #[test]
