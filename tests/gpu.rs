@@ -880,6 +880,65 @@ fn the_cuda_host_path_counts_exactly_on_a_stand_in_driver() -> Outcome {
     Ok(Completion::Completed)
 }
 
+/// The driver functions the engine looks up before any call (so that cudarc, which panics on
+/// the first a library lacks, never meets one missing) are the ones the stand-in driver
+/// defines: a function the engine starts to call must be added to the stand-in (else its test
+/// fails), and to the list (else this one does).
+fn the_driver_functions_looked_up_are_the_stand_ins() -> Outcome {
+    let source = include_str!("fixtures/fake-libcuda.cpp");
+    let mut defined: Vec<&str> = source
+        .split("CUresult ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('(').map(|(name, _)| name))
+        .filter(|name| {
+            name.starts_with("cu") && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+        .collect();
+    defined.sort_unstable();
+    defined.dedup();
+    let mut listed = queens_core::count::gpu::cuda::DRIVER_FUNCTIONS.to_vec();
+    listed.sort_unstable();
+    check("the driver functions", listed, defined)?;
+    Ok(Completion::Completed)
+}
+
+/// A library of the driver's name that lacks functions the engine calls (a partial one, a
+/// stand-in, a layer of another vendor's) is named with what it lacks, status 2, where cudarc
+/// panicked at the first missing (status 101).
+#[cfg(target_os = "linux")]
+fn a_driver_library_lacking_functions_is_refused_naming_them() -> Outcome {
+    if let Some(outcome) = skip::needs(&["c++"], "a C++ compiler (g++)") {
+        return outcome;
+    }
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let source = dir.path().join("partial.cpp");
+    std::fs::write(&source, "extern \"C\" int cuInit(unsigned) { return 0; }\n")
+        .map_err(|e| e.to_string())?;
+    let built = Command::new("c++")
+        .args(["-fPIC", "-shared", "-o"])
+        .arg(dir.path().join("libcuda.so.1"))
+        .arg(&source)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !built.status.success() {
+        return Err(format!("the partial driver does not build: {}", stderr(&built)).into());
+    }
+    std::os::unix::fs::symlink("libcuda.so.1", dir.path().join("libcuda.so"))
+        .map_err(|e| e.to_string())?;
+    let out = command(Device::CUDA, &["count", "8", "--engine", "gpu"])
+        .current_dir(dir.path())
+        .env("LD_LIBRARY_PATH", dir.path())
+        .output()
+        .map_err(|e| e.to_string())?;
+    let err = stderr(&out);
+    check("the status", out.status.code(), Some(2))?;
+    let named = "the CUDA driver library loaded lacks cuCtxGetCurrent, cuCtxGetDevice, cuCtxGetFlags and 44 more: it is not NVIDIA's driver";
+    if !err.contains(named) || err.contains("panicked") {
+        return Err(format!("the message: {err}").into());
+    }
+    Ok(Completion::Completed)
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = vec![
@@ -934,6 +993,15 @@ fn main() {
     trials.push(Trial::ignorable_test(
         "gpu_check_runs_end_to_end_on_the_twin",
         gpu_check_runs_end_to_end_on_the_twin,
+    ));
+    trials.push(Trial::ignorable_test(
+        "the_driver_functions_looked_up_are_the_stand_ins",
+        the_driver_functions_looked_up_are_the_stand_ins,
+    ));
+    #[cfg(target_os = "linux")]
+    trials.push(Trial::ignorable_test(
+        "a_driver_library_lacking_functions_is_refused_naming_them",
+        a_driver_library_lacking_functions_is_refused_naming_them,
     ));
     #[cfg(target_os = "linux")]
     trials.push(Trial::ignorable_test(

@@ -81,6 +81,75 @@ impl std::fmt::Debug for Cuda {
     }
 }
 
+/// The driver's functions the engine calls through cudarc (its calls and those of cudarc's own
+/// types), which cudarc looks up by name at the first call of each and panics on one the
+/// library lacks: [`Cuda::open`] looks them all up before the first. The stand-in driver of
+/// the tests (`tests/fixtures/fake-libcuda.cpp`) defines the same ones, and `tests/gpu.rs`
+/// keeps the two lists equal. Every NVIDIA driver of CUDA 12 and later has them all.
+pub const DRIVER_FUNCTIONS: [&str; 48] = [
+    "cuCtxGetCurrent",
+    "cuCtxGetDevice",
+    "cuCtxGetFlags",
+    "cuCtxPopCurrent_v2",
+    "cuCtxPushCurrent_v2",
+    "cuCtxSetCurrent",
+    "cuCtxSynchronize",
+    "cuDeviceGet",
+    "cuDeviceGetAttribute",
+    "cuDeviceGetCount",
+    "cuDeviceGetName",
+    "cuDevicePrimaryCtxRelease_v2",
+    "cuDevicePrimaryCtxRetain",
+    "cuDeviceTotalMem_v2",
+    "cuDriverGetVersion",
+    "cuEventCreate",
+    "cuEventDestroy_v2",
+    "cuEventQuery",
+    "cuEventRecord",
+    "cuEventSynchronize",
+    "cuFuncGetAttribute",
+    "cuGetErrorName",
+    "cuGetErrorString",
+    "cuGetExportTable",
+    "cuInit",
+    "cuLaunchKernel",
+    "cuMemAllocAsync",
+    "cuMemAlloc_v2",
+    "cuMemFreeAsync",
+    "cuMemFree_v2",
+    "cuMemGetInfo_v2",
+    "cuMemcpyDtoHAsync_v2",
+    "cuMemcpyDtoH_v2",
+    "cuMemcpyHtoDAsync_v2",
+    "cuMemcpyHtoD_v2",
+    "cuMemsetD8Async",
+    "cuMemsetD8_v2",
+    "cuModuleGetFunction",
+    "cuModuleLoadData",
+    "cuModuleUnload",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cuPointerGetAttribute",
+    "cuStreamCreate",
+    "cuStreamDestroy_v2",
+    "cuStreamQuery",
+    "cuStreamSynchronize",
+    "cuStreamWaitEvent",
+];
+
+/// The functions of [`DRIVER_FUNCTIONS`] that the driver library cudarc loaded lacks.
+fn missing_functions() -> Vec<String> {
+    // SAFETY: as in `Cuda::open_joining`, which calls this once the library is found; looking
+    // a name up runs nothing of the library.
+    let lib = unsafe { cudarc::driver::sys::culib() };
+    DRIVER_FUNCTIONS
+        .iter()
+        // SAFETY: the symbol is only looked up, never called through this type.
+        .filter(|name| unsafe { lib.get::<unsafe extern "C" fn()>(name.as_bytes()) }.is_err())
+        .map(|name| name.to_string())
+        .collect()
+}
+
 fn driver(call: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
     move |e| GpuError::Driver {
         call: call.to_string(),
@@ -105,6 +174,11 @@ impl Cuda {
             return Err(GpuError::NoDriver {
                 looked_for: "libcuda.so, libcuda.so.1".to_string(),
             });
+        }
+        // And when a function is missing from it (a partial library, a stand-in).
+        let missing = missing_functions();
+        if !missing.is_empty() {
+            return Err(GpuError::DriverLacks { missing });
         }
         let count = CudaContext::device_count().map_err(|e| {
             // cuInit fails with "no device" when none is visible.

@@ -35,6 +35,17 @@ pub enum GpuError {
         /// The library names tried.
         looked_for: String,
     },
+    /// The driver library loaded lacks functions the engine calls: it is no NVIDIA driver of
+    /// CUDA 12 or later.
+    #[error(
+        "the CUDA driver library loaded lacks {}: it is not NVIDIA's driver, or one older than \
+         CUDA 12.0",
+        named(missing)
+    )]
+    DriverLacks {
+        /// The functions missing, in the order the engine lists them.
+        missing: Vec<String>,
+    },
     /// The driver loaded, but it sees no device.
     #[error("the NVIDIA driver sees no GPU{}", visible.as_deref().map(|v| format!(" (CUDA_VISIBLE_DEVICES={v})")).unwrap_or_default())]
     NoDevice {
@@ -71,4 +82,38 @@ pub enum GpuError {
         /// Bytes one launch needs.
         need: u64,
     },
+}
+
+/// `names`, the first three of them and how many more: `cuA, cuB, cuC and 4 more`.
+fn named(names: &[String]) -> String {
+    match names {
+        [] => "nothing".to_string(),
+        [one] => one.clone(),
+        [first @ .., last] if names.len() <= 3 => format!("{} and {last}", first.join(", ")),
+        _ => format!("{} and {} more", names[..3].join(", "), names.len() - 3),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_functions_a_driver_lacks_are_named_up_to_three() {
+        let lacks = |names: &[&str]| {
+            GpuError::DriverLacks {
+                missing: names.iter().map(|n| n.to_string()).collect(),
+            }
+            .to_string()
+        };
+        assert!(lacks(&["cuA"]).starts_with("the CUDA driver library loaded lacks cuA: "));
+        assert!(lacks(&["cuA", "cuB"]).contains(" lacks cuA and cuB: "));
+        assert!(lacks(&["cuA", "cuB", "cuC"]).contains(" lacks cuA, cuB and cuC: "));
+        let many = lacks(&["cuA", "cuB", "cuC", "cuD", "cuE"]);
+        assert!(many.contains(" lacks cuA, cuB, cuC and 2 more: "), "{many}");
+        assert!(
+            many.ends_with("not NVIDIA's driver, or one older than CUDA 12.0"),
+            "{many}"
+        );
+    }
 }
