@@ -14,8 +14,12 @@ use crate::status::Status;
 /// Runs `queens completions SHELL`.
 pub fn run(args: &CompletionsArgs) -> anyhow::Result<Status> {
     let mut command = Cli::command();
+    // Into memory first: clap_complete panics on a write that fails (standard output full or
+    // closed), where the error must be the one of any other output.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "queens", &mut script);
     let mut out = super::stdout();
-    clap_complete::generate(args.shell, &mut command, "queens", &mut out);
+    out.write_all(&script)?;
     out.flush()?;
     Ok(Status::Success)
 }
