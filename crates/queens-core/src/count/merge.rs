@@ -386,14 +386,17 @@ mod tests {
             merge(&twice).unwrap_err().to_string(),
             "shard 1/3 is given twice: part1 and part1 (the same name: is one file given twice?)"
         );
+        let err = merge(&[ten[2].clone()]).unwrap_err();
         assert_eq!(
-            merge(&[ten[2].clone()]).unwrap_err(),
+            err,
             MergeError::Missing {
                 shards: 3,
                 missing: 2,
                 named: vec![0, 1]
             }
         );
+        // All the missing named: a list with no leading comma and no count after it.
+        assert_eq!(err.to_string(), "missing shards of 3: 0, 1");
     }
 
     /// A count of many shards names the first 20 missing and counts them all, without listing
