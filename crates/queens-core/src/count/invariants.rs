@@ -192,6 +192,20 @@ mod tests {
         ));
         assert!(check_complete(1, c(1, 1)).is_ok());
         assert!(check_complete(1, c(1, 2)).is_err());
+        // N = 1: solutions and no class to hold them.
+        assert_eq!(
+            check_complete(1, c(1, 0)),
+            Err(Impossible::TooFewClasses {
+                total: 1,
+                classes: 0
+            })
+        );
+        // N = 2 is past the exception of N = 1: its solutions come in mirror pairs too, so
+        // an odd total is refused even where it is within 2! = 2 and one class could hold it.
+        assert_eq!(
+            check_complete(2, c(1, 1)),
+            Err(Impossible::OddTotal { n: 2, total: 1 })
+        );
     }
 
     /// Three shards of N = 12 each re-signed with a total of 2^64 summed to
