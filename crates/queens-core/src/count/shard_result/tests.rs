@@ -329,3 +329,69 @@ fn issue_39_a_line_without_unique_unit_still_reads_and_a_wrong_one_is_refused() 
             .contains("`unique_unit` must be a string"));
     }
 }
+
+/// The bounds of the checks are not refused: a shard with no solution (as many classes as
+/// solutions, none), and the most shards a count may have.
+#[test]
+fn a_shard_without_solutions_and_one_of_the_most_shards_are_read() {
+    let line = good(0, 2);
+    let none = resummed(
+        &line,
+        "\"total\":40,\"unique\":5",
+        "\"total\":0,\"unique\":0",
+    );
+    let part = ShardResult::parse("p", &none).unwrap();
+    assert_eq!(part.counts, Counts::default());
+    let most = format!("\"shards\":{}", crate::count::MAX_SHARDS);
+    let part = ShardResult::parse("p", &resummed(&line, "\"shards\":2", &most)).unwrap();
+    assert_eq!(part.shard, Shard::new(0, 1 << 20).unwrap());
+}
+
+/// A parser remembers each split's plan under its board and its split both: a line of another
+/// board by the same split, or of the same board by another split, is checked against its own
+/// plan, not the one remembered first.
+#[test]
+fn a_parser_checks_each_board_and_split_against_its_own_plan() {
+    let line = |n: usize, split: Split| {
+        let plan = split.subproblems(n).unwrap();
+        let counts = Counts::default();
+        (
+            result_line(
+                n,
+                counts,
+                1.0,
+                Shard::new(1, 2).ok(),
+                &split.to_string(),
+                plan,
+            ),
+            plan,
+        )
+    };
+    let halves = Split::Halves { columns: 4 };
+    let lines = [
+        line(8, Split::Frames),
+        line(9, Split::Frames),
+        line(8, halves),
+        line(9, halves),
+    ];
+    // The four plans differ, so a plan remembered under the wrong key would be refused.
+    let plans: std::collections::BTreeSet<usize> = lines.iter().map(|l| l.1).collect();
+    assert_eq!(plans.len(), 4, "{plans:?}");
+    let mut parser = Parser::new();
+    for (line, plan) in &lines {
+        let part = parser.parse("p", line).unwrap();
+        assert_eq!(part.subproblems, *plan);
+    }
+    assert_eq!(parser.known.len(), 4);
+}
+
+/// A split's name is written as a JSON string that the reader reads back as the same name,
+/// whatever characters it holds (control characters escaped, as RFC 8259 requires).
+#[test]
+fn a_split_of_any_characters_is_written_as_json_that_reads_back() {
+    for split in ["a\u{1}b\u{1f}", "q\"\\\n\r\t", "frame1-v1 ~\u{7f}é"] {
+        let line = result_line(8, Counts::default(), 1.0, Some(Shard::WHOLE), split, 9);
+        let f = fields(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(f.split, split, "{line}");
+    }
+}
