@@ -574,4 +574,22 @@ fn a_checkpoint_of_another_run_is_refused() {
     assert!(err.to_string().contains("N = 12, not N = 13"));
     let err = c.check_matches(p, 12, SPLIT, 130, Shard::new(1, 2).unwrap());
     assert!(err.unwrap_err().to_string().contains("shard 0/1"));
+    // Another split alone (N = 12 cut into pieces has the same 130 subproblems), or another
+    // number of subproblems alone, is another run.
+    let err = c
+        .check_matches(p, 12, "frame1-rows2-v1", 130, Shard::WHOLE)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("split frame1-v1 of 130 subproblems, not frame1-rows2-v1 of 130"),
+        "{err}"
+    );
+    let err = c
+        .check_matches(p, 12, SPLIT, 131, Shard::WHOLE)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("split frame1-v1 of 130 subproblems, not frame1-v1 of 131"),
+        "{err}"
+    );
 }
