@@ -181,9 +181,6 @@ fn probes_wanted(subproblems: usize) -> usize {
     (4_000_000 / subproblems.max(1)).clamp(16, 4096)
 }
 
-/// The share of [`Sampling::bound`] the probes may take: past it, no new round of them starts.
-const PROBES_SHARE: f64 = 0.3;
-
 /// The mean of the probes of each subproblem of `todo` (its estimated nodes, and those at
 /// `depth`), and the probes made of each: in rounds (one probe of every subproblem, then as
 /// many as all so far), up to [`probes_wanted`], no round started at or past `until` (the
@@ -275,7 +272,7 @@ pub fn estimate(
         (shard.select(plan.len()), 1.0)
     };
     let mut rng = Rng::from_entropy();
-    let until = start + sampling.bound.mul_f64(PROBES_SHARE);
+    let until = sampling.probes_until(start);
     let (means, probes) = probe_rounds(n, &plan, &todo, depth, until, &mut rng);
     let (mut nodes, mut largest, mut piece_count) = (0.0f64, (0usize, 0.0f64), 0.0f64);
     let mut sizes = Vec::with_capacity(todo.len());

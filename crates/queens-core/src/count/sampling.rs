@@ -6,6 +6,10 @@
 
 use std::time::{Duration, Instant};
 
+/// The share of [`Sampling::bound`] the probes may take before the counts: past it, no new
+/// round of probes starts.
+const PROBES_SHARE: f64 = 0.3;
+
 /// How an estimate samples: how long it counts subproblems whole, the wall-clock bound of the
 /// whole estimate, and the clock that times each count.
 #[derive(Debug, Clone, Copy)]
@@ -44,6 +48,12 @@ impl Sampling {
             thread_time: clock,
             ..self
         }
+    }
+
+    /// When the probes of an estimate that began at `start` start no new round: past 30 % of
+    /// the bound (both engines' probes, before their counts).
+    pub(crate) fn probes_until(&self, start: Instant) -> Instant {
+        start + self.bound.mul_f64(PROBES_SHARE)
     }
 
     /// Starts timing a count on the calling thread.

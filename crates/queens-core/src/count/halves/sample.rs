@@ -134,10 +134,6 @@ pub const PROCESS_BYTES: u64 = 8 << 20;
 /// large groups are split).
 const PAIR_COST: f64 = 0.02;
 
-/// The share of the bound the probes may take before the draws: past it, no new round of
-/// probes starts.
-const PROBES_SHARE: f64 = 0.3;
-
 /// The predicted cost of each subproblem of `todo` (0 for the fixed-point part) and its
 /// estimated halves, by up to `probes` probes of each side, and the probes made: in rounds
 /// (one probe of each side of every subproblem, then twice as many as all so far), each on
@@ -325,7 +321,7 @@ pub fn forecast(
     let k = plan.pattern_columns.count_ones() as usize;
     let mut rng = Rng::from_entropy();
     let most = (2_000_000 / todo.len().max(1)).clamp(16, 2048);
-    let until = start + sampling.bound.mul_f64(PROBES_SHARE);
+    let until = sampling.probes_until(start);
     let (predicted, probes) = predict(plan, todo, (most, threads, until), &mut rng);
     let halves: f64 = predicted.iter().map(|p| p.1).sum();
     let ((at, most), largest_cost) = largest(plan, todo, &predicted, threads, &mut rng);
