@@ -93,8 +93,9 @@ pub struct CountArgs {
     /// (so a busy machine does not inflate it: it is the time on idle cores). Random probes of
     /// every subproblem come first, in rounds, none begun past 30 % of the bound; the counts
     /// stop 10 s after the start at the latest: those still running are stopped, and the
-    /// estimate is made from what was counted, with its standard error (both engines keep the stopped ones as censored, each
-    /// having taken at least its time so far: a Kaplan-Meier mean).
+    /// estimate is made from what was counted, with its standard error (both engines keep the
+    /// stopped ones as censored, each having taken at least its time so far: a Kaplan-Meier
+    /// mean).
     #[arg(long, conflicts_with_all = ["recount", "checkpoint", "algo"])]
     pub estimate: bool,
     /// The bound of --estimate instead of 10 s, in seconds (1 to 86400, one day); implies
